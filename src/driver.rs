@@ -1,0 +1,173 @@
+//! What the `polyc` binary does, as a library function the tests call
+//! in-process: read the file, build the model, print what was asked.
+
+use std::fs;
+
+use crate::cli::{Cli, Emit, Target};
+use crate::emit::{print_region, splice};
+use crate::lang::c::{read_source, SourceFile};
+use crate::scop::scops_json;
+
+/// What a run produced: its exit status and the bytes for stdout and stderr.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub status: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Outcome {
+    fn usage(msg: impl AsRef<str>) -> Outcome {
+        Outcome {
+            status: 2,
+            stdout: String::new(),
+            stderr: format!("error: {}\n", msg.as_ref()),
+        }
+    }
+}
+
+fn not_implemented(what: &str) -> Outcome {
+    Outcome::usage(format!("not implemented yet: {what}"))
+}
+
+/// Run the CLI on already-parsed arguments.
+pub fn run(cli: &Cli) -> Outcome {
+    if cli.recipe.is_some() {
+        return not_implemented("--recipe (recipes land with the directives)");
+    }
+    if !cli.set.is_empty() {
+        return not_implemented("--set (recipe variables land with the recipe language)");
+    }
+    if cli.schedule.is_some() {
+        return not_implemented("--schedule (loading a schedule)");
+    }
+    if cli.explain {
+        return not_implemented("--explain (lands with the automatic schedulers)");
+    }
+    if cli.target == Target::Cuda {
+        return not_implemented("--target cuda");
+    }
+    if let Some(e @ (Emit::Deps | Emit::DepsText)) = cli.emit {
+        return not_implemented(&format!(
+            "--emit {} (lands with dependence analysis)",
+            if e == Emit::Deps { "deps" } else { "deps-text" }
+        ));
+    }
+    let name = cli.file.display().to_string();
+    let text = match fs::read(&cli.file) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(_) => return Outcome::usage(format!("{name}: not UTF-8 text")),
+        },
+        Err(e) => return Outcome::usage(format!("cannot read {name}: {e}")),
+    };
+    let file = match read_source(&name, text) {
+        Ok(f) => f,
+        Err(d) => {
+            return Outcome {
+                status: 1,
+                stdout: String::new(),
+                stderr: d.render(&name, &fs::read_to_string(&cli.file).unwrap_or_default()),
+            }
+        }
+    };
+    let mut stderr = String::new();
+    if file.regions.is_empty() {
+        stderr.push_str(&format!(
+            "warning: {name} has no `#pragma scop` region; the output is the input unchanged\n"
+        ));
+    }
+    if let Some(n) = cli.scop {
+        if n == 0 || n > file.scops.len() {
+            return Outcome::usage(format!(
+                "--scop {n}: {name} has {} scop region(s), numbered from 1",
+                file.scops.len()
+            ));
+        }
+    }
+    let stdout = match cli.emit {
+        Some(Emit::Scop) => emit_scop(&file, cli.scop),
+        Some(Emit::Schedule) => emit_schedule(&file, cli.scop, false),
+        Some(Emit::ScheduleText) => emit_schedule(&file, cli.scop, true),
+        Some(Emit::Deps | Emit::DepsText) => unreachable_emit(),
+        None => regenerate(&file),
+    };
+    if let Some(out) = &cli.output {
+        if let Err(e) = fs::write(out, &stdout) {
+            return Outcome::usage(format!("cannot write {}: {e}", out.display()));
+        }
+        return Outcome {
+            status: 0,
+            stdout: String::new(),
+            stderr,
+        };
+    }
+    Outcome {
+        status: 0,
+        stdout,
+        stderr,
+    }
+}
+
+fn unreachable_emit() -> String {
+    String::new()
+}
+
+fn selected(file: &SourceFile, only: Option<usize>) -> impl Iterator<Item = &crate::scop::Scop> {
+    file.scops
+        .iter()
+        .filter(move |s| only.is_none_or(|n| s.region == n))
+}
+
+fn emit_scop(file: &SourceFile, only: Option<usize>) -> String {
+    let scops: Vec<_> = selected(file, only).cloned().collect();
+    let json = serde_json::json!({
+        "file": file.name,
+        "scops": scops_json(&file.text, &scops),
+    });
+    let mut s = serde_json::to_string_pretty(&json).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+fn emit_schedule(file: &SourceFile, only: Option<usize>, text: bool) -> String {
+    let mut out = String::new();
+    let mut json = Vec::new();
+    for scop in selected(file, only) {
+        if text {
+            out.push_str(&format!("# scop region {}\n", scop.region));
+        }
+        for st in &scop.statements {
+            if text {
+                out.push_str(&format!("{}: {}\n", st.name, st.schedule));
+            } else {
+                json.push(serde_json::json!({
+                    "region": scop.region,
+                    "statement": st.name,
+                    "schedule": st.schedule.to_string(),
+                }));
+            }
+        }
+    }
+    if text {
+        out
+    } else {
+        let mut s = serde_json::to_string_pretty(&json).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+}
+
+/// The file with every region re-emitted from the model.
+fn regenerate(file: &SourceFile) -> String {
+    let bodies: Vec<String> = file
+        .regions
+        .iter()
+        .zip(&file.scops)
+        .map(|(r, scop)| {
+            let indent = splice::leading_indent(&file.text[r.body.clone()]);
+            print_region(&scop.tree, indent)
+        })
+        .collect();
+    splice::splice(&file.text, &file.regions, &bodies)
+}

@@ -1,0 +1,27 @@
+//! Splicing generated region bodies into the source file.
+//!
+//! Everything outside the region bodies, the pragma lines included, is kept
+//! byte for byte, so the output is again valid input for polyc.
+
+use crate::lang::c::regions::Region;
+
+/// `source` with the body of region `k` replaced by `bodies[k]`.
+pub fn splice(source: &str, regions: &[Region], bodies: &[String]) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut at = 0;
+    for (r, body) in regions.iter().zip(bodies) {
+        out.push_str(&source[at..r.body.start]);
+        out.push_str(body);
+        at = r.body.end;
+    }
+    out.push_str(&source[at..]);
+    out
+}
+
+/// The indentation of the first non-blank line of `text`.
+pub fn leading_indent(text: &str) -> &str {
+    text.lines()
+        .find(|l| !l.trim().is_empty())
+        .map(|l| &l[..l.len() - l.trim_start().len()])
+        .unwrap_or("")
+}

@@ -1,0 +1,389 @@
+//! Symbolic affine forms of the front end, and their exact lowering to `poly`.
+//!
+//! C bounds are richer than one affine form: `min`, `max`, `floord`, `ceild`
+//! and C's truncating `/`. They are kept symbolically and lowered exactly:
+//!
+//! * [`Aff`] is a linear form over *atoms*: names, output dimensions and
+//!   `floor(aff / k)` (which becomes a local dimension with two constraints);
+//! * [`Pw`] adds `min`, `max` and `select(cond, a, b)` (C's `/` truncates
+//!   toward zero, so `e / k` is `select(e >= 0, floor(e/k), -floor(-e/k))`);
+//! * [`Cond`] is a boolean combination of `aff >= 0`, `aff = 0` and
+//!   `aff ≡ 0 (mod k)`; [`Cond::dnf`] turns it into a union of conjunctions.
+//!
+//! All coefficient arithmetic is checked and fails with [`Overflow`].
+
+use std::collections::BTreeMap;
+
+use crate::poly::{checked_add, checked_mul, BasicSet, Constraint, Overflow};
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Atom {
+    /// An iterator or a parameter, by name.
+    Name(String),
+    /// Output dimension `k` of an access relation.
+    Out(usize),
+    /// `floor(aff / k)`, `k > 0`.
+    Floor(Box<Aff>, i64),
+}
+
+/// `Σ coeff·atom + constant`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Aff {
+    pub terms: BTreeMap<Atom, i64>,
+    pub constant: i64,
+}
+
+impl Aff {
+    pub fn constant(c: i64) -> Aff {
+        Aff {
+            terms: BTreeMap::new(),
+            constant: c,
+        }
+    }
+
+    pub fn atom(a: Atom) -> Aff {
+        let mut terms = BTreeMap::new();
+        terms.insert(a, 1);
+        Aff { terms, constant: 0 }
+    }
+
+    pub fn as_constant(&self) -> Option<i64> {
+        self.terms.is_empty().then_some(self.constant)
+    }
+
+    pub fn coeff(&self, a: &Atom) -> i64 {
+        self.terms.get(a).copied().unwrap_or(0)
+    }
+
+    pub fn add(&self, other: &Aff) -> Result<Aff, Overflow> {
+        let mut r = self.clone();
+        for (a, &c) in &other.terms {
+            let v = checked_add(r.coeff(a), c)?;
+            if v == 0 {
+                r.terms.remove(a);
+            } else {
+                r.terms.insert(a.clone(), v);
+            }
+        }
+        r.constant = checked_add(r.constant, other.constant)?;
+        Ok(r)
+    }
+
+    pub fn scale(&self, k: i64) -> Result<Aff, Overflow> {
+        if k == 0 {
+            return Ok(Aff::default());
+        }
+        let mut terms = BTreeMap::new();
+        for (a, &c) in &self.terms {
+            terms.insert(a.clone(), checked_mul(c, k)?);
+        }
+        Ok(Aff {
+            terms,
+            constant: checked_mul(self.constant, k)?,
+        })
+    }
+
+    /// `floor(self / k)` for `k > 0`, folded when exact.
+    pub fn floor_div(&self, k: i64) -> Result<Aff, Overflow> {
+        if k == 1 {
+            return Ok(self.clone());
+        }
+        if self.terms.values().all(|c| c % k == 0) {
+            let mut r = Aff {
+                terms: self.terms.iter().map(|(a, c)| (a.clone(), c / k)).collect(),
+                constant: self.constant.div_euclid(k),
+            };
+            r.terms.retain(|_, c| *c != 0);
+            return Ok(r);
+        }
+        Ok(Aff::atom(Atom::Floor(Box::new(self.clone()), k)))
+    }
+
+    /// Every name this form mentions, floors included.
+    pub fn names(&self, out: &mut Vec<String>) {
+        for a in self.terms.keys() {
+            match a {
+                Atom::Name(n) => out.push(n.clone()),
+                Atom::Out(_) => {}
+                Atom::Floor(inner, _) => inner.names(out),
+            }
+        }
+    }
+}
+
+/// A piecewise affine value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pw {
+    Aff(Aff),
+    Min(Vec<Pw>),
+    Max(Vec<Pw>),
+    Select(Box<Cond>, Box<Pw>, Box<Pw>),
+}
+
+impl Pw {
+    pub fn constant(c: i64) -> Pw {
+        Pw::Aff(Aff::constant(c))
+    }
+
+    pub fn as_aff(&self) -> Option<&Aff> {
+        match self {
+            Pw::Aff(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    pub fn as_constant(&self) -> Option<i64> {
+        self.as_aff().and_then(Aff::as_constant)
+    }
+
+    fn map(&self, f: &impl Fn(&Aff) -> Result<Pw, Overflow>) -> Result<Pw, Overflow> {
+        Ok(match self {
+            Pw::Aff(a) => f(a)?,
+            Pw::Min(xs) => Pw::Min(xs.iter().map(|x| x.map(f)).collect::<Result<_, _>>()?),
+            Pw::Max(xs) => Pw::Max(xs.iter().map(|x| x.map(f)).collect::<Result<_, _>>()?),
+            Pw::Select(c, a, b) => Pw::Select(c.clone(), Box::new(a.map(f)?), Box::new(b.map(f)?)),
+        })
+    }
+
+    pub fn add(&self, other: &Pw) -> Result<Pw, Overflow> {
+        match other {
+            Pw::Aff(b) => self.map(&|a| Ok(Pw::Aff(a.add(b)?))),
+            _ => other.map(&|b| self.add(&Pw::Aff(b.clone()))),
+        }
+    }
+
+    pub fn scale(&self, k: i64) -> Result<Pw, Overflow> {
+        Ok(match self {
+            Pw::Aff(a) => Pw::Aff(a.scale(k)?),
+            Pw::Min(xs) | Pw::Max(xs) => {
+                let ys = xs.iter().map(|x| x.scale(k)).collect::<Result<_, _>>()?;
+                match (self, k < 0) {
+                    (Pw::Min(_), false) | (Pw::Max(_), true) => Pw::Min(ys),
+                    _ => Pw::Max(ys),
+                }
+            }
+            Pw::Select(c, a, b) => Pw::Select(c.clone(), Box::new(a.scale(k)?), Box::new(b.scale(k)?)),
+        })
+    }
+
+    /// `floor(self / k)`, `k > 0` (monotone, so it distributes over min and max).
+    pub fn floor_div(&self, k: i64) -> Result<Pw, Overflow> {
+        self.map(&|a| Ok(Pw::Aff(a.floor_div(k)?)))
+    }
+
+    /// C's `self / k` for a constant `k > 0`: truncation toward zero.
+    pub fn trunc_div(&self, k: i64) -> Result<Pw, Overflow> {
+        self.map(&|a| {
+            if let Some(c) = a.as_constant() {
+                return Ok(Pw::constant(c / k));
+            }
+            let down = a.floor_div(k)?;
+            let up = a.scale(-1)?.floor_div(k)?.scale(-1)?;
+            Ok(Pw::Select(
+                Box::new(Cond::Ge(a.clone())),
+                Box::new(Pw::Aff(down)),
+                Box::new(Pw::Aff(up)),
+            ))
+        })
+    }
+
+    /// The condition `self >= 0`.
+    pub fn ge_zero(&self) -> Cond {
+        match self {
+            Pw::Aff(a) => Cond::Ge(a.clone()),
+            Pw::Min(xs) => Cond::And(xs.iter().map(Pw::ge_zero).collect()),
+            Pw::Max(xs) => Cond::Or(xs.iter().map(Pw::ge_zero).collect()),
+            Pw::Select(c, a, b) => Cond::Or(vec![
+                Cond::And(vec![(**c).clone(), a.ge_zero()]),
+                Cond::And(vec![Cond::Not(c.clone()), b.ge_zero()]),
+            ]),
+        }
+    }
+
+    /// The condition `self = 0`.
+    pub fn eq_zero(&self) -> Result<Cond, Overflow> {
+        Ok(match self {
+            Pw::Aff(a) => Cond::Eq(a.clone()),
+            _ => Cond::And(vec![self.ge_zero(), self.scale(-1)?.ge_zero()]),
+        })
+    }
+
+    /// Every affine piece, for checks such as "does every bound mention `i`".
+    pub fn pieces(&self) -> Vec<&Aff> {
+        match self {
+            Pw::Aff(a) => vec![a],
+            Pw::Min(xs) | Pw::Max(xs) => xs.iter().flat_map(Pw::pieces).collect(),
+            Pw::Select(_, a, b) => a.pieces().into_iter().chain(b.pieces()).collect(),
+        }
+    }
+}
+
+/// A Presburger condition over names.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cond {
+    True,
+    False,
+    /// `aff >= 0`
+    Ge(Aff),
+    /// `aff = 0`
+    Eq(Aff),
+    /// `aff ≡ 0 (mod k)`, `k > 1`
+    Divisible(Aff, i64),
+    And(Vec<Cond>),
+    Or(Vec<Cond>),
+    Not(Box<Cond>),
+}
+
+/// One conjunction of a DNF: rows `aff >= 0`, `aff = 0` or `aff ≡ 0 mod k`.
+pub type Conjunction = Vec<Cond>;
+
+impl Cond {
+    /// Disjunctive normal form: a list of conjunctions of atomic conditions.
+    /// An empty list is false; a list holding an empty conjunction is true.
+    pub fn dnf(&self) -> Result<Vec<Conjunction>, Overflow> {
+        self.dnf_signed(true)
+    }
+
+    fn dnf_signed(&self, positive: bool) -> Result<Vec<Conjunction>, Overflow> {
+        Ok(match (self, positive) {
+            (Cond::True, true) | (Cond::False, false) => vec![vec![]],
+            (Cond::True, false) | (Cond::False, true) => vec![],
+            (Cond::Ge(_) | Cond::Eq(_) | Cond::Divisible(..), true) => vec![vec![self.clone()]],
+            // not (a >= 0)  <=>  -a - 1 >= 0
+            (Cond::Ge(a), false) => vec![vec![Cond::Ge(a.scale(-1)?.add(&Aff::constant(-1))?)]],
+            // not (a = 0)  <=>  a - 1 >= 0  or  -a - 1 >= 0
+            (Cond::Eq(a), false) => vec![
+                vec![Cond::Ge(a.add(&Aff::constant(-1))?)],
+                vec![Cond::Ge(a.scale(-1)?.add(&Aff::constant(-1))?)],
+            ],
+            // not (a ≡ 0 mod k)  <=>  a - 1 - k·floor((a - 1)/k) in [0, k-2]  <=>  (a-r) ≡ 0, r = 1..k-1
+            (Cond::Divisible(a, k), false) => {
+                let mut out = Vec::new();
+                for r in 1..*k {
+                    out.push(vec![Cond::Divisible(a.add(&Aff::constant(-r))?, *k)]);
+                }
+                out
+            }
+            (Cond::Not(c), p) => c.dnf_signed(!p)?,
+            (Cond::And(cs), true) | (Cond::Or(cs), false) => {
+                let mut acc: Vec<Conjunction> = vec![vec![]];
+                for c in cs {
+                    let d = c.dnf_signed(positive)?;
+                    let mut next = Vec::with_capacity(acc.len() * d.len());
+                    for left in &acc {
+                        for right in &d {
+                            let mut both = left.clone();
+                            both.extend(right.iter().cloned());
+                            next.push(both);
+                        }
+                    }
+                    acc = next;
+                }
+                acc
+            }
+            (Cond::Or(cs), true) | (Cond::And(cs), false) => {
+                let mut acc = Vec::new();
+                for c in cs {
+                    acc.extend(c.dnf_signed(positive)?);
+                }
+                acc
+            }
+        })
+    }
+}
+
+/// Lower one conjunction into `set`, resolving atoms with `column` (a name or
+/// an output dimension to its column). Each `floor` becomes a local dimension
+/// `q` with `0 <= aff - k·q <= k - 1`; a divisibility becomes `aff = k·q`.
+/// Conjunctions that are trivially false (a constant row that fails) are
+/// reported as `Ok(false)` and nothing is added.
+pub fn lower_conjunction(
+    set: &mut BasicSet,
+    conj: &[Cond],
+    column: &dyn Fn(&Atom) -> Option<usize>,
+) -> Result<bool, LowerError> {
+    let mut floors: Vec<(Atom, usize)> = Vec::new();
+    for c in conj {
+        let (row, is_eq) = match c {
+            Cond::Ge(a) => (row_of(set, a, column, &mut floors)?, false),
+            Cond::Eq(a) => (row_of(set, a, column, &mut floors)?, true),
+            Cond::Divisible(a, k) => {
+                let (mut coeffs, constant) = row_of(set, a, column, &mut floors)?;
+                let q = set.add_local();
+                coeffs.resize(set.n_cols(), 0);
+                coeffs[q] = -k;
+                set.add(Constraint::eq(coeffs, constant));
+                continue;
+            }
+            _ => return Err(LowerError::NotAtomic),
+        };
+        let (coeffs, constant) = row;
+        if coeffs.iter().all(|&v| v == 0) {
+            let holds = if is_eq { constant == 0 } else { constant >= 0 };
+            if !holds {
+                return Ok(false);
+            }
+            continue;
+        }
+        set.add(if is_eq {
+            Constraint::eq(coeffs, constant)
+        } else {
+            Constraint::ineq(coeffs, constant)
+        });
+    }
+    Ok(true)
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LowerError {
+    Overflow,
+    /// A name that has no column (a bug of the caller).
+    Unknown(String),
+    NotAtomic,
+}
+
+impl From<Overflow> for LowerError {
+    fn from(_: Overflow) -> LowerError {
+        LowerError::Overflow
+    }
+}
+
+fn row_of(
+    set: &mut BasicSet,
+    a: &Aff,
+    column: &dyn Fn(&Atom) -> Option<usize>,
+    floors: &mut Vec<(Atom, usize)>,
+) -> Result<(Vec<i64>, i64), LowerError> {
+    let mut coeffs = vec![0i64; set.n_cols()];
+    for (atom, &c) in &a.terms {
+        let col = match atom {
+            Atom::Floor(inner, k) => match floors.iter().find(|(f, _)| f == atom) {
+                Some(&(_, col)) => col,
+                None => {
+                    let (inner_row, inner_c) = row_of(set, inner, column, floors)?;
+                    let q = set.add_local();
+                    let mut lo = inner_row.clone();
+                    lo.resize(set.n_cols(), 0);
+                    lo[q] = -k; // inner - k q >= 0
+                    let mut hi: Vec<i64> = lo.iter().map(|v| -v).collect();
+                    set.add(Constraint::ineq(lo, inner_c));
+                    // k q - inner + k - 1 >= 0
+                    hi.resize(set.n_cols(), 0);
+                    set.add(Constraint::ineq(hi, checked_add(-inner_c, k - 1)?));
+                    floors.push((atom.clone(), q));
+                    q
+                }
+            },
+            _ => column(atom).ok_or_else(|| match atom {
+                Atom::Name(n) => LowerError::Unknown(n.clone()),
+                _ => LowerError::Unknown(format!("{atom:?}")),
+            })?,
+        };
+        if coeffs.len() < set.n_cols() {
+            coeffs.resize(set.n_cols(), 0);
+        }
+        coeffs[col] = checked_add(coeffs[col], c)?;
+    }
+    coeffs.resize(set.n_cols(), 0);
+    Ok((coeffs, a.constant))
+}

@@ -1,0 +1,751 @@
+//! From the syntax tree of a region to the program model ([`Scop`]).
+//!
+//! This is where "static control" is decided: loop bounds, conditions and
+//! subscripts must be affine in the enclosing iterators and the parameters;
+//! anything else is rejected with a diagnostic at its exact span.
+
+use std::collections::{HashMap, HashSet};
+
+use super::affine::{lower_conjunction, Atom, Aff, Cond, LowerError, Pw};
+use super::ast::*;
+use super::decls::Declarations;
+use crate::lang::diagnostic::Diagnostic;
+use crate::poly::{BasicMap, BasicSet, Constraint, Map, Overflow, Set, Space, Tuple};
+use crate::scop::{Access, AccessKind, Array, Scop, Statement};
+
+/// Build the model of one region. `span` is the region body in the file.
+pub fn extract(
+    tree: Vec<Stmt>,
+    region: usize,
+    span: Span,
+    decls: &Declarations,
+) -> Result<Scop, Diagnostic> {
+    let mut w = Walker::default();
+    for s in &tree {
+        w.prepass(s);
+    }
+    for s in &tree {
+        w.stmt(s)?;
+    }
+    w.finish(tree, region, span, decls)
+}
+
+struct LoopCtx {
+    name: String,
+    /// +1 for a loop that counts up, -1 for one that counts down.
+    sign: i64,
+    header: Span,
+}
+
+struct RawAccess {
+    kind: AccessKind,
+    array: String,
+    subs: Vec<Pw>,
+    span: Span,
+}
+
+struct RawStatement {
+    label: Option<String>,
+    iterators: Vec<String>,
+    signs: Vec<i64>,
+    domain: Cond,
+    beta: Vec<i64>,
+    accesses: Vec<RawAccess>,
+    body: Expr,
+    span: Span,
+}
+
+#[derive(Default)]
+struct Walker {
+    /// Every loop iterator of the region.
+    iterators: HashSet<String>,
+    /// First write of every written name.
+    writes: HashMap<String, Span>,
+    loops: Vec<LoopCtx>,
+    conds: Vec<Cond>,
+    /// Position in each enclosing sequence; the last entry is the next free one.
+    beta: Vec<i64>,
+    params: Vec<String>,
+    statements: Vec<RawStatement>,
+}
+
+fn overflow(span: &Span) -> impl Fn(Overflow) -> Diagnostic + '_ {
+    move |_| {
+        Diagnostic::error("integer overflow in an affine expression", span.clone())
+            .with_label("coefficients here do not fit in 64 bits")
+    }
+}
+
+/// The name an assignment writes: `x` in `x = …` and `A` in `A[i] = …`.
+fn written_name(e: &Expr) -> Option<&str> {
+    match &e.kind {
+        ExprKind::Var(n) => Some(n),
+        ExprKind::Index(base, _) => written_name(base),
+        ExprKind::Paren(inner) => written_name(inner),
+        _ => None,
+    }
+}
+
+impl Walker {
+    fn prepass(&mut self, s: &Stmt) {
+        match s {
+            Stmt::For(f) => {
+                if let Some((id, _)) = &f.init {
+                    self.iterators.insert(id.name.clone());
+                }
+                self.prepass(&f.body);
+            }
+            Stmt::If(i) => {
+                self.prepass(&i.then);
+                if let Some(o) = &i.otherwise {
+                    self.prepass(o);
+                }
+            }
+            Stmt::Block(b) => b.iter().for_each(|s| self.prepass(s)),
+            Stmt::Expr { expr, .. } => self.prepass_expr(expr),
+            Stmt::Unsupported { .. } | Stmt::Empty => {}
+        }
+    }
+
+    fn prepass_expr(&mut self, e: &Expr) {
+        let target = match &e.kind {
+            ExprKind::Assign(_, lhs, _) => Some(lhs),
+            ExprKind::Unary(
+                UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec,
+                x,
+            ) => Some(x),
+            _ => None,
+        };
+        if let Some(name) = target.and_then(|t| written_name(t)) {
+            self.writes
+                .entry(name.to_string())
+                .or_insert_with(|| e.span.clone());
+        }
+    }
+
+    fn next_beta(&mut self) -> Vec<i64> {
+        let b = self.beta.clone();
+        if let Some(last) = self.beta.last_mut() {
+            *last += 1;
+        }
+        b
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Result<(), Diagnostic> {
+        if self.beta.is_empty() {
+            self.beta.push(0);
+        }
+        match s {
+            Stmt::Empty => Ok(()),
+            Stmt::Block(b) => b.iter().try_for_each(|s| self.stmt(s)),
+            Stmt::Unsupported { what, span } => Err(Diagnostic::error(
+                format!("{what} is not allowed in a scop region"),
+                span.clone(),
+            )
+            .with_label("not static control")
+            .with_note(
+                "a scop region may hold only `for` loops, `if` conditions and assignments",
+            )),
+            Stmt::If(i) => {
+                let cond = self.condition(&i.cond)?;
+                self.conds.push(cond.clone());
+                self.stmt(&i.then)?;
+                self.conds.pop();
+                if let Some(o) = &i.otherwise {
+                    self.conds.push(Cond::Not(Box::new(cond)));
+                    self.stmt(o)?;
+                    self.conds.pop();
+                }
+                Ok(())
+            }
+            Stmt::For(f) => self.for_loop(f),
+            Stmt::Expr { label, expr, span } => self.statement(label, expr, span),
+        }
+    }
+
+    fn for_loop(&mut self, f: &ForLoop) -> Result<(), Diagnostic> {
+        let header = f.span.start..f.step_span.end + 1;
+        let Some((id, init)) = &f.init else {
+            return Err(
+                Diagnostic::error("a loop must start by assigning its iterator", f.init_span.clone())
+                    .with_label("expected `i = expression` or `int i = expression`"),
+            );
+        };
+        let name = id.name.clone();
+        if let Some(outer) = self.loops.iter().find(|l| l.name == name) {
+            return Err(Diagnostic::error(
+                format!("loop iterator `{name}` is already the iterator of an enclosing loop"),
+                id.span.clone(),
+            )
+            .with_label("reused here")
+            .with_secondary(outer.header.clone(), "enclosing loop"));
+        }
+        let step = self.step(f, &name)?;
+        // The iterator is in scope for its own condition and bounds.
+        let init = self.pw(init, "a loop bound")?;
+        self.loops.push(LoopCtx {
+            name: name.clone(),
+            sign: step.signum(),
+            header: header.clone(),
+        });
+        let result = self.loop_body(f, &name, step, init);
+        self.loops.pop();
+        result
+    }
+
+    fn loop_body(&mut self, f: &ForLoop, name: &str, step: i64, init: Pw) -> Result<(), Diagnostic> {
+        let me = Atom::Name(name.to_string());
+        let it = Pw::Aff(Aff::atom(me.clone()));
+        let span = &f.init_span;
+        // Lower bound (counting up) or upper bound (counting down) from the init.
+        let from_init = if step > 0 {
+            it.add(&init.scale(-1).map_err(overflow(span))?)
+        } else {
+            init.add(&it.scale(-1).map_err(overflow(span))?)
+        }
+        .map_err(overflow(span))?;
+        let mut parts = vec![from_init.ge_zero()];
+        if step.abs() > 1 {
+            let Some(a) = init.as_aff() else {
+                return Err(Diagnostic::error(
+                    "a loop with a step other than 1 needs an affine start",
+                    span.clone(),
+                )
+                .with_label("`min`, `max` or `/` here")
+                .with_help("start the loop at a plain affine expression"));
+            };
+            let diff = Aff::atom(me.clone())
+                .add(&a.scale(-1).map_err(overflow(span))?)
+                .map_err(overflow(span))?;
+            parts.push(Cond::Divisible(diff, step.abs()));
+        }
+        let Some(cond) = &f.cond else {
+            return Err(Diagnostic::error("a loop needs a condition", f.cond_span.clone())
+                .with_label("no condition: the loop would not be bounded"));
+        };
+        for c in conjuncts(cond) {
+            let (lhs, op, rhs) = match &c.kind {
+                ExprKind::Binary(op @ (BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge), l, r) => {
+                    (l, *op, r)
+                }
+                _ => {
+                    return Err(Diagnostic::error(
+                        "a loop condition must compare with `<`, `<=`, `>` or `>=`",
+                        c.span.clone(),
+                    )
+                    .with_label("not a bound on the iterator")
+                    .with_note("several comparisons may be joined with `&&`"))
+                }
+            };
+            let cmp = self.compare(lhs, op, rhs, &c.span)?;
+            // Every piece must bound the iterator in the direction it moves.
+            let ok = cmp.pieces().iter().all(|p| p.coeff(&me) * step < 0);
+            if !ok {
+                let dir = if step > 0 { "above" } else { "below" };
+                return Err(Diagnostic::error(
+                    format!("this condition does not bound `{name}` from {dir}"),
+                    c.span.clone(),
+                )
+                .with_label(format!(
+                    "the loop steps by {step}, so it must stop when `{name}` grows too {}",
+                    if step > 0 { "large" } else { "small" }
+                ))
+                .with_note("polyc needs every loop to be a counted loop over its iterator"));
+            }
+            parts.push(cmp.ge_zero());
+        }
+        self.conds.push(Cond::And(parts));
+        let own = self.next_beta();
+        self.beta = own;
+        self.beta.push(0);
+        let r = self.stmt(&f.body);
+        self.beta.pop();
+        if let Some(last) = self.beta.last_mut() {
+            *last += 1;
+        }
+        self.conds.pop();
+        r
+    }
+
+    /// The step of a loop as a non-zero constant.
+    fn step(&mut self, f: &ForLoop, name: &str) -> Result<i64, Diagnostic> {
+        let bad = || {
+            Diagnostic::error("unsupported loop step", f.step_span.clone())
+                .with_label(format!("expected `{name}++`, `{name}--`, `{name} += c`, `{name} -= c` or `{name} = {name} + c`"))
+                .with_note("c must be a non-zero integer constant")
+        };
+        let Some(step) = &f.step else {
+            return Err(bad());
+        };
+        let is_me = |e: &Expr| matches!(&strip(e).kind, ExprKind::Var(n) if n == name);
+        let constant = |w: &mut Walker, e: &Expr| -> Result<i64, Diagnostic> {
+            let v = w.pw(e, "a loop step")?;
+            v.as_constant().ok_or_else(|| {
+                Diagnostic::error("the loop step must be a constant", e.span.clone())
+                    .with_label("not an integer constant")
+            })
+        };
+        let value = match &step.kind {
+            ExprKind::Unary(UnaryOp::PreInc | UnaryOp::PostInc, x) if is_me(x) => 1,
+            ExprKind::Unary(UnaryOp::PreDec | UnaryOp::PostDec, x) if is_me(x) => -1,
+            ExprKind::Assign(op, x, c) if is_me(x) && op == "+=" => constant(self, c)?,
+            ExprKind::Assign(op, x, c) if is_me(x) && op == "-=" => constant(self, c)?
+                .checked_neg()
+                .ok_or_else(bad)?,
+            ExprKind::Assign(op, x, rhs) if is_me(x) && op == "=" => match &strip(rhs).kind {
+                ExprKind::Binary(BinaryOp::Add, a, c) if is_me(a) => constant(self, c)?,
+                ExprKind::Binary(BinaryOp::Add, c, a) if is_me(a) => constant(self, c)?,
+                ExprKind::Binary(BinaryOp::Sub, a, c) if is_me(a) => {
+                    constant(self, c)?.checked_neg().ok_or_else(bad)?
+                }
+                _ => return Err(bad()),
+            },
+            _ => return Err(bad()),
+        };
+        if value == 0 {
+            return Err(Diagnostic::error("the loop step is zero", f.step_span.clone())
+                .with_label("this loop would never end"));
+        }
+        Ok(value)
+    }
+
+    /// `lhs op rhs` as a piecewise value `v` with the meaning `v >= 0`.
+    fn compare(&mut self, lhs: &Expr, op: BinaryOp, rhs: &Expr, span: &Span) -> Result<Pw, Diagnostic> {
+        let l = self.pw(lhs, "a condition")?;
+        let r = self.pw(rhs, "a condition")?;
+        let (a, b, off) = match op {
+            BinaryOp::Ge => (l, r, 0),
+            BinaryOp::Gt => (l, r, -1),
+            BinaryOp::Le => (r, l, 0),
+            _ => (r, l, -1), // Lt
+        };
+        a.add(&b.scale(-1).map_err(overflow(span))?)
+            .and_then(|d| d.add(&Pw::constant(off)))
+            .map_err(overflow(span))
+    }
+
+    /// An affine condition of an `if`.
+    fn condition(&mut self, e: &Expr) -> Result<Cond, Diagnostic> {
+        match &e.kind {
+            ExprKind::Paren(x) => self.condition(x),
+            ExprKind::Unary(UnaryOp::Not, x) => Ok(Cond::Not(Box::new(self.condition(x)?))),
+            ExprKind::Binary(BinaryOp::And, a, b) => {
+                Ok(Cond::And(vec![self.condition(a)?, self.condition(b)?]))
+            }
+            ExprKind::Binary(BinaryOp::Or, a, b) => {
+                Ok(Cond::Or(vec![self.condition(a)?, self.condition(b)?]))
+            }
+            ExprKind::Binary(op @ (BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge), a, b) => {
+                Ok(self.compare(a, *op, b, &e.span)?.ge_zero())
+            }
+            ExprKind::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne), a, b) => {
+                let d = self.compare(a, BinaryOp::Ge, b, &e.span)?;
+                let eq = d.eq_zero().map_err(overflow(&e.span))?;
+                Ok(if *op == BinaryOp::Eq { eq } else { Cond::Not(Box::new(eq)) })
+            }
+            ExprKind::Int(v, _) => Ok(if *v != 0 { Cond::True } else { Cond::False }),
+            _ => Err(Diagnostic::error("condition is not affine", e.span.clone())
+                .with_label("expected comparisons of affine expressions joined by `&&`, `||` or `!`")),
+        }
+    }
+
+    /// An affine expression (bound, condition operand or subscript).
+    fn pw(&mut self, e: &Expr, what: &str) -> Result<Pw, Diagnostic> {
+        let not_affine = |label: &str| {
+            Diagnostic::error(format!("{what} is not affine"), e.span.clone())
+                .with_label(label.to_string())
+        };
+        match &e.kind {
+            ExprKind::Int(v, _) => Ok(Pw::constant(*v)),
+            ExprKind::Paren(x) => self.pw(x, what),
+            ExprKind::Var(name) => self.name(name, &e.span, what),
+            ExprKind::Unary(UnaryOp::Neg, x) => self.pw(x, what)?.scale(-1).map_err(overflow(&e.span)),
+            ExprKind::Unary(UnaryOp::Plus, x) => self.pw(x, what),
+            ExprKind::Binary(BinaryOp::Add, a, b) => {
+                let (a, b) = (self.pw(a, what)?, self.pw(b, what)?);
+                a.add(&b).map_err(overflow(&e.span))
+            }
+            ExprKind::Binary(BinaryOp::Sub, a, b) => {
+                let (a, b) = (self.pw(a, what)?, self.pw(b, what)?);
+                b.scale(-1).and_then(|nb| a.add(&nb)).map_err(overflow(&e.span))
+            }
+            ExprKind::Binary(BinaryOp::Mul, a, b) => {
+                let (a, b) = (self.pw(a, what)?, self.pw(b, what)?);
+                match (a.as_constant(), b.as_constant()) {
+                    (Some(k), _) => b.scale(k).map_err(overflow(&e.span)),
+                    (_, Some(k)) => a.scale(k).map_err(overflow(&e.span)),
+                    _ => Err(not_affine("product of two non-constant expressions")),
+                }
+            }
+            ExprKind::Binary(BinaryOp::Div, a, b) => {
+                let a = self.pw(a, what)?;
+                match self.pw(b, what)?.as_constant() {
+                    Some(k) if k > 0 => a.trunc_div(k).map_err(overflow(&e.span)),
+                    _ => Err(not_affine("division by something other than a positive constant")),
+                }
+            }
+            ExprKind::Binary(BinaryOp::Rem, ..) => Err(not_affine("`%` is not affine")),
+            ExprKind::Call(f, args) => {
+                let fname = match &f.kind {
+                    ExprKind::Var(n) => n.as_str(),
+                    _ => "",
+                };
+                match (fname, args.as_slice()) {
+                    ("min" | "MIN" | "max" | "MAX", [x, y]) => {
+                        let v = vec![self.pw(x, what)?, self.pw(y, what)?];
+                        Ok(if fname.eq_ignore_ascii_case("min") { Pw::Min(v) } else { Pw::Max(v) })
+                    }
+                    ("floord" | "ceild", [x, y]) => {
+                        let x = self.pw(x, what)?;
+                        let Some(k) = self.pw(y, what)?.as_constant().filter(|k| *k > 0) else {
+                            return Err(not_affine("the divisor must be a positive constant"));
+                        };
+                        if fname == "floord" {
+                            x.floor_div(k).map_err(overflow(&e.span))
+                        } else {
+                            x.scale(-1)
+                                .and_then(|n| n.floor_div(k))
+                                .and_then(|f| f.scale(-1))
+                                .map_err(overflow(&e.span))
+                        }
+                    }
+                    _ => Err(not_affine("a call other than `min`, `max`, `floord` or `ceild`")),
+                }
+            }
+            ExprKind::Index(base, _) => {
+                let name = written_name(base).unwrap_or("an array");
+                Err(Diagnostic::error(format!("{what} is not affine"), e.span.clone())
+                    .with_label(format!("reads `{name}`: an indirect access"))
+                    .with_note("subscripts and bounds may use only iterators, parameters and constants"))
+            }
+            ExprKind::Unary(UnaryOp::Deref | UnaryOp::Addr, _) | ExprKind::Member(..) => {
+                Err(not_affine("pointers are not allowed in a scop region"))
+            }
+            _ => Err(not_affine("expected an affine expression of iterators and parameters")),
+        }
+    }
+
+    fn name(&mut self, name: &str, span: &Span, what: &str) -> Result<Pw, Diagnostic> {
+        if self.loops.iter().any(|l| l.name == name) {
+            return Ok(Pw::Aff(Aff::atom(Atom::Name(name.to_string()))));
+        }
+        if self.iterators.contains(name) {
+            return Err(Diagnostic::error(
+                format!("`{name}` is used outside the loop it iterates"),
+                span.clone(),
+            )
+            .with_label(format!("no enclosing loop iterates `{name}` here")));
+        }
+        if let Some(write) = self.writes.get(name) {
+            return Err(Diagnostic::error(
+                format!("`{name}` is written in the region but used in {what}"),
+                write.clone(),
+            )
+            .with_label(format!("`{name}` is written here"))
+            .with_secondary(span.clone(), format!("used in {what} here"))
+            .with_note("bounds, conditions and subscripts may use only iterators and parameters, which the region never writes"));
+        }
+        if !self.params.iter().any(|p| p == name) {
+            self.params.push(name.to_string());
+        }
+        Ok(Pw::Aff(Aff::atom(Atom::Name(name.to_string()))))
+    }
+
+    fn statement(&mut self, label: &Option<String>, expr: &Expr, span: &Span) -> Result<(), Diagnostic> {
+        let mut accesses = Vec::new();
+        match &expr.kind {
+            ExprKind::Assign(op, lhs, rhs) => {
+                self.write_target(lhs, &mut accesses)?;
+                if op != "=" {
+                    self.reads(lhs, &mut accesses)?;
+                }
+                self.reads(rhs, &mut accesses)?;
+            }
+            ExprKind::Unary(
+                UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec,
+                x,
+            ) => {
+                self.write_target(x, &mut accesses)?;
+                self.reads(x, &mut accesses)?;
+            }
+            _ => {
+                return Err(Diagnostic::error("a statement must be an assignment", span.clone())
+                    .with_label("this expression assigns nothing")
+                    .with_note("statements in a scop region are assignments to array elements or scalars"))
+            }
+        }
+        let beta = self.next_beta();
+        self.statements.push(RawStatement {
+            label: label.clone(),
+            iterators: self.loops.iter().map(|l| l.name.clone()).collect(),
+            signs: self.loops.iter().map(|l| l.sign).collect(),
+            domain: Cond::And(self.conds.clone()),
+            beta,
+            accesses,
+            body: expr.clone(),
+            span: span.clone(),
+        });
+        Ok(())
+    }
+
+    fn write_target(&mut self, lhs: &Expr, out: &mut Vec<RawAccess>) -> Result<(), Diagnostic> {
+        let target = strip(lhs);
+        let name = match &target.kind {
+            ExprKind::Var(n) => n.clone(),
+            ExprKind::Index(base, _) => match &strip(base).kind {
+                ExprKind::Var(n) => n.clone(),
+                _ => return Err(pointer_error(&target.span)),
+            },
+            ExprKind::Unary(UnaryOp::Deref, _) | ExprKind::Member(..) => {
+                return Err(pointer_error(&target.span))
+            }
+            _ => {
+                return Err(Diagnostic::error("cannot assign to this expression", target.span.clone())
+                    .with_label("expected an array element or a scalar"))
+            }
+        };
+        if self.iterators.contains(&name) {
+            let mut d = Diagnostic::error(format!("write to the loop iterator `{name}`"), target.span.clone())
+                .with_label("only the loop's own step may change its iterator");
+            if let Some(l) = self.loops.iter().find(|l| l.name == name) {
+                d = d.with_secondary(l.header.clone(), "the loop it iterates");
+            }
+            return Err(d);
+        }
+        self.access(target, AccessKind::Write, out)
+    }
+
+    fn access(&mut self, e: &Expr, kind: AccessKind, out: &mut Vec<RawAccess>) -> Result<(), Diagnostic> {
+        match &e.kind {
+            ExprKind::Var(n) => out.push(RawAccess {
+                kind,
+                array: n.clone(),
+                subs: Vec::new(),
+                span: e.span.clone(),
+            }),
+            ExprKind::Index(base, subs) => {
+                let ExprKind::Var(n) = &strip(base).kind else {
+                    return Err(pointer_error(&e.span));
+                };
+                let subs = subs
+                    .iter()
+                    .map(|s| self.pw(s, "a subscript"))
+                    .collect::<Result<_, _>>()?;
+                out.push(RawAccess {
+                    kind,
+                    array: n.clone(),
+                    subs,
+                    span: e.span.clone(),
+                });
+            }
+            _ => return Err(pointer_error(&e.span)),
+        }
+        Ok(())
+    }
+
+    /// Record the reads of a right-hand side and check what it may contain.
+    fn reads(&mut self, e: &Expr, out: &mut Vec<RawAccess>) -> Result<(), Diagnostic> {
+        match &e.kind {
+            ExprKind::Int(..) | ExprKind::Float(_) | ExprKind::Str(_) => Ok(()),
+            ExprKind::Var(n) => {
+                if self.loops.iter().any(|l| &l.name == n) {
+                    Ok(())
+                } else if self.iterators.contains(n) {
+                    Err(Diagnostic::error(format!("`{n}` is used outside the loop it iterates"), e.span.clone())
+                        .with_label(format!("no enclosing loop iterates `{n}` here")))
+                } else {
+                    self.access(e, AccessKind::Read, out)
+                }
+            }
+            ExprKind::Index(..) => self.access(e, AccessKind::Read, out),
+            ExprKind::Call(f, args) => {
+                if !matches!(f.kind, ExprKind::Var(_)) {
+                    return Err(pointer_error(&f.span));
+                }
+                args.iter().try_for_each(|a| self.reads(a, out))
+            }
+            ExprKind::Unary(UnaryOp::Deref | UnaryOp::Addr, _) | ExprKind::Member(..) => {
+                Err(pointer_error(&e.span))
+            }
+            ExprKind::Unary(UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec, _)
+            | ExprKind::Assign(..) => Err(Diagnostic::error(
+                "an assignment inside an expression is not allowed",
+                e.span.clone(),
+            )
+            .with_label("a statement may write only its left-hand side")),
+            ExprKind::Unary(_, x) | ExprKind::Cast(_, x) | ExprKind::Paren(x) => self.reads(x, out),
+            ExprKind::Binary(_, a, b) => {
+                self.reads(a, out)?;
+                self.reads(b, out)
+            }
+            ExprKind::Conditional(c, a, b) => {
+                self.reads(c, out)?;
+                self.reads(a, out)?;
+                self.reads(b, out)
+            }
+        }
+    }
+
+    fn finish(self, tree: Vec<Stmt>, region: usize, span: Span, decls: &Declarations) -> Result<Scop, Diagnostic> {
+        let params = self.params;
+        let is_param = |n: &str| params.iter().any(|p| p == n);
+        // Arrays in order of first access; reads of parameters are not accesses.
+        let mut arrays: Vec<Array> = Vec::new();
+        let mut first_use: HashMap<String, Span> = HashMap::new();
+        for st in &self.statements {
+            for a in st.accesses.iter().filter(|a| !is_param(&a.array)) {
+                match arrays.iter().find(|x| x.name == a.array) {
+                    Some(x) if x.n_dims != a.subs.len() => {
+                        return Err(Diagnostic::error(
+                            format!("`{}` is accessed with {} subscripts here but {} elsewhere", a.array, a.subs.len(), x.n_dims),
+                            a.span.clone(),
+                        )
+                        .with_label("inconsistent number of subscripts")
+                        .with_secondary(first_use[&a.array].clone(), format!("{} subscripts here", x.n_dims)));
+                    }
+                    Some(_) => {}
+                    None => {
+                        let decl = decls.lookup(&a.array, span.start);
+                        arrays.push(Array {
+                            name: a.array.clone(),
+                            n_dims: a.subs.len(),
+                            extents: decl.and_then(|d| (d.extents.len() == a.subs.len()).then(|| d.extents.clone())),
+                            element_type: decl.map(|d| d.element_type.clone()),
+                        });
+                        first_use.insert(a.array.clone(), a.span.clone());
+                    }
+                }
+            }
+        }
+        let mut statements = Vec::new();
+        for (k, raw) in self.statements.into_iter().enumerate() {
+            statements.push(build_statement(k, raw, &params)?);
+        }
+        let context = BasicSet::universe(Space::set(params.clone(), None, Vec::new()));
+        Ok(Scop {
+            region,
+            span,
+            params,
+            context,
+            arrays,
+            statements,
+            tree,
+        })
+    }
+}
+
+fn build_statement(k: usize, raw: RawStatement, params: &[String]) -> Result<Statement, Diagnostic> {
+    let name = format!("S{k}");
+    let n_par = params.len();
+    let iters = raw.iterators.clone();
+    let column = |a: &Atom| -> Option<usize> {
+        match a {
+            Atom::Name(n) => params
+                .iter()
+                .position(|p| p == n)
+                .or_else(|| iters.iter().position(|i| i == n).map(|i| n_par + i)),
+            Atom::Out(o) => Some(n_par + iters.len() + o),
+            Atom::Floor(..) => None,
+        }
+    };
+    let lower_err = |e: LowerError| match e {
+        LowerError::Overflow => Diagnostic::error("integer overflow while building the iteration domain", raw.span.clone()),
+        other => Diagnostic::error(format!("internal: cannot lower {other:?}"), raw.span.clone()),
+    };
+    let over = |_| Diagnostic::error("integer overflow while building the iteration domain", raw.span.clone());
+
+    let space = Space::set(params.to_vec(), Some(name.clone()), iters.clone());
+    let mut domain = Set::empty(space.clone());
+    for conj in raw.domain.dnf().map_err(over)? {
+        let mut b = BasicSet::universe(space.clone());
+        if lower_conjunction(&mut b, &conj, &column).map_err(lower_err)? {
+            domain.push(b);
+        }
+    }
+
+    let in_tuple = Tuple::new(Some(name.clone()), iters.clone());
+    let mut accesses = Vec::new();
+    for a in raw.accesses.iter().filter(|a| !params.contains(&a.array)) {
+        let outs: Vec<String> = (0..a.subs.len()).map(|o| format!("o{o}")).collect();
+        let mspace = Space::map(params.to_vec(), in_tuple.clone(), Tuple::new(Some(a.array.clone()), outs.clone()));
+        let mut all = iters.clone();
+        all.extend(outs);
+        let flat = Space::set(params.to_vec(), None, all);
+        let mut conds = Vec::new();
+        for (o, s) in a.subs.iter().enumerate() {
+            let d = Pw::Aff(Aff::atom(Atom::Out(o))).add(&s.scale(-1).map_err(over)?).map_err(over)?;
+            conds.push(d.eq_zero().map_err(over)?);
+        }
+        let mut rel: Option<Map> = None;
+        for conj in Cond::And(conds).dnf().map_err(over)? {
+            let mut b = BasicSet::universe(flat.clone());
+            if lower_conjunction(&mut b, &conj, &column).map_err(lower_err)? {
+                let bm = BasicMap::from_columns(mspace.clone(), b.n_local(), b.constraints().to_vec());
+                match &mut rel {
+                    Some(m) => m.push(bm),
+                    None => rel = Some(Map::from_basic(bm)),
+                }
+            }
+        }
+        accesses.push(Access {
+            kind: a.kind,
+            array: a.array.clone(),
+            relation: rel.unwrap_or_else(|| Map::empty(mspace)),
+            span: a.span.clone(),
+        });
+    }
+
+    // 2d+1 schedule: c_{2k} = beta_k, c_{2k+1} = sign_k * iterator_k.
+    let d = iters.len();
+    let outs: Vec<String> = (0..=2 * d).map(|c| format!("c{c}")).collect();
+    let sspace = Space::map(params.to_vec(), in_tuple, Tuple::new(None, outs));
+    let mut schedule = BasicMap::universe(sspace.clone());
+    let n_cols = n_par + d + 2 * d + 1;
+    for (c, &b) in raw.beta.iter().enumerate() {
+        let mut row = vec![0; n_cols];
+        row[sspace.out_col(2 * c)] = 1;
+        schedule.add(Constraint::eq(row, -b));
+        if c < d {
+            let mut row = vec![0; n_cols];
+            row[sspace.out_col(2 * c + 1)] = 1;
+            row[sspace.in_col(c)] = -raw.signs[c];
+            schedule.add(Constraint::eq(row, 0));
+        }
+    }
+
+    Ok(Statement {
+        name,
+        label: raw.label,
+        iterators: iters,
+        domain,
+        accesses,
+        schedule,
+        body: raw.body,
+        span: raw.span,
+    })
+}
+
+fn pointer_error(span: &Span) -> Diagnostic {
+    Diagnostic::error("pointers are not allowed in a scop region", span.clone())
+        .with_label("pointer dereference or member access")
+        .with_note("write accesses as arrays with affine subscripts, e.g. `A[i][j]`")
+}
+
+fn strip(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Paren(x) => strip(x),
+        _ => e,
+    }
+}
+
+/// The `&&`-joined parts of a loop condition.
+fn conjuncts(e: &Expr) -> Vec<&Expr> {
+    match &strip(e).kind {
+        ExprKind::Binary(BinaryOp::And, a, b) => {
+            let mut v = conjuncts(a);
+            v.extend(conjuncts(b));
+            v
+        }
+        _ => vec![strip(e)],
+    }
+}

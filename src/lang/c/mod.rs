@@ -1,0 +1,41 @@
+//! The C front end: find the scop regions of a file, parse them with pest
+//! (`grammar/c.pest`) and extract the program model.
+//!
+//! Everything outside the regions is left to the printers, byte for byte.
+
+pub mod affine;
+pub mod ast;
+pub mod decls;
+pub mod extract;
+pub mod parse;
+pub mod regions;
+
+use crate::lang::diagnostic::Diagnostic;
+use crate::scop::Scop;
+
+/// A C file with its regions extracted.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    pub name: String,
+    pub text: String,
+    pub regions: Vec<regions::Region>,
+    pub scops: Vec<Scop>,
+}
+
+/// Read every region of `text` into the model, or the first diagnostic.
+pub fn read_source(name: &str, text: String) -> Result<SourceFile, Diagnostic> {
+    let regions = regions::find_regions(&text)?;
+    let decls = decls::Declarations::scan(&text);
+    let mut scops = Vec::new();
+    for (k, r) in regions.iter().enumerate() {
+        let body = &text[r.body.clone()];
+        let tree = parse::parse_region(body, r.body.start)?;
+        scops.push(extract::extract(tree, k + 1, r.body.clone(), &decls)?);
+    }
+    Ok(SourceFile {
+        name: name.to_string(),
+        text,
+        regions,
+        scops,
+    })
+}

@@ -1,0 +1,78 @@
+//! Diagnostics: one error with a primary span, secondary labels, notes and a
+//! help line, rendered by codespan-reporting in rustc's style.
+
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term::{self, termcolor::NoColor};
+use std::ops::Range;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub message: String,
+    pub span: Range<usize>,
+    pub label: String,
+    pub secondary: Vec<(Range<usize>, String)>,
+    pub notes: Vec<String>,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// An error whose primary label sits on `span`.
+    pub fn error(message: impl Into<String>, span: Range<usize>) -> Diagnostic {
+        Diagnostic {
+            message: message.into(),
+            span,
+            label: String::new(),
+            secondary: Vec::new(),
+            notes: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// The text under the primary span.
+    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = label.into();
+        self
+    }
+
+    pub fn with_secondary(mut self, span: Range<usize>, label: impl Into<String>) -> Diagnostic {
+        self.secondary.push((span, label.into()));
+        self
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Render against the file it points into, without colour.
+    pub fn render(&self, file_name: &str, source: &str) -> String {
+        let file = SimpleFile::new(file_name, source);
+        let clamp = |r: &Range<usize>| r.start.min(source.len())..r.end.min(source.len());
+        let mut labels = vec![Label::primary((), clamp(&self.span)).with_message(&self.label)];
+        labels.extend(
+            self.secondary
+                .iter()
+                .map(|(s, m)| Label::secondary((), clamp(s)).with_message(m)),
+        );
+        let mut notes: Vec<String> = self.notes.iter().map(|n| format!("note: {n}")).collect();
+        if let Some(h) = &self.help {
+            notes.push(format!("help: {h}"));
+        }
+        let d = CsDiagnostic::error()
+            .with_message(&self.message)
+            .with_labels(labels)
+            .with_notes(notes);
+        let mut out = NoColor::new(Vec::new());
+        let config = term::Config::default();
+        if term::emit(&mut out, &config, &file, &d).is_err() {
+            return format!("error: {}\n", self.message);
+        }
+        String::from_utf8_lossy(&out.into_inner()).into_owned()
+    }
+}

@@ -1,0 +1,67 @@
+//! The types of the program model.
+
+use crate::lang::c::ast::{Expr, Span, Stmt};
+use crate::poly::{BasicMap, BasicSet, Map, Set};
+
+/// One `#pragma scop` region.
+#[derive(Clone, Debug)]
+pub struct Scop {
+    /// 1-based index of the region in its file.
+    pub region: usize,
+    /// Bytes of the region's body (between the pragma lines) in the file.
+    pub span: Span,
+    /// Identifiers used in bounds, conditions or subscripts and never written.
+    pub params: Vec<String>,
+    /// Constraints on the parameters (the universe unless given).
+    pub context: BasicSet,
+    pub arrays: Vec<Array>,
+    pub statements: Vec<Statement>,
+    /// The region's syntax tree, as parsed.
+    pub tree: Vec<Stmt>,
+}
+
+/// An array (or a scalar: an array of dimension 0) that the region accesses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Array {
+    pub name: String,
+    pub n_dims: usize,
+    /// Extents from a visible declaration, as written (`NI`, `20`).
+    pub extents: Option<Vec<String>>,
+    /// Element type from a visible declaration (`double`).
+    pub element_type: Option<String>,
+}
+
+/// One assignment of the region, executed once per point of its domain.
+#[derive(Clone, Debug)]
+pub struct Statement {
+    /// `S0`, `S1`, … in textual order.
+    pub name: String,
+    /// The C label, if the statement has one.
+    pub label: Option<String>,
+    /// Iterators of the enclosing loops, outermost first.
+    pub iterators: Vec<String>,
+    /// The iteration domain: a union of integer polyhedra.
+    pub domain: Set,
+    pub accesses: Vec<Access>,
+    /// The original schedule in 2d+1 form `[β0, α1, β1, …, αd, βd]`; α is
+    /// the iterator, negated for a loop that counts down.
+    pub schedule: BasicMap,
+    /// The assignment, as parsed.
+    pub body: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    Read,
+    Write,
+}
+
+/// An access: a relation from statement instances to array elements.
+#[derive(Clone, Debug)]
+pub struct Access {
+    pub kind: AccessKind,
+    pub array: String,
+    pub relation: Map,
+    pub span: Span,
+}
