@@ -119,12 +119,25 @@ fn selected(file: &SourceFile, only: Option<usize>) -> impl Iterator<Item = &cra
         .filter(move |s| only.is_none_or(|n| s.region == n))
 }
 
+#[derive(serde::Serialize)]
+struct FileJson<'a> {
+    file: &'a str,
+    scops: Vec<crate::scop::ScopJson>,
+}
+
+#[derive(serde::Serialize)]
+struct ScheduleJson<'a> {
+    region: usize,
+    statement: &'a str,
+    schedule: String,
+}
+
 fn emit_scop(file: &SourceFile, only: Option<usize>) -> String {
     let scops: Vec<_> = selected(file, only).cloned().collect();
-    let json = serde_json::json!({
-        "file": file.name,
-        "scops": scops_json(&file.text, &scops),
-    });
+    let json = FileJson {
+        file: &file.name,
+        scops: scops_json(&file.text, &scops),
+    };
     let mut s = serde_json::to_string_pretty(&json).unwrap_or_default();
     s.push('\n');
     s
@@ -141,11 +154,11 @@ fn emit_schedule(file: &SourceFile, only: Option<usize>, text: bool) -> String {
             if text {
                 out.push_str(&format!("{}: {}\n", st.name, st.schedule));
             } else {
-                json.push(serde_json::json!({
-                    "region": scop.region,
-                    "statement": st.name,
-                    "schedule": st.schedule.to_string(),
-                }));
+                json.push(ScheduleJson {
+                    region: scop.region,
+                    statement: &st.name,
+                    schedule: st.schedule.to_string(),
+                });
             }
         }
     }

@@ -127,6 +127,14 @@ fn conjunction_text(space: &Space, n_local: usize, constraints: &[Constraint]) -
         text.push_str(" -> ");
     }
     text.push_str(&tuple_text(&space.output, &out_dims));
+    // A parameter set (no tuple) prints as isl does: `[n] -> { : n >= 0 }`.
+    if space.input.is_none() && space.output.name.is_none() && out_dims.is_empty() {
+        text.clear();
+        if rows.is_empty() && n_local == 0 {
+            text.push(':');
+            return text;
+        }
+    }
     if !rows.is_empty() {
         let body: Vec<String> = rows
             .iter()
@@ -138,6 +146,9 @@ fn conjunction_text(space: &Space, n_local: usize, constraints: &[Constraint]) -
             let _ = write!(text, " : exists ({}: {body})", locals.join(", "));
         } else {
             let _ = write!(text, " : {body}");
+        }
+        if text.starts_with(' ') {
+            text.remove(0);
         }
     }
     text

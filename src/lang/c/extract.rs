@@ -237,7 +237,7 @@ impl Walker {
                     .with_note("several comparisons may be joined with `&&`"))
                 }
             };
-            let cmp = self.compare(lhs, op, rhs, &c.span)?;
+            let cmp = self.compare(lhs, op, rhs, &c.span, "a loop bound")?;
             // Every piece must bound the iterator in the direction it moves.
             let ok = cmp.pieces().iter().all(|p| p.coeff(&me) * step < 0);
             if !ok {
@@ -310,9 +310,16 @@ impl Walker {
     }
 
     /// `lhs op rhs` as a piecewise value `v` with the meaning `v >= 0`.
-    fn compare(&mut self, lhs: &Expr, op: BinaryOp, rhs: &Expr, span: &Span) -> Result<Pw, Diagnostic> {
-        let l = self.pw(lhs, "a condition")?;
-        let r = self.pw(rhs, "a condition")?;
+    fn compare(
+        &mut self,
+        lhs: &Expr,
+        op: BinaryOp,
+        rhs: &Expr,
+        span: &Span,
+        what: &str,
+    ) -> Result<Pw, Diagnostic> {
+        let l = self.pw(lhs, what)?;
+        let r = self.pw(rhs, what)?;
         let (a, b, off) = match op {
             BinaryOp::Ge => (l, r, 0),
             BinaryOp::Gt => (l, r, -1),
@@ -336,10 +343,10 @@ impl Walker {
                 Ok(Cond::Or(vec![self.condition(a)?, self.condition(b)?]))
             }
             ExprKind::Binary(op @ (BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge), a, b) => {
-                Ok(self.compare(a, *op, b, &e.span)?.ge_zero())
+                Ok(self.compare(a, *op, b, &e.span, "a condition")?.ge_zero())
             }
             ExprKind::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne), a, b) => {
-                let d = self.compare(a, BinaryOp::Ge, b, &e.span)?;
+                let d = self.compare(a, BinaryOp::Ge, b, &e.span, "a condition")?;
                 let eq = d.eq_zero().map_err(overflow(&e.span))?;
                 Ok(if *op == BinaryOp::Eq { eq } else { Cond::Not(Box::new(eq)) })
             }
@@ -597,11 +604,16 @@ impl Walker {
                 match arrays.iter().find(|x| x.name == a.array) {
                     Some(x) if x.n_dims != a.subs.len() => {
                         return Err(Diagnostic::error(
-                            format!("`{}` is accessed with {} subscripts here but {} elsewhere", a.array, a.subs.len(), x.n_dims),
+                            format!(
+                                "`{}` is accessed with {} here but {} elsewhere",
+                                a.array,
+                                subscripts(a.subs.len()),
+                                subscripts(x.n_dims)
+                            ),
                             a.span.clone(),
                         )
                         .with_label("inconsistent number of subscripts")
-                        .with_secondary(first_use[&a.array].clone(), format!("{} subscripts here", x.n_dims)));
+                        .with_secondary(first_use[&a.array].clone(), format!("{} here", subscripts(x.n_dims))));
                     }
                     Some(_) => {}
                     None => {
@@ -723,6 +735,14 @@ fn build_statement(k: usize, raw: RawStatement, params: &[String]) -> Result<Sta
         body: raw.body,
         span: raw.span,
     })
+}
+
+fn subscripts(n: usize) -> String {
+    match n {
+        0 => "no subscript".to_string(),
+        1 => "1 subscript".to_string(),
+        n => format!("{n} subscripts"),
+    }
 }
 
 fn pointer_error(span: &Span) -> Diagnostic {

@@ -27,10 +27,19 @@ pub fn read_source(name: &str, text: String) -> Result<SourceFile, Diagnostic> {
     let regions = regions::find_regions(&text)?;
     let decls = decls::Declarations::scan(&text);
     let mut scops = Vec::new();
+    let n = regions.len();
     for (k, r) in regions.iter().enumerate() {
         let body = &text[r.body.clone()];
-        let tree = parse::parse_region(body, r.body.start)?;
-        scops.push(extract::extract(tree, k + 1, r.body.clone(), &decls)?);
+        let scop = parse::parse_region(body, r.body.start)
+            .and_then(|tree| extract::extract(tree, k + 1, r.body.clone(), &decls))
+            .map_err(|d| {
+                if n > 1 {
+                    d.with_note(format!("in scop region {} of {n}", k + 1))
+                } else {
+                    d
+                }
+            })?;
+        scops.push(scop);
     }
     Ok(SourceFile {
         name: name.to_string(),

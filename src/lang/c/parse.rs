@@ -140,11 +140,11 @@ impl Builder {
                 })))
             }
             Rule::unsupported_stmt => {
-                let kw = p
-                    .into_inner()
-                    .next()
-                    .map(|k| k.as_str().to_string())
-                    .unwrap_or_default();
+                // The diagnostic points at the keyword, not the whole statement.
+                let (kw, span) = match p.into_inner().next() {
+                    Some(k) => (k.as_str().to_string(), self.span(&k)),
+                    None => (String::new(), span),
+                };
                 Ok(Stmt::Unsupported {
                     what: format!("`{kw}`"),
                     span,

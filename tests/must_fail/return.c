@@ -1,0 +1,8 @@
+void f(int n, double A[100]) {
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++)
+    A[i] = 1.0;
+  return;
+#pragma endscop
+}

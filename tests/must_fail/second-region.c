@@ -1,0 +1,11 @@
+void f(int n, double A[100]) {
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++)
+    A[i] = 0.0;
+#pragma endscop
+#pragma scop
+  for (i = 0; i < n; i++)
+    A[i * i] = 1.0;
+#pragma endscop
+}
