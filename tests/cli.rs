@@ -1,0 +1,108 @@
+//! The CLI contract (DESIGN §8): exit statuses, flags not implemented yet,
+//! `-o` and `--scop`, through the real binary.
+
+mod common;
+
+use std::process::Command;
+
+fn polyc_bin(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_polyc"))
+        .args(args)
+        .output()
+        .expect("run polyc");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn help_shows_real_examples() {
+    let (status, stdout, _) = polyc_bin(&["--help"]);
+    assert_eq!(status, 0);
+    assert!(stdout.contains("polyc recipes/gemm/gemm.c"), "{stdout}");
+    assert!(stdout.contains("--emit scop"), "{stdout}");
+}
+
+#[test]
+fn flags_whose_feature_has_not_landed_exit_2_and_say_so() {
+    let k = "tests/kernels/gemm.c";
+    for args in [
+        vec![k, "--recipe", "tune.poly"],
+        vec![k, "--set", "T=64"],
+        vec![k, "--schedule", "s.json"],
+        vec![k, "--explain"],
+        vec![k, "--target", "cuda"],
+        vec![k, "--emit", "deps"],
+        vec![k, "--emit", "deps-text"],
+    ] {
+        let (status, stdout, stderr) = polyc_bin(&args);
+        assert_eq!(status, 2, "{args:?}");
+        assert_eq!(stdout, "", "{args:?}");
+        assert!(stderr.contains("not implemented yet"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn usage_and_io_errors_exit_2() {
+    assert_eq!(polyc_bin(&[]).0, 2);
+    assert_eq!(polyc_bin(&["tests/kernels/gemm.c", "--target", "fortran"]).0, 2);
+    let (status, _, stderr) = polyc_bin(&["no/such/file.c"]);
+    assert_eq!(status, 2);
+    assert!(stderr.contains("cannot read no/such/file.c"), "{stderr}");
+    let (status, _, stderr) = polyc_bin(&["tests/kernels/two-regions.c", "--scop", "3"]);
+    assert_eq!(status, 2);
+    assert!(stderr.contains("has 2 scop region(s)"), "{stderr}");
+}
+
+#[test]
+fn rejected_input_writes_no_output_file() {
+    let dir = common::scratch("cli_reject");
+    let out = dir.join("out.c");
+    let (status, _, _) = polyc_bin(&["tests/must_fail/while.c", "-o", &out.to_string_lossy()]);
+    assert_eq!(status, 1);
+    assert!(!out.exists(), "a partial output file was written");
+}
+
+#[test]
+fn dash_o_writes_the_output_file() {
+    let dir = common::scratch("cli_out");
+    let out = dir.join("gemm.c");
+    let (status, stdout, _) = polyc_bin(&["tests/kernels/gemm.c", "-o", &out.to_string_lossy()]);
+    assert_eq!(status, 0);
+    assert_eq!(stdout, "");
+    let (_, direct, _) = polyc_bin(&["tests/kernels/gemm.c"]);
+    assert_eq!(std::fs::read_to_string(&out).unwrap_or_default(), direct);
+}
+
+#[test]
+fn scop_selects_one_region_of_the_model() {
+    let out = common::polyc(&["tests/kernels/two-regions.c", "--emit", "scop", "--scop", "2"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("\"region\": 2"));
+    assert!(!out.stdout.contains("\"region\": 1"));
+}
+
+#[test]
+fn a_file_without_regions_is_copied_with_a_warning() {
+    let dir = common::scratch("cli_noregion");
+    let src = dir.join("plain.c");
+    let text = "int main(void) { return 0; }\n";
+    std::fs::write(&src, text).expect("write");
+    let (status, stdout, stderr) = polyc_bin(&[&src.to_string_lossy()]);
+    assert_eq!(status, 0);
+    assert_eq!(stdout, text);
+    assert!(stderr.contains("no `#pragma scop` region"), "{stderr}");
+}
+
+#[test]
+fn text_outside_regions_is_kept_byte_for_byte() {
+    let src = std::fs::read_to_string("tests/kernels/two-regions.c").expect("read");
+    let (status, out, _) = polyc_bin(&["tests/kernels/two-regions.c"]);
+    assert_eq!(status, 0);
+    let before = |s: &str| s.split("#pragma scop").next().map(str::to_string);
+    let after = |s: &str| s.rsplit("#pragma endscop").next().map(str::to_string);
+    assert_eq!(before(&src), before(&out));
+    assert_eq!(after(&src), after(&out));
+}
