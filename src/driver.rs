@@ -47,12 +47,6 @@ pub fn run(cli: &Cli) -> Outcome {
     if cli.target == Target::Cuda {
         return not_implemented("--target cuda");
     }
-    if let Some(e @ (Emit::Deps | Emit::DepsText)) = cli.emit {
-        return not_implemented(&format!(
-            "--emit {} (lands with dependence analysis)",
-            if e == Emit::Deps { "deps" } else { "deps-text" }
-        ));
-    }
     let name = cli.file.display().to_string();
     let text = match fs::read(&cli.file) {
         Ok(bytes) => match String::from_utf8(bytes) {
@@ -61,13 +55,13 @@ pub fn run(cli: &Cli) -> Outcome {
         },
         Err(e) => return Outcome::usage(format!("cannot read {name}: {e}")),
     };
-    let file = match read_source(&name, text) {
+    let file = match read_source(&name, text.clone()) {
         Ok(f) => f,
         Err(d) => {
             return Outcome {
                 status: 1,
                 stdout: String::new(),
-                stderr: d.render(&name, &fs::read_to_string(&cli.file).unwrap_or_default()),
+                stderr: d.render(&name, &text),
             }
         }
     };
@@ -89,7 +83,10 @@ pub fn run(cli: &Cli) -> Outcome {
         Some(Emit::Scop) => emit_scop(&file, cli.scop),
         Some(Emit::Schedule) => emit_schedule(&file, cli.scop, false),
         Some(Emit::ScheduleText) => emit_schedule(&file, cli.scop, true),
-        Some(Emit::Deps | Emit::DepsText) => unreachable_emit(),
+        Some(Emit::Deps) => return not_implemented("--emit deps (lands with dependence analysis)"),
+        Some(Emit::DepsText) => {
+            return not_implemented("--emit deps-text (lands with dependence analysis)")
+        }
         None => regenerate(&file),
     };
     if let Some(out) = &cli.output {
@@ -107,10 +104,6 @@ pub fn run(cli: &Cli) -> Outcome {
         stdout,
         stderr,
     }
-}
-
-fn unreachable_emit() -> String {
-    String::new()
 }
 
 fn selected(file: &SourceFile, only: Option<usize>) -> impl Iterator<Item = &crate::scop::Scop> {

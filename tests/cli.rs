@@ -47,7 +47,10 @@ fn flags_whose_feature_has_not_landed_exit_2_and_say_so() {
 #[test]
 fn usage_and_io_errors_exit_2() {
     assert_eq!(polyc_bin(&[]).0, 2);
-    assert_eq!(polyc_bin(&["tests/kernels/gemm.c", "--target", "fortran"]).0, 2);
+    assert_eq!(
+        polyc_bin(&["tests/kernels/gemm.c", "--target", "fortran"]).0,
+        2
+    );
     let (status, _, stderr) = polyc_bin(&["no/such/file.c"]);
     assert_eq!(status, 2);
     assert!(stderr.contains("cannot read no/such/file.c"), "{stderr}");
@@ -78,7 +81,13 @@ fn dash_o_writes_the_output_file() {
 
 #[test]
 fn scop_selects_one_region_of_the_model() {
-    let out = common::polyc(&["tests/kernels/two-regions.c", "--emit", "scop", "--scop", "2"]);
+    let out = common::polyc(&[
+        "tests/kernels/two-regions.c",
+        "--emit",
+        "scop",
+        "--scop",
+        "2",
+    ]);
     assert_eq!(out.status, 0, "{}", out.stderr);
     assert!(out.stdout.contains("\"region\": 2"));
     assert!(!out.stdout.contains("\"region\": 1"));

@@ -12,7 +12,10 @@ fn every_kernel_compiles_cleanly_and_prints_the_same_after_polyc() {
     let mut failures = Vec::new();
     for k in common::kernels() {
         let path = k.to_string_lossy().into_owned();
-        let name = k.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = k
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let out = common::polyc(&[&path]);
         if out.status != 0 {
             failures.push(format!("{name}: polyc failed:\n{}", out.stderr));
@@ -20,10 +23,16 @@ fn every_kernel_compiles_cleanly_and_prints_the_same_after_polyc() {
         }
         let generated = dir.join(format!("{name}.polyc.c"));
         fs::write(&generated, &out.stdout).expect("write generated file");
-        let (orig_exe, new_exe) = (dir.join(format!("{name}.orig")), dir.join(format!("{name}.new")));
+        let (orig_exe, new_exe) = (
+            dir.join(format!("{name}.orig")),
+            dir.join(format!("{name}.new")),
+        );
         let result = common::compile(&k, &orig_exe)
             .map_err(|e| format!("original does not compile:\n{e}"))
-            .and_then(|_| common::compile(&generated, &new_exe).map_err(|e| format!("output does not compile:\n{e}")))
+            .and_then(|_| {
+                common::compile(&generated, &new_exe)
+                    .map_err(|e| format!("output does not compile:\n{e}"))
+            })
             .and_then(|_| Ok((common::execute(&orig_exe)?, common::execute(&new_exe)?)));
         match result {
             Ok((a, b)) if a == b && !a.is_empty() => {}

@@ -11,7 +11,10 @@ fn every_kernel_is_accepted_and_its_model_snapshotted() {
         let out = common::polyc(&[&path, "--emit", "scop"]);
         assert_eq!(out.status, 0, "{path} rejected:\n{}", out.stderr);
         assert_eq!(out.stderr, "", "{path}: unexpected stderr");
-        let name = k.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = k
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         insta::assert_snapshot!(format!("scop_{name}"), out.stdout);
     }
 }

@@ -14,9 +14,10 @@ pub fn expr_text(e: &Expr) -> String {
 
 fn write_expr(out: &mut String, e: &Expr) {
     match &e.kind {
-        ExprKind::Int(_, text) | ExprKind::Float(text) | ExprKind::Str(text) | ExprKind::Var(text) => {
-            out.push_str(text)
-        }
+        ExprKind::Int(_, text)
+        | ExprKind::Float(text)
+        | ExprKind::Str(text)
+        | ExprKind::Var(text) => out.push_str(text),
         ExprKind::Index(base, subs) => {
             write_expr(out, base);
             for s in subs {

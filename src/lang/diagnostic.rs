@@ -6,10 +6,17 @@ use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor::NoColor};
 use std::ops::Range;
 
+/// An error: the message and the primary span up front, the rest boxed so
+/// that `Result<_, Diagnostic>` stays small.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub message: String,
     pub span: Range<usize>,
+    pub details: Box<Details>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Details {
     pub label: String,
     pub secondary: Vec<(Range<usize>, String)>,
     pub notes: Vec<String>,
@@ -22,31 +29,28 @@ impl Diagnostic {
         Diagnostic {
             message: message.into(),
             span,
-            label: String::new(),
-            secondary: Vec::new(),
-            notes: Vec::new(),
-            help: None,
+            details: Box::default(),
         }
     }
 
     /// The text under the primary span.
     pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
-        self.label = label.into();
+        self.details.label = label.into();
         self
     }
 
     pub fn with_secondary(mut self, span: Range<usize>, label: impl Into<String>) -> Diagnostic {
-        self.secondary.push((span, label.into()));
+        self.details.secondary.push((span, label.into()));
         self
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
-        self.notes.push(note.into());
+        self.details.notes.push(note.into());
         self
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
-        self.help = Some(help.into());
+        self.details.help = Some(help.into());
         self
     }
 
@@ -54,23 +58,24 @@ impl Diagnostic {
     pub fn render(&self, file_name: &str, source: &str) -> String {
         let file = SimpleFile::new(file_name, source);
         let clamp = |r: &Range<usize>| r.start.min(source.len())..r.end.min(source.len());
-        let mut labels = vec![Label::primary((), clamp(&self.span)).with_message(&self.label)];
+        let d = &self.details;
+        let mut labels = vec![Label::primary((), clamp(&self.span)).with_message(&d.label)];
         labels.extend(
-            self.secondary
+            d.secondary
                 .iter()
                 .map(|(s, m)| Label::secondary((), clamp(s)).with_message(m)),
         );
-        let mut notes: Vec<String> = self.notes.iter().map(|n| format!("note: {n}")).collect();
-        if let Some(h) = &self.help {
+        let mut notes: Vec<String> = d.notes.iter().map(|n| format!("note: {n}")).collect();
+        if let Some(h) = &d.help {
             notes.push(format!("help: {h}"));
         }
-        let d = CsDiagnostic::error()
+        let diagnostic = CsDiagnostic::error()
             .with_message(&self.message)
             .with_labels(labels)
             .with_notes(notes);
         let mut out = NoColor::new(Vec::new());
         let config = term::Config::default();
-        if term::emit(&mut out, &config, &file, &d).is_err() {
+        if term::emit(&mut out, &config, &file, &diagnostic).is_err() {
             return format!("error: {}\n", self.message);
         }
         String::from_utf8_lossy(&out.into_inner()).into_owned()

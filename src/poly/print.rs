@@ -101,7 +101,7 @@ fn conjunction_text(space: &Space, n_local: usize, constraints: &[Constraint]) -
     let mut rows: Vec<&Constraint> = constraints.iter().collect();
     // A relation whose output k is a function of inputs and parameters prints inline.
     if space.input.is_some() {
-        for k in 0..space.n_out() {
+        for (k, dim) in out_dims.iter_mut().enumerate() {
             let col = space.out_col(k);
             let found = rows.iter().position(|c| {
                 c.is_eq()
@@ -117,7 +117,7 @@ fn conjunction_text(space: &Space, n_local: usize, constraints: &[Constraint]) -
                 let terms: Vec<(i64, &str)> = (0..space.out_col(0))
                     .map(|j| (s * c.coeffs[j], names[j].as_str()))
                     .collect();
-                out_dims[k] = linear_text(&terms, s * c.constant);
+                *dim = linear_text(&terms, s * c.constant);
             }
         }
     }
@@ -168,10 +168,7 @@ impl fmt::Display for BasicMap {
     }
 }
 
-fn union_text<'a>(
-    space: &Space,
-    parts: impl Iterator<Item = (usize, &'a [Constraint])>,
-) -> String {
+fn union_text<'a>(space: &Space, parts: impl Iterator<Item = (usize, &'a [Constraint])>) -> String {
     let bodies: Vec<String> = parts
         .map(|(n_local, cs)| conjunction_text(space, n_local, cs))
         .collect();

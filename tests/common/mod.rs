@@ -26,11 +26,29 @@ pub fn polyc(args: &[&str]) -> Outcome {
 
 /// The kernels under `tests/kernels`, sorted.
 pub fn kernels() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir("tests/kernels")
-        .expect("tests/kernels exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .collect();
+    c_files_under(Path::new("tests/kernels"))
+}
+
+/// Every kernel polyc must handle: `tests/kernels` and the recipe library.
+pub fn all_kernels() -> Vec<PathBuf> {
+    let mut v = kernels();
+    v.extend(c_files_under(Path::new("recipes")));
+    v
+}
+
+/// The `.c` files under `dir`, recursively, sorted.
+fn c_files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return v;
+    };
+    for p in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        if p.is_dir() {
+            v.extend(c_files_under(&p));
+        } else if p.extension().is_some_and(|x| x == "c") {
+            v.push(p);
+        }
+    }
     v.sort();
     v
 }

@@ -162,7 +162,9 @@ impl Pw {
                     _ => Pw::Max(ys),
                 }
             }
-            Pw::Select(c, a, b) => Pw::Select(c.clone(), Box::new(a.scale(k)?), Box::new(b.scale(k)?)),
+            Pw::Select(c, a, b) => {
+                Pw::Select(c.clone(), Box::new(a.scale(k)?), Box::new(b.scale(k)?))
+            }
         })
     }
 

@@ -20,7 +20,10 @@ pub enum Stmt {
         span: Span,
     },
     /// Parsed only to be rejected: `while`, `goto`, a declaration, a pragma, …
-    Unsupported { what: String, span: Span },
+    Unsupported {
+        what: String,
+        span: Span,
+    },
     Empty,
 }
 

@@ -21,7 +21,15 @@ pub struct Declarations {
 }
 
 const TYPES: &[&str] = &[
-    "double", "float", "int", "long", "char", "short", "unsigned", "DATA_TYPE", "size_t",
+    "double",
+    "float",
+    "int",
+    "long",
+    "char",
+    "short",
+    "unsigned",
+    "DATA_TYPE",
+    "size_t",
 ];
 
 #[derive(Clone, Debug, PartialEq)]
@@ -118,7 +126,9 @@ impl Declarations {
                 };
                 j += 1;
                 let mut extents = Vec::new();
-                if name.starts_with("POLYBENCH_") && toks.get(j).map(|t| &t.1) == Some(&Tok::Punct('(')) {
+                if name.starts_with("POLYBENCH_")
+                    && toks.get(j).map(|t| &t.1) == Some(&Tok::Punct('('))
+                {
                     // POLYBENCH_kD(name, E1..Ek, e1..ek)
                     let n: usize = name[10..].trim_end_matches('D').parse().unwrap_or(0);
                     let mut args = Vec::new();
@@ -171,10 +181,7 @@ impl Declarations {
                         j += 1;
                     }
                     let next = toks.get(j).map(|t| t.1.clone());
-                    let declarator_end = matches!(
-                        next,
-                        Some(Tok::Punct(';' | ',' | '=' | ')'))
-                    );
+                    let declarator_end = matches!(next, Some(Tok::Punct(';' | ',' | '=' | ')')));
                     if declarator_end && !pointer {
                         decls.push(Declaration {
                             name: name.to_string(),

@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::affine::{lower_conjunction, Atom, Aff, Cond, LowerError, Pw};
+use super::affine::{lower_conjunction, Aff, Atom, Cond, LowerError, Pw};
 use super::ast::*;
 use super::decls::Declarations;
 use crate::lang::diagnostic::Diagnostic;
@@ -143,9 +143,7 @@ impl Walker {
                 span.clone(),
             )
             .with_label("not static control")
-            .with_note(
-                "a scop region may hold only `for` loops, `if` conditions and assignments",
-            )),
+            .with_note("a scop region may hold only `for` loops, `if` conditions and assignments")),
             Stmt::If(i) => {
                 let cond = self.condition(&i.cond)?;
                 self.conds.push(cond.clone());
@@ -166,10 +164,11 @@ impl Walker {
     fn for_loop(&mut self, f: &ForLoop) -> Result<(), Diagnostic> {
         let header = f.span.start..f.step_span.end + 1;
         let Some((id, init)) = &f.init else {
-            return Err(
-                Diagnostic::error("a loop must start by assigning its iterator", f.init_span.clone())
-                    .with_label("expected `i = expression` or `int i = expression`"),
-            );
+            return Err(Diagnostic::error(
+                "a loop must start by assigning its iterator",
+                f.init_span.clone(),
+            )
+            .with_label("expected `i = expression` or `int i = expression`"));
         };
         let name = id.name.clone();
         if let Some(outer) = self.loops.iter().find(|l| l.name == name) {
@@ -193,7 +192,13 @@ impl Walker {
         result
     }
 
-    fn loop_body(&mut self, f: &ForLoop, name: &str, step: i64, init: Pw) -> Result<(), Diagnostic> {
+    fn loop_body(
+        &mut self,
+        f: &ForLoop,
+        name: &str,
+        step: i64,
+        init: Pw,
+    ) -> Result<(), Diagnostic> {
         let me = Atom::Name(name.to_string());
         let it = Pw::Aff(Aff::atom(me.clone()));
         let span = &f.init_span;
@@ -220,14 +225,18 @@ impl Walker {
             parts.push(Cond::Divisible(diff, step.abs()));
         }
         let Some(cond) = &f.cond else {
-            return Err(Diagnostic::error("a loop needs a condition", f.cond_span.clone())
-                .with_label("no condition: the loop would not be bounded"));
+            return Err(
+                Diagnostic::error("a loop needs a condition", f.cond_span.clone())
+                    .with_label("no condition: the loop would not be bounded"),
+            );
         };
         for c in conjuncts(cond) {
             let (lhs, op, rhs) = match &c.kind {
-                ExprKind::Binary(op @ (BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge), l, r) => {
-                    (l, *op, r)
-                }
+                ExprKind::Binary(
+                    op @ (BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge),
+                    l,
+                    r,
+                ) => (l, *op, r),
                 _ => {
                     return Err(Diagnostic::error(
                         "a loop condition must compare with `<`, `<=`, `>` or `>=`",
@@ -289,9 +298,9 @@ impl Walker {
             ExprKind::Unary(UnaryOp::PreInc | UnaryOp::PostInc, x) if is_me(x) => 1,
             ExprKind::Unary(UnaryOp::PreDec | UnaryOp::PostDec, x) if is_me(x) => -1,
             ExprKind::Assign(op, x, c) if is_me(x) && op == "+=" => constant(self, c)?,
-            ExprKind::Assign(op, x, c) if is_me(x) && op == "-=" => constant(self, c)?
-                .checked_neg()
-                .ok_or_else(bad)?,
+            ExprKind::Assign(op, x, c) if is_me(x) && op == "-=" => {
+                constant(self, c)?.checked_neg().ok_or_else(bad)?
+            }
             ExprKind::Assign(op, x, rhs) if is_me(x) && op == "=" => match &strip(rhs).kind {
                 ExprKind::Binary(BinaryOp::Add, a, c) if is_me(a) => constant(self, c)?,
                 ExprKind::Binary(BinaryOp::Add, c, a) if is_me(a) => constant(self, c)?,
@@ -303,8 +312,10 @@ impl Walker {
             _ => return Err(bad()),
         };
         if value == 0 {
-            return Err(Diagnostic::error("the loop step is zero", f.step_span.clone())
-                .with_label("this loop would never end"));
+            return Err(
+                Diagnostic::error("the loop step is zero", f.step_span.clone())
+                    .with_label("this loop would never end"),
+            );
         }
         Ok(value)
     }
@@ -342,17 +353,26 @@ impl Walker {
             ExprKind::Binary(BinaryOp::Or, a, b) => {
                 Ok(Cond::Or(vec![self.condition(a)?, self.condition(b)?]))
             }
-            ExprKind::Binary(op @ (BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge), a, b) => {
-                Ok(self.compare(a, *op, b, &e.span, "a condition")?.ge_zero())
-            }
+            ExprKind::Binary(
+                op @ (BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge),
+                a,
+                b,
+            ) => Ok(self.compare(a, *op, b, &e.span, "a condition")?.ge_zero()),
             ExprKind::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne), a, b) => {
                 let d = self.compare(a, BinaryOp::Ge, b, &e.span, "a condition")?;
                 let eq = d.eq_zero().map_err(overflow(&e.span))?;
-                Ok(if *op == BinaryOp::Eq { eq } else { Cond::Not(Box::new(eq)) })
+                Ok(if *op == BinaryOp::Eq {
+                    eq
+                } else {
+                    Cond::Not(Box::new(eq))
+                })
             }
             ExprKind::Int(v, _) => Ok(if *v != 0 { Cond::True } else { Cond::False }),
-            _ => Err(Diagnostic::error("condition is not affine", e.span.clone())
-                .with_label("expected comparisons of affine expressions joined by `&&`, `||` or `!`")),
+            _ => Err(
+                Diagnostic::error("condition is not affine", e.span.clone()).with_label(
+                    "expected comparisons of affine expressions joined by `&&`, `||` or `!`",
+                ),
+            ),
         }
     }
 
@@ -366,7 +386,9 @@ impl Walker {
             ExprKind::Int(v, _) => Ok(Pw::constant(*v)),
             ExprKind::Paren(x) => self.pw(x, what),
             ExprKind::Var(name) => self.name(name, &e.span, what),
-            ExprKind::Unary(UnaryOp::Neg, x) => self.pw(x, what)?.scale(-1).map_err(overflow(&e.span)),
+            ExprKind::Unary(UnaryOp::Neg, x) => {
+                self.pw(x, what)?.scale(-1).map_err(overflow(&e.span))
+            }
             ExprKind::Unary(UnaryOp::Plus, x) => self.pw(x, what),
             ExprKind::Binary(BinaryOp::Add, a, b) => {
                 let (a, b) = (self.pw(a, what)?, self.pw(b, what)?);
@@ -374,7 +396,9 @@ impl Walker {
             }
             ExprKind::Binary(BinaryOp::Sub, a, b) => {
                 let (a, b) = (self.pw(a, what)?, self.pw(b, what)?);
-                b.scale(-1).and_then(|nb| a.add(&nb)).map_err(overflow(&e.span))
+                b.scale(-1)
+                    .and_then(|nb| a.add(&nb))
+                    .map_err(overflow(&e.span))
             }
             ExprKind::Binary(BinaryOp::Mul, a, b) => {
                 let (a, b) = (self.pw(a, what)?, self.pw(b, what)?);
@@ -388,7 +412,9 @@ impl Walker {
                 let a = self.pw(a, what)?;
                 match self.pw(b, what)?.as_constant() {
                     Some(k) if k > 0 => a.trunc_div(k).map_err(overflow(&e.span)),
-                    _ => Err(not_affine("division by something other than a positive constant")),
+                    _ => Err(not_affine(
+                        "division by something other than a positive constant",
+                    )),
                 }
             }
             ExprKind::Binary(BinaryOp::Rem, ..) => Err(not_affine("`%` is not affine")),
@@ -400,7 +426,11 @@ impl Walker {
                 match (fname, args.as_slice()) {
                     ("min" | "MIN" | "max" | "MAX", [x, y]) => {
                         let v = vec![self.pw(x, what)?, self.pw(y, what)?];
-                        Ok(if fname.eq_ignore_ascii_case("min") { Pw::Min(v) } else { Pw::Max(v) })
+                        Ok(if fname.eq_ignore_ascii_case("min") {
+                            Pw::Min(v)
+                        } else {
+                            Pw::Max(v)
+                        })
                     }
                     ("floord" | "ceild", [x, y]) => {
                         let x = self.pw(x, what)?;
@@ -416,7 +446,9 @@ impl Walker {
                                 .map_err(overflow(&e.span))
                         }
                     }
-                    _ => Err(not_affine("a call other than `min`, `max`, `floord` or `ceild`")),
+                    _ => Err(not_affine(
+                        "a call other than `min`, `max`, `floord` or `ceild`",
+                    )),
                 }
             }
             ExprKind::Index(base, _) => {
@@ -428,7 +460,9 @@ impl Walker {
             ExprKind::Unary(UnaryOp::Deref | UnaryOp::Addr, _) | ExprKind::Member(..) => {
                 Err(not_affine("pointers are not allowed in a scop region"))
             }
-            _ => Err(not_affine("expected an affine expression of iterators and parameters")),
+            _ => Err(not_affine(
+                "expected an affine expression of iterators and parameters",
+            )),
         }
     }
 
@@ -458,7 +492,12 @@ impl Walker {
         Ok(Pw::Aff(Aff::atom(Atom::Name(name.to_string()))))
     }
 
-    fn statement(&mut self, label: &Option<String>, expr: &Expr, span: &Span) -> Result<(), Diagnostic> {
+    fn statement(
+        &mut self,
+        label: &Option<String>,
+        expr: &Expr,
+        span: &Span,
+    ) -> Result<(), Diagnostic> {
         let mut accesses = Vec::new();
         match &expr.kind {
             ExprKind::Assign(op, lhs, rhs) => {
@@ -475,11 +514,13 @@ impl Walker {
                 self.write_target(x, &mut accesses)?;
                 self.reads(x, &mut accesses)?;
             }
-            _ => {
-                return Err(Diagnostic::error("a statement must be an assignment", span.clone())
+            _ => return Err(
+                Diagnostic::error("a statement must be an assignment", span.clone())
                     .with_label("this expression assigns nothing")
-                    .with_note("statements in a scop region are assignments to array elements or scalars"))
-            }
+                    .with_note(
+                        "statements in a scop region are assignments to array elements or scalars",
+                    ),
+            ),
         }
         let beta = self.next_beta();
         self.statements.push(RawStatement {
@@ -507,13 +548,19 @@ impl Walker {
                 return Err(pointer_error(&target.span))
             }
             _ => {
-                return Err(Diagnostic::error("cannot assign to this expression", target.span.clone())
-                    .with_label("expected an array element or a scalar"))
+                return Err(Diagnostic::error(
+                    "cannot assign to this expression",
+                    target.span.clone(),
+                )
+                .with_label("expected an array element or a scalar"))
             }
         };
         if self.iterators.contains(&name) {
-            let mut d = Diagnostic::error(format!("write to the loop iterator `{name}`"), target.span.clone())
-                .with_label("only the loop's own step may change its iterator");
+            let mut d = Diagnostic::error(
+                format!("write to the loop iterator `{name}`"),
+                target.span.clone(),
+            )
+            .with_label("only the loop's own step may change its iterator");
             if let Some(l) = self.loops.iter().find(|l| l.name == name) {
                 d = d.with_secondary(l.header.clone(), "the loop it iterates");
             }
@@ -522,7 +569,12 @@ impl Walker {
         self.access(target, AccessKind::Write, out)
     }
 
-    fn access(&mut self, e: &Expr, kind: AccessKind, out: &mut Vec<RawAccess>) -> Result<(), Diagnostic> {
+    fn access(
+        &mut self,
+        e: &Expr,
+        kind: AccessKind,
+        out: &mut Vec<RawAccess>,
+    ) -> Result<(), Diagnostic> {
         match &e.kind {
             ExprKind::Var(n) => out.push(RawAccess {
                 kind,
@@ -558,8 +610,11 @@ impl Walker {
                 if self.loops.iter().any(|l| &l.name == n) {
                     Ok(())
                 } else if self.iterators.contains(n) {
-                    Err(Diagnostic::error(format!("`{n}` is used outside the loop it iterates"), e.span.clone())
-                        .with_label(format!("no enclosing loop iterates `{n}` here")))
+                    Err(Diagnostic::error(
+                        format!("`{n}` is used outside the loop it iterates"),
+                        e.span.clone(),
+                    )
+                    .with_label(format!("no enclosing loop iterates `{n}` here")))
                 } else {
                     self.access(e, AccessKind::Read, out)
                 }
@@ -574,7 +629,10 @@ impl Walker {
             ExprKind::Unary(UnaryOp::Deref | UnaryOp::Addr, _) | ExprKind::Member(..) => {
                 Err(pointer_error(&e.span))
             }
-            ExprKind::Unary(UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec, _)
+            ExprKind::Unary(
+                UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec,
+                _,
+            )
             | ExprKind::Assign(..) => Err(Diagnostic::error(
                 "an assignment inside an expression is not allowed",
                 e.span.clone(),
@@ -593,7 +651,13 @@ impl Walker {
         }
     }
 
-    fn finish(self, tree: Vec<Stmt>, region: usize, span: Span, decls: &Declarations) -> Result<Scop, Diagnostic> {
+    fn finish(
+        self,
+        tree: Vec<Stmt>,
+        region: usize,
+        span: Span,
+        decls: &Declarations,
+    ) -> Result<Scop, Diagnostic> {
         let params = self.params;
         let is_param = |n: &str| params.iter().any(|p| p == n);
         // Arrays in order of first access; reads of parameters are not accesses.
@@ -613,7 +677,10 @@ impl Walker {
                             a.span.clone(),
                         )
                         .with_label("inconsistent number of subscripts")
-                        .with_secondary(first_use[&a.array].clone(), format!("{} here", subscripts(x.n_dims))));
+                        .with_secondary(
+                            first_use[&a.array].clone(),
+                            format!("{} here", subscripts(x.n_dims)),
+                        ));
                     }
                     Some(_) => {}
                     None => {
@@ -621,7 +688,9 @@ impl Walker {
                         arrays.push(Array {
                             name: a.array.clone(),
                             n_dims: a.subs.len(),
-                            extents: decl.and_then(|d| (d.extents.len() == a.subs.len()).then(|| d.extents.clone())),
+                            extents: decl.and_then(|d| {
+                                (d.extents.len() == a.subs.len()).then(|| d.extents.clone())
+                            }),
                             element_type: decl.map(|d| d.element_type.clone()),
                         });
                         first_use.insert(a.array.clone(), a.span.clone());
@@ -646,7 +715,11 @@ impl Walker {
     }
 }
 
-fn build_statement(k: usize, raw: RawStatement, params: &[String]) -> Result<Statement, Diagnostic> {
+fn build_statement(
+    k: usize,
+    raw: RawStatement,
+    params: &[String],
+) -> Result<Statement, Diagnostic> {
     let name = format!("S{k}");
     let n_par = params.len();
     let iters = raw.iterators.clone();
@@ -661,10 +734,21 @@ fn build_statement(k: usize, raw: RawStatement, params: &[String]) -> Result<Sta
         }
     };
     let lower_err = |e: LowerError| match e {
-        LowerError::Overflow => Diagnostic::error("integer overflow while building the iteration domain", raw.span.clone()),
-        other => Diagnostic::error(format!("internal: cannot lower {other:?}"), raw.span.clone()),
+        LowerError::Overflow => Diagnostic::error(
+            "integer overflow while building the iteration domain",
+            raw.span.clone(),
+        ),
+        other => Diagnostic::error(
+            format!("internal: cannot lower {other:?}"),
+            raw.span.clone(),
+        ),
     };
-    let over = |_| Diagnostic::error("integer overflow while building the iteration domain", raw.span.clone());
+    let over = |_| {
+        Diagnostic::error(
+            "integer overflow while building the iteration domain",
+            raw.span.clone(),
+        )
+    };
 
     let space = Space::set(params.to_vec(), Some(name.clone()), iters.clone());
     let mut domain = Set::empty(space.clone());
@@ -679,20 +763,27 @@ fn build_statement(k: usize, raw: RawStatement, params: &[String]) -> Result<Sta
     let mut accesses = Vec::new();
     for a in raw.accesses.iter().filter(|a| !params.contains(&a.array)) {
         let outs: Vec<String> = (0..a.subs.len()).map(|o| format!("o{o}")).collect();
-        let mspace = Space::map(params.to_vec(), in_tuple.clone(), Tuple::new(Some(a.array.clone()), outs.clone()));
+        let mspace = Space::map(
+            params.to_vec(),
+            in_tuple.clone(),
+            Tuple::new(Some(a.array.clone()), outs.clone()),
+        );
         let mut all = iters.clone();
         all.extend(outs);
         let flat = Space::set(params.to_vec(), None, all);
         let mut conds = Vec::new();
         for (o, s) in a.subs.iter().enumerate() {
-            let d = Pw::Aff(Aff::atom(Atom::Out(o))).add(&s.scale(-1).map_err(over)?).map_err(over)?;
+            let d = Pw::Aff(Aff::atom(Atom::Out(o)))
+                .add(&s.scale(-1).map_err(over)?)
+                .map_err(over)?;
             conds.push(d.eq_zero().map_err(over)?);
         }
         let mut rel: Option<Map> = None;
         for conj in Cond::And(conds).dnf().map_err(over)? {
             let mut b = BasicSet::universe(flat.clone());
             if lower_conjunction(&mut b, &conj, &column).map_err(lower_err)? {
-                let bm = BasicMap::from_columns(mspace.clone(), b.n_local(), b.constraints().to_vec());
+                let bm =
+                    BasicMap::from_columns(mspace.clone(), b.n_local(), b.constraints().to_vec());
                 match &mut rel {
                     Some(m) => m.push(bm),
                     None => rel = Some(Map::from_basic(bm)),

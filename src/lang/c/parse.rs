@@ -98,7 +98,9 @@ impl Builder {
         let span = self.span(&p);
         match p.as_rule() {
             Rule::block => Ok(Stmt::Block(
-                p.into_inner().map(|s| self.stmt(s)).collect::<Result<_, _>>()?,
+                p.into_inner()
+                    .map(|s| self.stmt(s))
+                    .collect::<Result<_, _>>()?,
             )),
             Rule::empty_stmt => Ok(Stmt::Empty),
             Rule::expr_stmt => {
@@ -117,18 +119,17 @@ impl Builder {
                     .ok_or_else(|| Diagnostic::error("label without a statement", span.clone()))?;
                 match self.stmt(inner)? {
                     Stmt::Expr { expr, span, .. } => Ok(Stmt::Expr { label, expr, span }),
-                    _ => Err(Diagnostic::error(
-                        "a label must name an expression statement",
-                        span,
-                    )
-                    .with_label("this label is on a loop, a block or a conditional")),
+                    _ => Err(
+                        Diagnostic::error("a label must name an expression statement", span)
+                            .with_label("this label is on a loop, a block or a conditional"),
+                    ),
                 }
             }
             Rule::for_stmt => self.for_loop(p, span),
             Rule::if_stmt => {
-                let mut it = p.into_inner().filter(|q| {
-                    !matches!(q.as_rule(), Rule::kw_if | Rule::kw_else)
-                });
+                let mut it = p
+                    .into_inner()
+                    .filter(|q| !matches!(q.as_rule(), Rule::kw_if | Rule::kw_else));
                 let cond = self.expr(next(&mut it, &span)?)?;
                 let then = self.stmt(next(&mut it, &span)?)?;
                 let otherwise = it.next().map(|q| self.stmt(q)).transpose()?;
@@ -250,8 +251,9 @@ impl Builder {
             Rule::int => {
                 let text = p.as_str();
                 let digits = text.trim_end_matches(['u', 'U', 'l', 'L']);
-                let value = if let Some(hex) =
-                    digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X"))
+                let value = if let Some(hex) = digits
+                    .strip_prefix("0x")
+                    .or_else(|| digits.strip_prefix("0X"))
                 {
                     i64::from_str_radix(hex, 16)
                 } else if digits.len() > 1 && digits.starts_with('0') {
@@ -302,7 +304,10 @@ impl Builder {
             }
         }
         if operands.len() != ops.len() + 1 {
-            return Err(Diagnostic::error("internal: malformed binary expression", span));
+            return Err(Diagnostic::error(
+                "internal: malformed binary expression",
+                span,
+            ));
         }
         let mut operands = operands.into_iter();
         let mut ops = ops.into_iter().peekable();

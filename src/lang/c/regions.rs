@@ -35,10 +35,12 @@ pub fn find_regions(source: &str) -> Result<Vec<Region>, Diagnostic> {
         match (pragma_word(content), &open) {
             (Some("scop"), None) => open = Some((span, offset + line.len())),
             (Some("scop"), Some((first, _))) => {
-                return Err(Diagnostic::error("`#pragma scop` inside a scop region", span)
-                    .with_label("a second `#pragma scop`")
-                    .with_secondary(first.clone(), "the region opened here is not closed")
-                    .with_help("add `#pragma endscop` before this line"))
+                return Err(
+                    Diagnostic::error("`#pragma scop` inside a scop region", span)
+                        .with_label("a second `#pragma scop`")
+                        .with_secondary(first.clone(), "the region opened here is not closed")
+                        .with_help("add `#pragma endscop` before this line"),
+                )
             }
             (Some("endscop"), Some((o, body_start))) => {
                 regions.push(Region {
@@ -49,8 +51,10 @@ pub fn find_regions(source: &str) -> Result<Vec<Region>, Diagnostic> {
                 open = None;
             }
             (Some("endscop"), None) => {
-                return Err(Diagnostic::error("`#pragma endscop` without `#pragma scop`", span)
-                    .with_label("no region is open here"))
+                return Err(
+                    Diagnostic::error("`#pragma endscop` without `#pragma scop`", span)
+                        .with_label("no region is open here"),
+                )
             }
             _ => {}
         }
