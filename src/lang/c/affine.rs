@@ -371,7 +371,8 @@ fn row_of(
                     set.add(Constraint::ineq(lo, inner_c));
                     // k q - inner + k - 1 >= 0
                     hi.resize(set.n_cols(), 0);
-                    set.add(Constraint::ineq(hi, checked_add(-inner_c, k - 1)?));
+                    let neg = checked_mul(inner_c, -1)?;
+                    set.add(Constraint::ineq(hi, checked_add(neg, k - 1)?));
                     floors.push((atom.clone(), q));
                     q
                 }

@@ -20,7 +20,10 @@ pub fn extract(
     span: Span,
     decls: &Declarations,
 ) -> Result<Scop, Diagnostic> {
-    let mut w = Walker::default();
+    let mut w = Walker {
+        beta: vec![0],
+        ..Walker::default()
+    };
     for s in &tree {
         w.prepass(s);
     }
@@ -132,9 +135,6 @@ impl Walker {
     }
 
     fn stmt(&mut self, s: &Stmt) -> Result<(), Diagnostic> {
-        if self.beta.is_empty() {
-            self.beta.push(0);
-        }
         match s {
             Stmt::Empty => Ok(()),
             Stmt::Block(b) => b.iter().try_for_each(|s| self.stmt(s)),
