@@ -4,9 +4,11 @@
 //! checked by running the loops with a small interpreter of the syntax tree
 //! for every parameter value in a range.
 
+mod common;
+
 use polyc::lang::c::ast::{BinaryOp, Expr, ExprKind, Stmt, UnaryOp};
 use polyc::lang::c::read_source;
-use polyc::poly::{BasicSet, ConstraintKind, Set};
+use polyc::poly::Set;
 
 /// C semantics of an integer expression (`/` truncates; floord/ceild round).
 fn eval(e: &Expr, env: &[(String, i64)]) -> i64 {
@@ -99,73 +101,8 @@ fn run(stmts: &[Stmt], env: &mut Vec<(String, i64)>, n_iters: usize, out: &mut V
     }
 }
 
-/// Does `b` hold the point `p` (parameters then dims)? Each local is bounded
-/// by rows that mention no later local (floors and strides are built that
-/// way), so the locals are enumerated in order within those bounds.
-fn holds(b: &BasicSet, p: &[i64]) -> bool {
-    let mut values = p.to_vec();
-    search(b, &mut values, p.len(), p.len() + b.n_local())
-}
-
-fn value(c: &polyc::poly::Constraint, x: &[i64], skip: usize) -> i64 {
-    c.coeffs
-        .iter()
-        .zip(x)
-        .enumerate()
-        .filter(|(k, _)| *k != skip)
-        .map(|(_, (a, v))| a * v)
-        .sum::<i64>()
-        + c.constant
-}
-
-fn search(b: &BasicSet, x: &mut Vec<i64>, col: usize, end: usize) -> bool {
-    if col == end {
-        return b.constraints().iter().all(|c| {
-            let v = value(c, x, usize::MAX);
-            if c.kind == ConstraintKind::Eq {
-                v == 0
-            } else {
-                v >= 0
-            }
-        });
-    }
-    let (mut lo, mut hi) = (i64::MIN, i64::MAX);
-    x.push(0);
-    for c in b.constraints() {
-        let a = c.coeffs[col];
-        if a == 0 || c.coeffs[col + 1..].iter().any(|&v| v != 0) {
-            continue;
-        }
-        let r = value(c, x, col);
-        // a q + r (= | >=) 0
-        if c.kind == ConstraintKind::Eq {
-            if r % a != 0 {
-                x.pop();
-                return false;
-            }
-            lo = lo.max(-r / a);
-            hi = hi.min(-r / a);
-        } else if a > 0 {
-            lo = lo.max((-r).div_euclid(a) + if (-r).rem_euclid(a) != 0 { 1 } else { 0 });
-        } else {
-            hi = hi.min(r.div_euclid(-a));
-        }
-    }
-    assert!(lo > i64::MIN && hi < i64::MAX, "local {col} is unbounded");
-    let mut found = false;
-    for q in lo..=hi {
-        x[col] = q;
-        if search(b, x, col + 1, end) {
-            found = true;
-            break;
-        }
-    }
-    x.pop();
-    found
-}
-
 fn set_holds(s: &Set, p: &[i64]) -> bool {
-    s.basics().iter().any(|b| holds(b, p))
+    s.basics().iter().any(|b| common::holds(b, p))
 }
 
 /// Check one region with one parameter `n` and iterators `i` (and `j`).

@@ -29,11 +29,16 @@
 
 mod basic;
 mod constraint;
+mod error;
+mod omega;
+mod ops;
 mod print;
 mod space;
 mod union;
 
 pub use basic::{BasicMap, BasicSet};
 pub use constraint::{checked_add, checked_mul, Constraint, ConstraintKind, Overflow};
+pub use error::PolyError;
+pub use ops::LexOpt;
 pub use space::{Space, Tuple};
 pub use union::{Map, Set};

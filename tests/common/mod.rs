@@ -9,6 +9,7 @@ use std::process::Command;
 use clap::Parser;
 use polyc::cli::Cli;
 use polyc::driver::{run, Outcome};
+use polyc::poly::{BasicSet, Constraint, ConstraintKind};
 
 /// Run polyc with these arguments (without the program name).
 pub fn polyc(args: &[&str]) -> Outcome {
@@ -87,4 +88,69 @@ pub fn execute(exe: &Path) -> Result<String, String> {
         return Err(format!("{} exited with {}", exe.display(), out.status));
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Does `b` hold the point `p` (parameters then dims)? Each local is bounded
+/// by rows that mention no later local (floors and strides are built that
+/// way), so the locals are enumerated in order within those bounds.
+pub fn holds(b: &BasicSet, p: &[i64]) -> bool {
+    let mut values = p.to_vec();
+    search(b, &mut values, p.len(), p.len() + b.n_local())
+}
+
+fn value(c: &Constraint, x: &[i64], skip: usize) -> i64 {
+    c.coeffs
+        .iter()
+        .zip(x)
+        .enumerate()
+        .filter(|(k, _)| *k != skip)
+        .map(|(_, (a, v))| a * v)
+        .sum::<i64>()
+        + c.constant
+}
+
+fn search(b: &BasicSet, x: &mut Vec<i64>, col: usize, end: usize) -> bool {
+    if col == end {
+        return b.constraints().iter().all(|c| {
+            let v = value(c, x, usize::MAX);
+            if c.kind == ConstraintKind::Eq {
+                v == 0
+            } else {
+                v >= 0
+            }
+        });
+    }
+    let (mut lo, mut hi) = (i64::MIN, i64::MAX);
+    x.push(0);
+    for c in b.constraints() {
+        let a = c.coeffs[col];
+        if a == 0 || c.coeffs[col + 1..].iter().any(|&v| v != 0) {
+            continue;
+        }
+        let r = value(c, x, col);
+        // a q + r (= | >=) 0
+        if c.kind == ConstraintKind::Eq {
+            if r % a != 0 {
+                x.pop();
+                return false;
+            }
+            lo = lo.max(-r / a);
+            hi = hi.min(-r / a);
+        } else if a > 0 {
+            lo = lo.max((-r).div_euclid(a) + if (-r).rem_euclid(a) != 0 { 1 } else { 0 });
+        } else {
+            hi = hi.min(r.div_euclid(-a));
+        }
+    }
+    assert!(lo > i64::MIN && hi < i64::MAX, "local {col} is unbounded");
+    let mut found = false;
+    for q in lo..=hi {
+        x[col] = q;
+        if search(b, x, col + 1, end) {
+            found = true;
+            break;
+        }
+    }
+    x.pop();
+    found
 }

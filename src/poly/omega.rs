@@ -1,0 +1,439 @@
+//! Exact integer feasibility and sampling: the Omega test (Pugh, 1991).
+//!
+//! Decides whether a conjunction of integer affine constraints has an integer
+//! solution, and returns one. Every step is exact over the integers:
+//!
+//! * rows are normalised by the gcd of their coefficients (an inequality's
+//!   constant is rounded down, an equality whose constant is not divisible
+//!   has no solution);
+//! * an equality with a unit coefficient is solved and substituted; any other
+//!   equality is reduced by a unimodular change of variable (Euclid on the
+//!   coefficients) until one coefficient is a unit;
+//! * a variable bounded on one side only is dropped with its rows;
+//! * Fourier–Motzkin elimination is used where it is exact (every lower or
+//!   every upper coefficient is 1); otherwise the real shadow (a necessary
+//!   condition), the dark shadow (a sufficient one) and, between them, the
+//!   splinters (one equality per residue) decide.
+//!
+//! Coefficient arithmetic is checked: an overflow is returned, never wrapped,
+//! and then no answer is given. Cost: exponential in the worst case (integer
+//! programming is NP-complete), fast on the small systems of loop nests.
+
+use std::collections::HashMap;
+
+use super::{checked_add, checked_mul, Constraint, ConstraintKind, Overflow};
+
+/// `coeffs · x + constant`, with the relation given by where the row is kept.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Row {
+    coeffs: Vec<i64>,
+    constant: i64,
+}
+
+#[derive(Clone, Debug)]
+struct System {
+    n: usize,
+    eqs: Vec<Row>,
+    ineqs: Vec<Row>,
+}
+
+/// How to rebuild the value of one variable from the solution of a smaller system.
+enum Recovery {
+    /// `x_j = expr(x)` (an equality with a unit coefficient was substituted).
+    Solved { j: usize, expr: Row },
+    /// `x_j = y_j - Σ q_i x_i` (a unimodular change of variable).
+    Changed { j: usize, q: Vec<i64> },
+    /// `x_j` was eliminated; pick the smallest value its bounds allow.
+    Bounded { j: usize, rows: Vec<Row> },
+}
+
+/// An integer point satisfying every constraint over `n` columns, or `None`.
+pub(crate) fn integer_sample(
+    n: usize,
+    constraints: &[Constraint],
+) -> Result<Option<Vec<i64>>, Overflow> {
+    let mut sys = System {
+        n,
+        eqs: Vec::new(),
+        ineqs: Vec::new(),
+    };
+    for c in constraints {
+        let mut coeffs = c.coeffs.clone();
+        coeffs.resize(n, 0);
+        let row = Row {
+            coeffs,
+            constant: c.constant,
+        };
+        match c.kind {
+            ConstraintKind::Eq => sys.eqs.push(row),
+            ConstraintKind::Ineq => sys.ineqs.push(row),
+        }
+    }
+    solve(sys)
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    i64::try_from(a).unwrap_or(i64::MAX)
+}
+
+fn eval(r: &Row, x: &[i64]) -> Result<i64, Overflow> {
+    let mut v = r.constant;
+    for (a, b) in r.coeffs.iter().zip(x) {
+        v = checked_add(v, checked_mul(*a, *b)?)?;
+    }
+    Ok(v)
+}
+
+/// Floor and ceiling division with a positive divisor.
+fn floor_div(a: i64, b: i64) -> i64 {
+    a.div_euclid(b)
+}
+
+fn ceil_div(a: i64, b: i64) -> i64 {
+    -((-a).div_euclid(b))
+}
+
+/// `r + k * s`, checked.
+fn combine(r: &Row, k: i64, s: &Row) -> Result<Row, Overflow> {
+    let mut coeffs = Vec::with_capacity(r.coeffs.len());
+    for (a, b) in r.coeffs.iter().zip(&s.coeffs) {
+        coeffs.push(checked_add(*a, checked_mul(k, *b)?)?);
+    }
+    Ok(Row {
+        coeffs,
+        constant: checked_add(r.constant, checked_mul(k, s.constant)?)?,
+    })
+}
+
+/// `a * r + b * s`, checked.
+fn lin2(a: i64, r: &Row, b: i64, s: &Row) -> Result<Row, Overflow> {
+    let mut coeffs = Vec::with_capacity(r.coeffs.len());
+    for (x, y) in r.coeffs.iter().zip(&s.coeffs) {
+        coeffs.push(checked_add(checked_mul(a, *x)?, checked_mul(b, *y)?)?);
+    }
+    Ok(Row {
+        coeffs,
+        constant: checked_add(checked_mul(a, r.constant)?, checked_mul(b, s.constant)?)?,
+    })
+}
+
+/// Substitute `x_j = expr` into `r`.
+fn substitute(r: &Row, j: usize, expr: &Row) -> Result<Row, Overflow> {
+    let a = r.coeffs[j];
+    if a == 0 {
+        return Ok(r.clone());
+    }
+    let mut out = combine(r, a, expr)?;
+    out.coeffs[j] = 0;
+    Ok(out)
+}
+
+enum Normalized {
+    Infeasible,
+    Ok,
+}
+
+/// Normalise rows by their gcd, drop trivial ones, keep the tightest of
+/// parallel inequalities and turn opposite pairs that meet into equalities.
+fn normalize(sys: &mut System) -> Normalized {
+    let mut eqs = Vec::with_capacity(sys.eqs.len());
+    for mut r in std::mem::take(&mut sys.eqs) {
+        let g = r.coeffs.iter().fold(0, |g, &c| gcd(g, c));
+        if g == 0 {
+            if r.constant != 0 {
+                return Normalized::Infeasible;
+            }
+            continue;
+        }
+        if r.constant % g != 0 {
+            return Normalized::Infeasible;
+        }
+        r.coeffs.iter_mut().for_each(|c| *c /= g);
+        r.constant /= g;
+        eqs.push(r);
+    }
+    let mut tightest: HashMap<Vec<i64>, i64> = HashMap::new();
+    let mut order: Vec<Vec<i64>> = Vec::new();
+    for mut r in std::mem::take(&mut sys.ineqs) {
+        let g = r.coeffs.iter().fold(0, |g, &c| gcd(g, c));
+        if g == 0 {
+            if r.constant < 0 {
+                return Normalized::Infeasible;
+            }
+            continue;
+        }
+        r.coeffs.iter_mut().for_each(|c| *c /= g);
+        r.constant = floor_div(r.constant, g);
+        match tightest.get_mut(&r.coeffs) {
+            Some(k) => *k = (*k).min(r.constant),
+            None => {
+                order.push(r.coeffs.clone());
+                tightest.insert(r.coeffs, r.constant);
+            }
+        }
+    }
+    let mut ineqs = Vec::with_capacity(order.len());
+    for coeffs in order {
+        let k = tightest[&coeffs];
+        let neg: Vec<i64> = coeffs.iter().map(|c| -c).collect();
+        if let Some(&k2) = tightest.get(&neg) {
+            // c·x + k >= 0 and -c·x + k2 >= 0: -k <= c·x <= k2.
+            match k.checked_add(k2) {
+                Some(s) if s < 0 => return Normalized::Infeasible,
+                Some(0) => {
+                    if coeffs.iter().find(|&&c| c != 0).is_some_and(|&c| c > 0) {
+                        eqs.push(Row {
+                            coeffs: coeffs.clone(),
+                            constant: k,
+                        });
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        ineqs.push(Row {
+            coeffs,
+            constant: k,
+        });
+    }
+    sys.eqs = eqs;
+    sys.ineqs = ineqs;
+    Normalized::Ok
+}
+
+fn solve(mut sys: System) -> Result<Option<Vec<i64>>, Overflow> {
+    let mut steps: Vec<Recovery> = Vec::new();
+    let point = loop {
+        if let Normalized::Infeasible = normalize(&mut sys) {
+            return Ok(None);
+        }
+        if let Some(step) = eliminate_equality(&mut sys)? {
+            steps.push(step);
+            continue;
+        }
+        if sys.ineqs.is_empty() {
+            break vec![0; sys.n];
+        }
+        match eliminate_inequality_var(&mut sys)? {
+            Elim::Step(step) => steps.push(step),
+            Elim::Decided(p) => match p {
+                Some(p) => break p,
+                None => return Ok(None),
+            },
+        }
+    };
+    let mut x = point;
+    for step in steps.into_iter().rev() {
+        match step {
+            Recovery::Solved { j, expr } => {
+                x[j] = 0;
+                x[j] = eval(&expr, &x)?;
+            }
+            Recovery::Changed { j, q } => {
+                let mut v = x[j];
+                for (i, qi) in q.iter().enumerate() {
+                    if i != j {
+                        v = checked_add(v, checked_mul(-qi, x[i])?)?;
+                    }
+                }
+                x[j] = v;
+            }
+            Recovery::Bounded { j, rows } => {
+                x[j] = pick(&rows, j, &x)?;
+            }
+        }
+    }
+    Ok(Some(x))
+}
+
+/// The smallest value of `x_j` allowed by `rows` given the other values
+/// (the largest if `x_j` is only bounded above; 0 if unbounded).
+fn pick(rows: &[Row], j: usize, x: &[i64]) -> Result<i64, Overflow> {
+    let mut lo: Option<i64> = None;
+    let mut hi: Option<i64> = None;
+    let mut probe = x.to_vec();
+    probe[j] = 0;
+    for r in rows {
+        let a = r.coeffs[j];
+        let rest = eval(r, &probe)?;
+        if a > 0 {
+            let b = ceil_div(-rest, a);
+            lo = Some(lo.map_or(b, |l| l.max(b)));
+        } else if a < 0 {
+            let b = floor_div(rest, -a);
+            hi = Some(hi.map_or(b, |h| h.min(b)));
+        }
+    }
+    Ok(lo.or(hi).unwrap_or(0))
+}
+
+/// Remove one equality (or make progress on one); `None` if there is none.
+fn eliminate_equality(sys: &mut System) -> Result<Option<Recovery>, Overflow> {
+    // Prefer an equality with a unit coefficient.
+    let mut best: Option<(usize, usize)> = None;
+    for (e, r) in sys.eqs.iter().enumerate() {
+        for (j, &a) in r.coeffs.iter().enumerate() {
+            if a != 0 && best.is_none_or(|(be, bj)| a.abs() < sys.eqs[be].coeffs[bj].abs()) {
+                best = Some((e, j));
+            }
+        }
+    }
+    let Some((e, j)) = best else {
+        return Ok(None);
+    };
+    let a = sys.eqs[e].coeffs[j];
+    if a.abs() == 1 {
+        let eq = sys.eqs.swap_remove(e);
+        // a x_j + rest = 0  =>  x_j = -a * rest  (a = ±1)
+        let mut expr = Row {
+            coeffs: eq.coeffs.iter().map(|c| -a * c).collect(),
+            constant: -a * eq.constant,
+        };
+        expr.coeffs[j] = 0;
+        for r in sys.eqs.iter_mut().chain(sys.ineqs.iter_mut()) {
+            *r = substitute(r, j, &expr)?;
+        }
+        return Ok(Some(Recovery::Solved { j, expr }));
+    }
+    // x_j = y_j - Σ q_i x_i with q_i = floor(a_i / a): coefficients of the
+    // equality become a_i - q_i a, all smaller than |a| in magnitude.
+    let q: Vec<i64> = sys.eqs[e]
+        .coeffs
+        .iter()
+        .enumerate()
+        .map(|(i, &ai)| if i == j { 0 } else { ai.div_euclid(a) })
+        .collect();
+    for r in sys.eqs.iter_mut().chain(sys.ineqs.iter_mut()) {
+        let b = r.coeffs[j];
+        if b != 0 {
+            for (i, qi) in q.iter().enumerate() {
+                if i != j && *qi != 0 {
+                    r.coeffs[i] = checked_add(r.coeffs[i], checked_mul(-b, *qi)?)?;
+                }
+            }
+        }
+    }
+    Ok(Some(Recovery::Changed { j, q }))
+}
+
+enum Elim {
+    Step(Recovery),
+    Decided(Option<Vec<i64>>),
+}
+
+/// Eliminate one variable from a system of inequalities only.
+fn eliminate_inequality_var(sys: &mut System) -> Result<Elim, Overflow> {
+    let n = sys.n;
+    // A variable bounded on one side only: drop its rows.
+    for j in 0..n {
+        let (mut pos, mut neg) = (false, false);
+        for r in &sys.ineqs {
+            pos |= r.coeffs[j] > 0;
+            neg |= r.coeffs[j] < 0;
+        }
+        if pos != neg {
+            let (rows, keep): (Vec<Row>, Vec<Row>) = std::mem::take(&mut sys.ineqs)
+                .into_iter()
+                .partition(|r| r.coeffs[j] != 0);
+            sys.ineqs = keep;
+            return Ok(Elim::Step(Recovery::Bounded { j, rows }));
+        }
+    }
+    // Choose: exact eliminations first, then fewest new rows.
+    let mut choice: Option<(bool, usize, usize)> = None;
+    for j in 0..n {
+        let lowers: Vec<i64> = sys
+            .ineqs
+            .iter()
+            .map(|r| r.coeffs[j])
+            .filter(|&a| a > 0)
+            .collect();
+        let uppers: Vec<i64> = sys
+            .ineqs
+            .iter()
+            .map(|r| -r.coeffs[j])
+            .filter(|&a| a > 0)
+            .collect();
+        if lowers.is_empty() {
+            continue;
+        }
+        let exact = lowers.iter().all(|&a| a == 1) || uppers.iter().all(|&b| b == 1);
+        let cost = lowers.len() * uppers.len();
+        let better = match choice {
+            None => true,
+            Some((e, _, c)) => (exact && !e) || (exact == e && cost < c),
+        };
+        if better {
+            choice = Some((exact, j, cost));
+        }
+    }
+    let Some((exact, j, _)) = choice else {
+        return Ok(Elim::Decided(Some(vec![0; n])));
+    };
+    let (rows, rest): (Vec<Row>, Vec<Row>) = std::mem::take(&mut sys.ineqs)
+        .into_iter()
+        .partition(|r| r.coeffs[j] != 0);
+    let lowers: Vec<&Row> = rows.iter().filter(|r| r.coeffs[j] > 0).collect();
+    let uppers: Vec<&Row> = rows.iter().filter(|r| r.coeffs[j] < 0).collect();
+    // Real shadow: b·L + a·U >= 0; dark shadow: b·L + a·U >= (a-1)(b-1).
+    let shadow = |dark: bool| -> Result<Vec<Row>, Overflow> {
+        let mut out = rest.clone();
+        for l in &lowers {
+            for u in &uppers {
+                let (a, b) = (l.coeffs[j], -u.coeffs[j]);
+                let mut r = lin2(b, l, a, u)?;
+                r.coeffs[j] = 0;
+                if dark {
+                    r.constant = checked_add(r.constant, -checked_mul(a - 1, b - 1)?)?;
+                }
+                out.push(r);
+            }
+        }
+        Ok(out)
+    };
+    if exact {
+        sys.ineqs = shadow(false)?;
+        return Ok(Elim::Step(Recovery::Bounded { j, rows }));
+    }
+    let sub = |ineqs: Vec<Row>| System {
+        n,
+        eqs: Vec::new(),
+        ineqs,
+    };
+    let all: Vec<Row> = rest.iter().chain(rows.iter()).cloned().collect();
+    if solve(sub(shadow(false)?))?.is_none() {
+        return Ok(Elim::Decided(None));
+    }
+    if let Some(mut p) = solve(sub(shadow(true)?))? {
+        p[j] = pick(&rows, j, &p)?;
+        return Ok(Elim::Decided(Some(p)));
+    }
+    // Splinters: an integer point outside the dark shadow lies on
+    // a·x_j + L = i for some lower bound and 0 <= i <= (a·b_max - a - b_max) / b_max.
+    let b_max = uppers.iter().map(|u| -u.coeffs[j]).max().unwrap_or(1);
+    for l in &lowers {
+        let a = l.coeffs[j];
+        let top = floor_div(
+            checked_add(checked_mul(a, b_max)?, -checked_add(a, b_max)?)?,
+            b_max,
+        );
+        for i in 0..=top {
+            let mut eq = (*l).clone();
+            eq.constant = checked_add(eq.constant, -i)?;
+            let splinter = System {
+                n,
+                eqs: vec![eq],
+                ineqs: all.clone(),
+            };
+            if let Some(p) = solve(splinter)? {
+                return Ok(Elim::Decided(Some(p)));
+            }
+        }
+    }
+    Ok(Elim::Decided(None))
+}

@@ -1,0 +1,536 @@
+//! Operations on sets and relations. Each says whether it is exact and what
+//! it costs; every one here is exact over the integers.
+//!
+//! Locals (existentially quantified columns) make projection exact for free:
+//! projecting a dimension out turns it into a local, so `{ [i, j] : i = 2j }`
+//! projected onto `i` is `{ [i] : exists (e0: i = 2e0) }`, the even numbers.
+
+use super::omega::integer_sample;
+use super::{BasicMap, BasicSet, Constraint, ConstraintKind, Map, PolyError, Set, Space, Tuple};
+
+/// Result of a lexicographic optimisation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LexOpt {
+    Empty,
+    /// Some column is unbounded in the direction asked.
+    Unbounded,
+    /// The optimum: values of the parameters and dimensions (no locals).
+    Point(Vec<i64>),
+}
+
+/// Move columns `cols` of `constraints` (n columns) so that they come right
+/// after column `at` (exclusive of those moved). Used to turn dims into locals.
+fn permute(constraints: &[Constraint], order: &[usize]) -> Vec<Constraint> {
+    constraints
+        .iter()
+        .map(|c| Constraint {
+            kind: c.kind,
+            coeffs: order.iter().map(|&k| c.coeffs[k]).collect(),
+            constant: c.constant,
+        })
+        .collect()
+}
+
+/// Rows of `b` with every column index `k` sent to `map[k]` in a row of `n` columns.
+fn embed(constraints: &[Constraint], map: &[usize], n: usize) -> Vec<Constraint> {
+    constraints
+        .iter()
+        .map(|c| {
+            let mut coeffs = vec![0; n];
+            for (k, &v) in c.coeffs.iter().enumerate() {
+                coeffs[map[k]] = v;
+            }
+            Constraint {
+                kind: c.kind,
+                coeffs,
+                constant: c.constant,
+            }
+        })
+        .collect()
+}
+
+impl BasicSet {
+    /// An integer point (parameters then dimensions), or `None` if empty.
+    /// Exact (Omega test); exponential in the worst case.
+    pub fn sample(&self) -> Result<Option<Vec<i64>>, PolyError> {
+        let n = self.n_cols();
+        let p = integer_sample(n, &self.constraints)?;
+        Ok(p.map(|mut p| {
+            p.truncate(self.space.n_dim_total());
+            p
+        }))
+    }
+
+    /// Exact integer emptiness (Omega test).
+    pub fn is_empty(&self) -> Result<bool, PolyError> {
+        Ok(self.sample()?.is_none())
+    }
+
+    /// Intersection; the spaces must be equal. Exact, linear in the size.
+    pub fn intersect(&self, other: &BasicSet) -> Result<BasicSet, PolyError> {
+        if self.space != other.space {
+            return Err(PolyError::SpaceMismatch { op: "intersect" });
+        }
+        let nd = self.space.n_dim_total();
+        let n = self.n_cols() + other.n_local;
+        let mut out = BasicSet::from_parts(
+            self.space.clone(),
+            self.n_local + other.n_local,
+            self.constraints.clone(),
+        );
+        let map: Vec<usize> = (0..other.n_cols())
+            .map(|k| if k < nd { k } else { k + self.n_local })
+            .collect();
+        for c in embed(&other.constraints, &map, n) {
+            out.add(c);
+        }
+        Ok(out)
+    }
+
+    /// Turn dimensions `first..first + count` into locals (exact projection).
+    /// Cheap: no constraint is computed, the quantifier is just recorded.
+    pub fn project_out(&self, first: usize, count: usize) -> BasicSet {
+        let np = self.space.n_param();
+        let nd = self.space.n_out();
+        let dims = &self.space.output.dims;
+        let keep: Vec<String> = dims
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k < first || *k >= first + count)
+            .map(|(_, d)| d.clone())
+            .collect();
+        let space = Space::set(
+            self.space.params.clone(),
+            self.space.output.name.clone(),
+            keep,
+        );
+        // New order: params, kept dims, projected dims, old locals.
+        let mut order: Vec<usize> = (0..np).collect();
+        order.extend(
+            (0..nd)
+                .filter(|k| *k < first || *k >= first + count)
+                .map(|k| np + k),
+        );
+        order.extend((first..first + count).map(|k| np + k));
+        order.extend(np + nd..self.n_cols());
+        BasicSet::from_parts(
+            space,
+            self.n_local + count,
+            permute(&self.constraints, &order),
+        )
+    }
+
+    /// Lexicographic minimum over the parameters and dimensions, in column
+    /// order (fix the parameters with equalities to optimise the dimensions).
+    /// Exact: one emptiness test for unboundedness and a binary search of
+    /// emptiness tests per column.
+    pub fn lexmin(&self) -> Result<LexOpt, PolyError> {
+        self.lexopt(1)
+    }
+
+    /// Lexicographic maximum; see [`BasicSet::lexmin`].
+    pub fn lexmax(&self) -> Result<LexOpt, PolyError> {
+        self.lexopt(-1)
+    }
+
+    fn lexopt(&self, sign: i64) -> Result<LexOpt, PolyError> {
+        let n = self.n_cols();
+        let Some(mut best) = integer_sample(n, &self.constraints)? else {
+            return Ok(LexOpt::Empty);
+        };
+        let mut rows = self.constraints.clone();
+        for col in 0..self.space.n_dim_total() {
+            // Unbounded iff the recession cone has a ray moving col the wrong way.
+            let mut cone: Vec<Constraint> = rows
+                .iter()
+                .map(|c| Constraint {
+                    kind: c.kind,
+                    coeffs: c.coeffs.clone(),
+                    constant: 0,
+                })
+                .collect();
+            let mut dir = vec![0; n];
+            dir[col] = -sign; // -sign * r_col >= 1
+            cone.push(Constraint::ineq(dir, -1));
+            if integer_sample(n, &cone)?.is_some() {
+                return Ok(LexOpt::Unbounded);
+            }
+            // Binary search on sign * x_col between a known-infeasible bound and best.
+            let mut hi = sign * best[col]; // feasible: sign*x = hi
+            let mut step: i64 = 1;
+            let mut lo;
+            loop {
+                let probe = hi.checked_sub(step).ok_or(PolyError::Overflow)?;
+                match self.sample_with(&rows, col, sign, probe)? {
+                    Some(p) => {
+                        hi = sign * p[col];
+                        best = p;
+                        step = step.checked_mul(2).ok_or(PolyError::Overflow)?;
+                    }
+                    None => {
+                        lo = probe;
+                        break;
+                    }
+                }
+            }
+            // Invariant: sign*x <= lo infeasible, sign*x = hi feasible.
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2;
+                match self.sample_with(&rows, col, sign, mid)? {
+                    Some(p) => {
+                        hi = sign * p[col];
+                        best = p;
+                    }
+                    None => lo = mid,
+                }
+            }
+            let mut fix = vec![0; n];
+            fix[col] = 1;
+            rows.push(Constraint::eq(fix, -sign * hi));
+        }
+        best.truncate(self.space.n_dim_total());
+        Ok(LexOpt::Point(best))
+    }
+
+    /// A point of `rows` with `sign * x_col <= bound`.
+    fn sample_with(
+        &self,
+        rows: &[Constraint],
+        col: usize,
+        sign: i64,
+        bound: i64,
+    ) -> Result<Option<Vec<i64>>, PolyError> {
+        let n = self.n_cols();
+        let mut r = rows.to_vec();
+        let mut c = vec![0; n];
+        c[col] = -sign;
+        r.push(Constraint::ineq(c, bound));
+        Ok(integer_sample(n, &r)?)
+    }
+
+    /// The complement within the universe of the space, as a union of
+    /// disjoint basic sets. Exact. Locals are supported when each is an
+    /// integer division `floor(e / k)` given by its two defining rows
+    /// (`e - k q >= 0`, `k q - e + k - 1 >= 0`), as the front end makes them.
+    pub fn complement(&self) -> Result<Set, PolyError> {
+        let defs = self.division_rows()?;
+        let mut out = Set::empty(self.space.clone());
+        let mut prefix: Vec<Constraint> =
+            defs.iter().map(|&k| self.constraints[k].clone()).collect();
+        for (k, c) in self.constraints.iter().enumerate() {
+            if defs.contains(&k) {
+                continue;
+            }
+            let negations: Vec<Constraint> = match c.kind {
+                ConstraintKind::Ineq => vec![negate(c)],
+                ConstraintKind::Eq => {
+                    let up = Constraint::ineq(c.coeffs.clone(), c.constant);
+                    let down = Constraint::ineq(c.coeffs.iter().map(|v| -v).collect(), -c.constant);
+                    vec![negate(&up), negate(&down)]
+                }
+            };
+            // For an equality, the two negations are disjoint too.
+            for neg in negations {
+                let mut rows = prefix.clone();
+                rows.push(neg);
+                out.push(BasicSet::from_parts(self.space.clone(), self.n_local, rows));
+            }
+            match c.kind {
+                ConstraintKind::Ineq | ConstraintKind::Eq => prefix.push(c.clone()),
+            }
+        }
+        Ok(out)
+    }
+
+    /// Indices of the rows defining each local as an integer division.
+    fn division_rows(&self) -> Result<Vec<usize>, PolyError> {
+        let nd = self.space.n_dim_total();
+        let mut defs = Vec::new();
+        for q in nd..self.n_cols() {
+            let found = self.constraints.iter().enumerate().find_map(|(a, lo)| {
+                let k = -lo.coeffs[q];
+                if lo.kind != ConstraintKind::Ineq
+                    || k <= 0
+                    || lo.coeffs[q + 1..].iter().any(|&v| v != 0)
+                {
+                    return None;
+                }
+                self.constraints.iter().enumerate().find_map(|(b, hi)| {
+                    let mirrored = hi.kind == ConstraintKind::Ineq
+                        && hi.coeffs.iter().zip(&lo.coeffs).all(|(x, y)| *x == -*y)
+                        && Some(hi.constant)
+                            == lo.constant.checked_neg().and_then(|c| c.checked_add(k - 1));
+                    mirrored.then_some((a, b))
+                })
+            });
+            match found {
+                Some((a, b)) => defs.extend([a, b]),
+                None => {
+                    return Err(PolyError::Unsupported(
+                        "complement of a set whose local is not an integer division",
+                    ))
+                }
+            }
+        }
+        Ok(defs)
+    }
+}
+
+/// `not (e >= 0)`, i.e. `-e - 1 >= 0`.
+fn negate(c: &Constraint) -> Constraint {
+    Constraint::ineq(c.coeffs.iter().map(|v| -v).collect(), -c.constant - 1)
+}
+
+impl Set {
+    /// Exact: empty iff every disjunct is.
+    pub fn is_empty(&self) -> Result<bool, PolyError> {
+        for b in &self.basics {
+            if !b.is_empty()? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// An integer point of some disjunct, or `None`.
+    pub fn sample(&self) -> Result<Option<Vec<i64>>, PolyError> {
+        for b in &self.basics {
+            if let Some(p) = b.sample()? {
+                return Ok(Some(p));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Union (cheap: disjuncts are concatenated, nothing is simplified).
+    pub fn union(&self, other: &Set) -> Result<Set, PolyError> {
+        if self.space != other.space {
+            return Err(PolyError::SpaceMismatch { op: "union" });
+        }
+        let mut out = self.clone();
+        out.basics.extend(other.basics.iter().cloned());
+        Ok(out)
+    }
+
+    /// Intersection: pairwise, quadratic in the number of disjuncts; empty
+    /// pairs are dropped (one emptiness test each).
+    pub fn intersect(&self, other: &Set) -> Result<Set, PolyError> {
+        if self.space != other.space {
+            return Err(PolyError::SpaceMismatch { op: "intersect" });
+        }
+        let mut out = Set::empty(self.space.clone());
+        for a in &self.basics {
+            for b in &other.basics {
+                let c = a.intersect(b)?;
+                if !c.is_empty()? {
+                    out.push(c);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// `self − other`, exact; see [`BasicSet::complement`] for which locals
+    /// the subtrahend may have.
+    pub fn subtract(&self, other: &Set) -> Result<Set, PolyError> {
+        if self.space != other.space {
+            return Err(PolyError::SpaceMismatch { op: "subtract" });
+        }
+        let mut acc = self.clone();
+        for b in &other.basics {
+            acc = acc.intersect(&b.complement()?)?;
+        }
+        Ok(acc)
+    }
+
+    /// The complement within the universe of the space.
+    pub fn complement(&self) -> Result<Set, PolyError> {
+        let universe = Set::from_basic(BasicSet::universe(self.space.clone()));
+        universe.subtract(self)
+    }
+
+    /// Exact `self ⊆ other`.
+    pub fn is_subset(&self, other: &Set) -> Result<bool, PolyError> {
+        self.subtract(other)?.is_empty()
+    }
+
+    /// Exact set equality.
+    pub fn is_equal(&self, other: &Set) -> Result<bool, PolyError> {
+        Ok(self.is_subset(other)? && other.is_subset(self)?)
+    }
+
+    /// Project dimensions `first..first + count` out of every disjunct.
+    pub fn project_out(&self, first: usize, count: usize) -> Set {
+        let basics: Vec<BasicSet> = self
+            .basics
+            .iter()
+            .map(|b| b.project_out(first, count))
+            .collect();
+        let space = match basics.first() {
+            Some(b) => b.space.clone(),
+            None => {
+                BasicSet::universe(self.space.clone())
+                    .project_out(first, count)
+                    .space
+            }
+        };
+        Set { space, basics }
+    }
+
+    /// Lexicographic minimum over all disjuncts (see [`BasicSet::lexmin`]).
+    pub fn lexmin(&self) -> Result<LexOpt, PolyError> {
+        self.lexopt(true)
+    }
+
+    /// Lexicographic maximum over all disjuncts.
+    pub fn lexmax(&self) -> Result<LexOpt, PolyError> {
+        self.lexopt(false)
+    }
+
+    fn lexopt(&self, min: bool) -> Result<LexOpt, PolyError> {
+        let mut best: Option<Vec<i64>> = None;
+        for b in &self.basics {
+            match if min { b.lexmin()? } else { b.lexmax()? } {
+                LexOpt::Empty => {}
+                LexOpt::Unbounded => return Ok(LexOpt::Unbounded),
+                LexOpt::Point(p) => {
+                    let better = best
+                        .as_ref()
+                        .is_none_or(|q| if min { p < *q } else { p > *q });
+                    if better {
+                        best = Some(p);
+                    }
+                }
+            }
+        }
+        Ok(best.map_or(LexOpt::Empty, LexOpt::Point))
+    }
+}
+
+impl BasicMap {
+    /// `{ out -> in : (in, out) ∈ self }`. Exact, cheap.
+    pub fn reverse(&self) -> BasicMap {
+        let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
+        let mut order: Vec<usize> = (0..np).collect();
+        order.extend(np + ni..np + ni + no);
+        order.extend(np..np + ni);
+        order.extend(np + ni + no..self.n_cols());
+        let input = self
+            .space
+            .input
+            .clone()
+            .unwrap_or_else(|| Tuple::new(None, Vec::new()));
+        let space = Space::map(self.space.params.clone(), self.space.output.clone(), input);
+        BasicMap::from_columns(space, self.n_local, permute(&self.constraints, &order))
+    }
+
+    /// `{ in : ∃ out, (in, out) ∈ self }`: outputs become locals. Exact, cheap.
+    pub fn domain(&self) -> BasicSet {
+        let input = self
+            .space
+            .input
+            .clone()
+            .unwrap_or_else(|| Tuple::new(None, Vec::new()));
+        let space = Space::set(self.space.params.clone(), input.name, input.dims);
+        BasicSet::from_parts(
+            space,
+            self.n_local + self.space.n_out(),
+            self.constraints.clone(),
+        )
+    }
+
+    /// `{ out : ∃ in, (in, out) ∈ self }`. Exact, cheap.
+    pub fn range(&self) -> BasicSet {
+        self.reverse().domain()
+    }
+
+    /// The image `{ out : ∃ in ∈ set, (in, out) ∈ self }`. Exact, cheap: the
+    /// inputs and both operands' locals become locals of the result.
+    pub fn apply(&self, set: &BasicSet) -> Result<BasicSet, PolyError> {
+        let input = self.space.input.as_ref().map(|t| t.dims.len()).unwrap_or(0);
+        if set.space.params != self.space.params || set.space.n_out() != input {
+            return Err(PolyError::SpaceMismatch { op: "apply" });
+        }
+        let (np, ni, no) = (self.space.n_param(), input, self.space.n_out());
+        // Result columns: params | out | in | map locals | set locals.
+        let n = np + no + ni + self.n_local + set.n_local;
+        let space = Space::set(
+            self.space.params.clone(),
+            self.space.output.name.clone(),
+            self.space.output.dims.clone(),
+        );
+        let mut out = BasicSet::from_parts(space, ni + self.n_local + set.n_local, Vec::new());
+        let map_cols: Vec<usize> = (0..self.n_cols())
+            .map(|k| match k {
+                k if k < np => k,
+                k if k < np + ni => k + no,
+                k if k < np + ni + no => k - ni,
+                k => k,
+            })
+            .collect();
+        let set_cols: Vec<usize> = (0..set.n_cols())
+            .map(|k| match k {
+                k if k < np => k,
+                k if k < np + ni => k + no,
+                k => k - np - ni + np + no + ni + self.n_local,
+            })
+            .collect();
+        for c in embed(&self.constraints, &map_cols, n)
+            .into_iter()
+            .chain(embed(&set.constraints, &set_cols, n))
+        {
+            out.add(c);
+        }
+        Ok(out)
+    }
+
+    /// Exact emptiness (Omega test).
+    pub fn is_empty(&self) -> Result<bool, PolyError> {
+        Ok(integer_sample(self.n_cols(), &self.constraints)?.is_none())
+    }
+}
+
+impl Map {
+    /// Exact: empty iff every disjunct is.
+    pub fn is_empty(&self) -> Result<bool, PolyError> {
+        for b in &self.basics {
+            if !b.is_empty()? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The inverse relation. Exact, cheap.
+    pub fn reverse(&self) -> Map {
+        let basics: Vec<BasicMap> = self.basics.iter().map(BasicMap::reverse).collect();
+        let space = BasicMap::universe(self.space.clone()).reverse().space;
+        Map { space, basics }
+    }
+
+    /// The domain. Exact, cheap.
+    pub fn domain(&self) -> Set {
+        let space = BasicMap::universe(self.space.clone()).domain().space;
+        Set {
+            space,
+            basics: self.basics.iter().map(BasicMap::domain).collect(),
+        }
+    }
+
+    /// The range. Exact, cheap.
+    pub fn range(&self) -> Set {
+        self.reverse().domain()
+    }
+
+    /// The image of `set`: one disjunct per pair of disjuncts. Exact.
+    pub fn apply(&self, set: &Set) -> Result<Set, PolyError> {
+        let space = BasicMap::universe(self.space.clone()).range().space;
+        let mut out = Set::empty(space);
+        for m in &self.basics {
+            for s in &set.basics {
+                out.push(m.apply(s)?);
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,404 @@
+//! `poly` against brute force: random small sets and relations (1–4 columns
+//! of parameters and dimensions, coefficients in −3..3, inside a box, some
+//! with a local), and for each operation the answer agrees point by point
+//! with enumeration of the box. `POLYC_ORACLE_CASES=N` runs N cases per
+//! operation instead of the default 2,000.
+
+mod common;
+
+use common::holds;
+use polyc::poly::{BasicMap, BasicSet, Constraint, LexOpt, Set, Space, Tuple};
+
+/// Box of every column: parameters and dimensions lie in `-B..=B`.
+const B: i64 = 3;
+
+fn cases() -> usize {
+    std::env::var("POLYC_ORACLE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000)
+}
+
+/// xorshift64*: deterministic, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next() % ((hi - lo + 1) as u64)) as i64
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
+
+fn names(prefix: &str, n: usize) -> Vec<String> {
+    (0..n).map(|k| format!("{prefix}{k}")).collect()
+}
+
+/// Box rows for columns `cols` of an `n`-column row.
+fn box_rows(cols: std::ops::Range<usize>, n: usize, bound: i64) -> Vec<Constraint> {
+    let mut rows = Vec::new();
+    for k in cols {
+        let mut lo = vec![0; n];
+        lo[k] = 1;
+        rows.push(Constraint::ineq(lo, bound));
+        let mut hi = vec![0; n];
+        hi[k] = -1;
+        rows.push(Constraint::ineq(hi, bound));
+    }
+    rows
+}
+
+/// Random rows over `n` columns: mostly inequalities, sometimes an equality.
+fn random_rows(rng: &mut Rng, n: usize, count: usize) -> Vec<Constraint> {
+    (0..count)
+        .map(|_| {
+            let coeffs: Vec<i64> = (0..n).map(|_| rng.range(-3, 3)).collect();
+            let c = rng.range(-4, 4);
+            if rng.chance(15) {
+                Constraint::eq(coeffs, c)
+            } else {
+                Constraint::ineq(coeffs, c)
+            }
+        })
+        .collect()
+}
+
+/// A random boxed set with `np` parameters and `nd` dimensions. With
+/// `locals`, it may have an integer division local (`floor(e / k)`) or an
+/// arbitrary boxed existential.
+fn random_set(rng: &mut Rng, np: usize, nd: usize, locals: bool) -> BasicSet {
+    let space = Space::set(names("p", np), Some("S".into()), names("x", nd));
+    let nv = np + nd;
+    let n_local = if locals && rng.chance(40) { 1 } else { 0 };
+    let n = nv + n_local;
+    let mut rows = box_rows(0..nv, n, B);
+    let count = rng.range(1, 4) as usize;
+    rows.extend(random_rows(rng, n, count));
+    if n_local == 1 {
+        if rng.chance(50) {
+            // q = floor(e / k): e - k q >= 0 and k q - e + k - 1 >= 0.
+            let k = rng.range(2, 3);
+            let mut e: Vec<i64> = (0..nv).map(|_| rng.range(-2, 2)).collect();
+            let c = rng.range(-2, 2);
+            e.push(-k);
+            rows.push(Constraint::ineq(e.clone(), c));
+            rows.push(Constraint::ineq(e.iter().map(|v| -v).collect(), -c + k - 1));
+        } else {
+            rows.extend(box_rows(nv..n, n, B));
+        }
+    }
+    BasicSet::from_parts(space, n_local, rows)
+}
+
+/// Every point of the box over `n` columns.
+fn points(n: usize) -> Vec<Vec<i64>> {
+    let mut all = vec![vec![]];
+    for _ in 0..n {
+        all = all
+            .into_iter()
+            .flat_map(|p| {
+                (-B..=B).map(move |v| {
+                    let mut q = p.clone();
+                    q.push(v);
+                    q
+                })
+            })
+            .collect();
+    }
+    all
+}
+
+/// Membership decided by the library: fix every column, ask for emptiness.
+fn contains(s: &BasicSet, p: &[i64]) -> bool {
+    let n = s.n_cols();
+    let mut fixed = s.clone();
+    for (k, v) in p.iter().enumerate() {
+        let mut row = vec![0; n];
+        row[k] = 1;
+        fixed.add(Constraint::eq(row, -v));
+    }
+    !fixed.is_empty().expect("no overflow on small sets")
+}
+
+fn set_contains(s: &Set, p: &[i64]) -> bool {
+    s.basics().iter().any(|b| contains(b, p))
+}
+
+fn brute(s: &BasicSet) -> Vec<Vec<i64>> {
+    points(s.space().n_dim_total())
+        .into_iter()
+        .filter(|p| holds(s, p))
+        .collect()
+}
+
+fn dims(rng: &mut Rng) -> (usize, usize) {
+    let total = rng.range(1, 4) as usize;
+    let np = (rng.range(0, 2) as usize).min(total - 1);
+    (np, total - np)
+}
+
+#[test]
+fn emptiness_and_sample_agree_with_enumeration() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut nonempty = 0;
+    for _ in 0..cases() {
+        let (np, nd) = dims(&mut rng);
+        let s = random_set(&mut rng, np, nd, true);
+        let truth = brute(&s);
+        let sample = s.sample().expect("no overflow");
+        match &sample {
+            Some(p) => assert!(holds(&s, p), "sample {p:?} not in {s}"),
+            None => assert!(
+                truth.is_empty(),
+                "{s} has {:?} but was found empty",
+                truth[0]
+            ),
+        }
+        assert_eq!(s.is_empty().expect("no overflow"), truth.is_empty(), "{s}");
+        nonempty += usize::from(!truth.is_empty());
+    }
+    assert!(
+        nonempty > cases() / 5,
+        "too few non-empty cases ({nonempty}) to mean anything"
+    );
+}
+
+#[test]
+fn classic_traps() {
+    // { [x] : 1 <= 3x <= 2 } is empty.
+    let s = BasicSet::from_parts(
+        Space::set(vec![], None, vec!["x".into()]),
+        0,
+        vec![Constraint::ineq(vec![3], -1), Constraint::ineq(vec![-3], 2)],
+    );
+    assert!(s.is_empty().expect("decided"));
+    // { [i, j] : i = 2j } projected onto i is the even numbers.
+    let m = BasicSet::from_parts(
+        Space::set(vec![], None, vec!["i".into(), "j".into()]),
+        0,
+        vec![Constraint::eq(vec![1, -2], 0)],
+    );
+    let even = m.project_out(1, 1);
+    for i in -6..=6 {
+        assert_eq!(contains(&even, &[i]), i % 2 == 0, "i = {i} in {even}");
+    }
+    // Unbounded in a direction no single constraint shows: 1 <= 3x - 3y <= 2 is empty.
+    let s = BasicSet::from_parts(
+        Space::set(vec![], None, vec!["x".into(), "y".into()]),
+        0,
+        vec![
+            Constraint::ineq(vec![3, -3], -1),
+            Constraint::ineq(vec![-3, 3], 2),
+        ],
+    );
+    assert!(s.is_empty().expect("decided"));
+    // A thin but non-empty unbounded set: 2 <= 3x - 2y <= 2.
+    let s = BasicSet::from_parts(
+        Space::set(vec![], None, vec!["x".into(), "y".into()]),
+        0,
+        vec![
+            Constraint::ineq(vec![3, -2], -2),
+            Constraint::ineq(vec![-3, 2], 2),
+            Constraint::ineq(vec![1, 0], -5),
+        ],
+    );
+    let p = s.sample().expect("decided").expect("non-empty");
+    assert_eq!(3 * p[0] - 2 * p[1], 2);
+    assert!(p[0] >= 5);
+    assert_eq!(s.lexmin().expect("decided"), LexOpt::Point(vec![6, 8]));
+    assert_eq!(s.lexmax().expect("decided"), LexOpt::Unbounded);
+}
+
+#[test]
+fn lexmin_and_lexmax_agree_with_enumeration() {
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    for _ in 0..cases() {
+        let (np, nd) = dims(&mut rng);
+        let s = random_set(&mut rng, np, nd, true);
+        let truth = brute(&s);
+        let (min, max) = (truth.iter().min().cloned(), truth.iter().max().cloned());
+        let expect = |v: Option<Vec<i64>>| v.map_or(LexOpt::Empty, LexOpt::Point);
+        assert_eq!(
+            s.lexmin().expect("no overflow"),
+            expect(min),
+            "lexmin of {s}"
+        );
+        assert_eq!(
+            s.lexmax().expect("no overflow"),
+            expect(max),
+            "lexmax of {s}"
+        );
+    }
+}
+
+#[test]
+fn intersect_subtract_complement_agree_with_enumeration() {
+    let mut rng = Rng(0x94D0_49BB_1331_11EB);
+    for _ in 0..cases() {
+        let (np, nd) = dims(&mut rng);
+        let a = random_set(&mut rng, np, nd, true);
+        let mut b = random_set(&mut rng, np, nd, true);
+        // The complement needs locals that are divisions; a boxed
+        // existential is not one, so drop such a local from the subtrahend.
+        if b.n_local() > 0 && Set::from_basic(b.clone()).complement().is_err() {
+            b = random_set(&mut rng, np, nd, false);
+        }
+        let (sa, sb) = (Set::from_basic(a.clone()), Set::from_basic(b.clone()));
+        let inter = sa.intersect(&sb).expect("same space");
+        let diff = sa.subtract(&sb).expect("division locals only");
+        let comp = sb.complement().expect("division locals only");
+        for p in points(np + nd) {
+            let (in_a, in_b) = (holds(&a, &p), holds(&b, &p));
+            let hold = |s: &Set| s.basics().iter().any(|x| holds(x, &p));
+            assert_eq!(hold(&inter), in_a && in_b, "{p:?}: {a} ∩ {b} = {inter}");
+            assert_eq!(hold(&diff), in_a && !in_b, "{p:?}: {a} − {b} = {diff}");
+            assert_eq!(hold(&comp), !in_b, "{p:?}: complement of {b} = {comp}");
+        }
+        // Identities.
+        assert!(
+            sa.subtract(&sa).and_then(|d| d.is_empty()).unwrap_or(false)
+                || a.n_local() > 0 && sa.complement().is_err()
+        );
+        assert_eq!(
+            sa.is_subset(&sb).ok(),
+            Some(brute(&a).iter().all(|p| holds(&b, p))).filter(|_| sb.complement().is_ok())
+        );
+    }
+}
+
+#[test]
+fn complement_then_union_is_the_universe() {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    for _ in 0..cases() / 4 {
+        let (np, nd) = dims(&mut rng);
+        let s = Set::from_basic(random_set(&mut rng, np, nd, false));
+        let universe = Set::from_basic(BasicSet::universe(s.space().clone()));
+        let whole = s
+            .union(&universe.subtract(&s).expect("no locals"))
+            .expect("same space");
+        assert!(
+            universe.is_subset(&whole).expect("no locals"),
+            "s ∪ (U − s) ≠ U for {s}"
+        );
+    }
+}
+
+#[test]
+fn projection_agrees_with_enumeration() {
+    let mut rng = Rng(0xBF58_476D_1CE4_E5B9);
+    for _ in 0..cases() {
+        let (np, nd) = dims(&mut rng);
+        if nd < 2 {
+            continue;
+        }
+        let s = random_set(&mut rng, np, nd, true);
+        let first = rng.range(0, nd as i64 - 1) as usize;
+        let count = rng.range(1, (nd - first) as i64) as usize;
+        let proj = s.project_out(first, count);
+        let truth = brute(&s);
+        for p in points(np + nd - count) {
+            let expected = truth.iter().any(|q| {
+                let mut kept = q[..np + first].to_vec();
+                kept.extend_from_slice(&q[np + first + count..]);
+                kept == p
+            });
+            assert_eq!(
+                contains(&proj, &p),
+                expected,
+                "{p:?} in projection {proj} of {s}"
+            );
+        }
+    }
+}
+
+fn random_map(rng: &mut Rng, np: usize, ni: usize, no: usize) -> BasicMap {
+    let space = Space::map(
+        names("p", np),
+        Tuple::new(Some("A".into()), names("i", ni)),
+        Tuple::new(Some("B".into()), names("o", no)),
+    );
+    let n = np + ni + no;
+    let mut rows = box_rows(0..n, n, B);
+    let count = rng.range(1, 3) as usize;
+    rows.extend(random_rows(rng, n, count));
+    BasicMap::from_columns(space, 0, rows)
+}
+
+#[test]
+fn relations_agree_with_enumeration() {
+    let mut rng = Rng(0x94D0_49BB_1331_11EB ^ 0xFF);
+    for _ in 0..cases() {
+        let np = rng.range(0, 1) as usize;
+        let (ni, no) = (rng.range(1, 2) as usize, rng.range(1, 2) as usize);
+        let m = random_map(&mut rng, np, ni, no);
+        let s = random_set(&mut rng, np, ni, false);
+        let s = BasicSet::from_parts(
+            Space::set(names("p", np), Some("A".into()), names("i", ni)),
+            s.n_local(),
+            s.constraints().to_vec(),
+        );
+        let pairs: Vec<Vec<i64>> = points(np + ni + no)
+            .into_iter()
+            .filter(|p| {
+                let flat = BasicSet::from_parts(
+                    Space::set(vec![], None, names("c", p.len())),
+                    0,
+                    m.constraints().to_vec(),
+                );
+                holds(&flat, p)
+            })
+            .collect();
+        let image = m.apply(&s).expect("same space");
+        let domain = m.domain();
+        let range = m.range();
+        let rev = m.reverse();
+        for p in points(np + no) {
+            let expected = pairs
+                .iter()
+                .any(|q| q[..np] == p[..np] && q[np + ni..] == p[np..] && holds(&s, &q[..np + ni]));
+            assert_eq!(
+                contains(&image, &p),
+                expected,
+                "{p:?} in image {image} of {s} under {m}"
+            );
+            let in_range = pairs
+                .iter()
+                .any(|q| q[..np] == p[..np] && q[np + ni..] == p[np..]);
+            assert_eq!(
+                contains(&range, &p),
+                in_range,
+                "{p:?} in range {range} of {m}"
+            );
+        }
+        for p in points(np + ni) {
+            let in_domain = pairs.iter().any(|q| q[..np + ni] == p[..]);
+            assert_eq!(
+                contains(&domain, &p),
+                in_domain,
+                "{p:?} in domain {domain} of {m}"
+            );
+        }
+        // reverse(m) holds (out, in) iff m holds (in, out); its domain is m's range.
+        let rev_domain = rev.domain();
+        for p in points(np + no) {
+            assert_eq!(contains(&rev_domain, &p), contains(&range, &p));
+        }
+        // apply(reverse(m), apply(m, s)) ⊇ s ∩ dom(m).
+        let back = rev.apply(&image).expect("same space");
+        for p in points(np + ni) {
+            if holds(&s, &p) && pairs.iter().any(|q| q[..np + ni] == p[..]) {
+                assert!(
+                    contains(&back, &p),
+                    "{p:?} lost by apply(reverse(m), apply(m, s))"
+                );
+            }
+        }
+    }
+}
