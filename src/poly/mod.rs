@@ -15,16 +15,38 @@
 //! A set has no input dims. All coefficient arithmetic is checked: an overflow
 //! is returned as [`Overflow`], never wrapped.
 //!
+//! Every operation is **exact over the integers** and says what it costs.
+//! Emptiness, sample and lexmin/lexmax are decided by the Omega test
+//! (`omega.rs`): exact integer reasoning, never floating point. Projection is
+//! exact because a projected dimension becomes a local (`exists`): nothing
+//! rational is ever substituted for an integer answer. An operation that
+//! cannot decide (an overflow, an unsupported local) returns a [`PolyError`],
+//! which callers must read as "unknown", never as "empty".
+//!
 //! This module knows nothing about programs.
 //!
+//! A worked example: the integer points of `[N] -> { S[i] : 0 <= i < N }` for
+//! `N = 3`, listed by repeated lexmin.
+//!
 //! ```
-//! use polyc::poly::{BasicSet, Constraint, Space};
-//! // [N] -> { S[i] : 0 <= i < N }
+//! use polyc::poly::{BasicSet, Constraint, LexOpt, Space};
 //! let space = Space::set(vec!["N".into()], Some("S".into()), vec!["i".into()]);
 //! let mut s = BasicSet::universe(space);
 //! s.add(Constraint::ineq(vec![0, 1], 0));   // i >= 0
 //! s.add(Constraint::ineq(vec![1, -1], -1)); // N - i - 1 >= 0
 //! assert_eq!(s.to_string(), "[N] -> { S[i] : i >= 0 and i <= N - 1 }");
+//! s.add(Constraint::eq(vec![1, 0], -3));    // N = 3
+//! let mut points = Vec::new();
+//! while let LexOpt::Point(p) = s.lexmin().unwrap() {
+//!     points.push(p[1]);
+//!     s.add(Constraint::ineq(vec![0, 1], -p[1] - 1)); // i >= p + 1
+//! }
+//! assert_eq!(points, [0, 1, 2]);
+//! // { [x] : 1 <= 3x <= 2 } has rational points but no integer one.
+//! let mut t = BasicSet::universe(Space::set(vec![], None, vec!["x".into()]));
+//! t.add(Constraint::ineq(vec![3], -1));
+//! t.add(Constraint::ineq(vec![-3], 2));
+//! assert!(t.is_empty().unwrap());
 //! ```
 
 mod basic;
@@ -42,3 +64,5 @@ pub use error::PolyError;
 pub use ops::LexOpt;
 pub use space::{Space, Tuple};
 pub use union::{Map, Set};
+mod parse;
+pub use parse::{parse_basic_map, parse_basic_set, parse_map, parse_set, ParseError};
