@@ -404,3 +404,132 @@ fn relations_agree_with_enumeration() {
         }
     }
 }
+
+#[test]
+fn simplifications_keep_the_set() {
+    let mut rng = Rng(0x6A09_E667_F3BC_C908);
+    for _ in 0..cases() {
+        let (np, nd) = dims(&mut rng);
+        let s = random_set(&mut rng, np, nd, true);
+        let c = random_set(&mut rng, np, nd, false);
+        let eqs = s.detect_equalities().expect("decided");
+        let lean = s.remove_redundancies().expect("decided");
+        let gist = s.gist(&c).expect("decided");
+        assert!(lean.constraints().len() <= s.constraints().len());
+        for p in points(np + nd) {
+            let truth = holds(&s, &p);
+            // Simplified sets may leave a local bounded on one side only, so
+            // their membership is decided by the library (exact), not by `holds`.
+            assert_eq!(
+                contains(&eqs, &p),
+                truth,
+                "{p:?}: detect_equalities({s}) = {eqs}"
+            );
+            assert_eq!(
+                contains(&lean, &p),
+                truth,
+                "{p:?}: remove_redundancies({s}) = {lean}"
+            );
+            if holds(&c, &p) {
+                assert_eq!(contains(&gist, &p), truth, "{p:?}: gist({s}, {c}) = {gist}");
+            }
+        }
+    }
+}
+
+#[test]
+fn rational_projection_contains_the_integer_one_and_bounds_hold() {
+    let mut rng = Rng(0xBB67_AE85_84CA_A73B);
+    for _ in 0..cases() {
+        let (np, nd) = dims(&mut rng);
+        if nd < 2 {
+            continue;
+        }
+        let s = random_set(&mut rng, np, nd, true);
+        let truth = brute(&s);
+        let (proj, exact) = s.project_out_rational(1, nd - 1).expect("no overflow");
+        for p in points(np + 1) {
+            let integer = truth.iter().any(|q| q[..np + 1] == p[..]);
+            let rational = holds(&proj, &p);
+            assert!(
+                !integer || rational,
+                "{p:?}: integer projection ⊄ rational {proj} of {s}"
+            );
+            if exact {
+                assert_eq!(
+                    integer, rational,
+                    "{p:?}: 'exact' rational projection {proj} of {s}"
+                );
+            }
+        }
+        // Every integer point lies within the bounds of each dimension.
+        for d in 0..nd {
+            let b = s.dim_bounds(d).expect("no overflow");
+            for q in &truth {
+                let x = q[np + d];
+                let val = |c: &polyc::poly::Bound| {
+                    c.coeffs.iter().zip(q).map(|(a, v)| a * v).sum::<i64>() + c.constant
+                };
+                for l in &b.lower {
+                    assert!(
+                        x * l.div >= val(l),
+                        "lower bound {l:?} of dim {d} fails at {q:?} in {s}"
+                    );
+                }
+                for u in &b.upper {
+                    assert!(
+                        x * u.div <= val(u),
+                        "upper bound {u:?} of dim {d} fails at {q:?} in {s}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn composition_agrees_with_enumeration() {
+    let mut rng = Rng(0x3C6E_F372_FE94_F82B);
+    for _ in 0..cases() / 2 {
+        let np = rng.range(0, 1) as usize;
+        let (ni, nm, no) = (1, rng.range(1, 2) as usize, 1);
+        let a = random_map(&mut rng, np, ni, nm);
+        let b = random_map(&mut rng, np, nm, no);
+        let b = BasicMap::from_columns(
+            Space::map(
+                names("p", np),
+                Tuple::new(Some("B".into()), names("o", nm)),
+                Tuple::new(Some("C".into()), names("z", no)),
+            ),
+            0,
+            b.constraints().to_vec(),
+        );
+        let ab = a.apply_range(&b).expect("same middle space");
+        let flat = |m: &BasicMap, p: &[i64]| {
+            holds(
+                &BasicSet::from_parts(
+                    Space::set(vec![], None, names("c", p.len())),
+                    0,
+                    m.constraints().to_vec(),
+                ),
+                p,
+            )
+        };
+        let as_set = BasicSet::from_parts(
+            Space::set(vec![], None, names("c", np + ni + no)),
+            ab.n_local(),
+            ab.constraints().to_vec(),
+        );
+        for p in points(np + ni + no) {
+            let expected = points(nm).iter().any(|y| {
+                let mut first = p[..np + ni].to_vec();
+                first.extend_from_slice(y);
+                let mut second = p[..np].to_vec();
+                second.extend_from_slice(y);
+                second.extend_from_slice(&p[np + ni..]);
+                flat(&a, &first) && flat(&b, &second)
+            });
+            assert_eq!(contains(&as_set, &p), expected, "{p:?} in {a} ∘ {b} = {ab}");
+        }
+    }
+}

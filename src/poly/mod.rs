@@ -50,15 +50,18 @@
 //! ```
 
 mod basic;
+mod bounds;
 mod constraint;
 mod error;
 mod omega;
 mod ops;
 mod print;
+mod simplify;
 mod space;
 mod union;
 
 pub use basic::{BasicMap, BasicSet};
+pub use bounds::{Bound, DimBounds};
 pub use constraint::{checked_add, checked_mul, Constraint, ConstraintKind, Overflow};
 pub use error::PolyError;
 pub use ops::LexOpt;

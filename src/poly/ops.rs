@@ -488,6 +488,41 @@ impl BasicMap {
     pub fn is_empty(&self) -> Result<bool, PolyError> {
         Ok(integer_sample(self.n_cols(), &self.constraints)?.is_none())
     }
+
+    /// Composition `{ x -> z : ∃ y, (x, y) ∈ self, (y, z) ∈ next }`. Exact,
+    /// cheap: the middle tuple becomes locals.
+    pub fn apply_range(&self, next: &BasicMap) -> Result<BasicMap, PolyError> {
+        let (np, ni, nm) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
+        if next.space.params != self.space.params || next.space.n_in() != nm {
+            return Err(PolyError::SpaceMismatch { op: "apply_range" });
+        }
+        let no = next.space.n_out();
+        let (l1, l2) = (self.n_local, next.n_local);
+        // Result columns: params | x | z | y | self locals | next locals.
+        let n = np + ni + no + nm + l1 + l2;
+        let first: Vec<usize> = (0..self.n_cols())
+            .map(|k| if k < np + ni { k } else { k + no })
+            .collect();
+        let second: Vec<usize> = (0..next.n_cols())
+            .map(|k| match k {
+                k if k < np => k,
+                k if k < np + nm => k - np + np + ni + no,
+                k if k < np + nm + no => k - np - nm + np + ni,
+                k => k - np - nm - no + np + ni + no + nm + l1,
+            })
+            .collect();
+        let input = self
+            .space
+            .input
+            .clone()
+            .unwrap_or_else(|| Tuple::new(None, Vec::new()));
+        let space = Space::map(self.space.params.clone(), input, next.space.output.clone());
+        let rows = embed(&self.constraints, &first, n)
+            .into_iter()
+            .chain(embed(&next.constraints, &second, n))
+            .collect();
+        Ok(BasicMap::from_columns(space, nm + l1 + l2, rows))
+    }
 }
 
 impl Map {
@@ -520,6 +555,20 @@ impl Map {
     /// The range. Exact, cheap.
     pub fn range(&self) -> Set {
         self.reverse().domain()
+    }
+
+    /// Composition, disjunct by disjunct (see [`BasicMap::apply_range`]).
+    pub fn apply_range(&self, next: &Map) -> Result<Map, PolyError> {
+        let space = BasicMap::universe(self.space.clone())
+            .apply_range(&BasicMap::universe(next.space.clone()))?
+            .space;
+        let mut out = Map::empty(space);
+        for a in &self.basics {
+            for b in &next.basics {
+                out.push(a.apply_range(b)?);
+            }
+        }
+        Ok(out)
     }
 
     /// The image of `set`: one disjunct per pair of disjuncts. Exact.
