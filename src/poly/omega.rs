@@ -19,8 +19,6 @@
 //! and then no answer is given. Cost: exponential in the worst case (integer
 //! programming is NP-complete), fast on the small systems of loop nests.
 
-use std::collections::HashMap;
-
 use super::{checked_add, checked_mul, Constraint, ConstraintKind, Overflow};
 
 /// `coeffs · x + constant`, with the relation given by where the row is kept.
@@ -156,8 +154,9 @@ fn normalize(sys: &mut System) -> Normalized {
         r.constant /= g;
         eqs.push(r);
     }
-    let mut tightest: HashMap<Vec<i64>, i64> = HashMap::new();
-    let mut order: Vec<Vec<i64>> = Vec::new();
+    // Tightest constant per direction; systems are small, so a linear scan
+    // beats hashing the coefficient vectors.
+    let mut tight: Vec<Row> = Vec::with_capacity(sys.ineqs.len());
     for mut r in std::mem::take(&mut sys.ineqs) {
         let g = r.coeffs.iter().fold(0, |g, &c| gcd(g, c));
         if g == 0 {
@@ -166,40 +165,35 @@ fn normalize(sys: &mut System) -> Normalized {
             }
             continue;
         }
-        r.coeffs.iter_mut().for_each(|c| *c /= g);
-        r.constant = floor_div(r.constant, g);
-        match tightest.get_mut(&r.coeffs) {
-            Some(k) => *k = (*k).min(r.constant),
-            None => {
-                order.push(r.coeffs.clone());
-                tightest.insert(r.coeffs, r.constant);
-            }
+        if g != 1 {
+            r.coeffs.iter_mut().for_each(|c| *c /= g);
+            r.constant = floor_div(r.constant, g);
+        }
+        match tight.iter_mut().find(|t| t.coeffs == r.coeffs) {
+            Some(t) => t.constant = t.constant.min(r.constant),
+            None => tight.push(r),
         }
     }
-    let mut ineqs = Vec::with_capacity(order.len());
-    for coeffs in order {
-        let k = tightest[&coeffs];
-        let neg: Vec<i64> = coeffs.iter().map(|c| -c).collect();
-        if let Some(&k2) = tightest.get(&neg) {
+    let mut ineqs = Vec::with_capacity(tight.len());
+    for (k, r) in tight.iter().enumerate() {
+        let opposite = tight
+            .iter()
+            .find(|t| t.coeffs.iter().zip(&r.coeffs).all(|(a, b)| *a == -*b));
+        if let Some(o) = opposite {
             // c·x + k >= 0 and -c·x + k2 >= 0: -k <= c·x <= k2.
-            match k.checked_add(k2) {
+            match r.constant.checked_add(o.constant) {
                 Some(s) if s < 0 => return Normalized::Infeasible,
                 Some(0) => {
-                    if coeffs.iter().find(|&&c| c != 0).is_some_and(|&c| c > 0) {
-                        eqs.push(Row {
-                            coeffs: coeffs.clone(),
-                            constant: k,
-                        });
+                    // Keep one equality for the pair: the row that comes first.
+                    if tight[..k].iter().all(|t| t != o) {
+                        eqs.push(r.clone());
                     }
                     continue;
                 }
                 _ => {}
             }
         }
-        ineqs.push(Row {
-            coeffs,
-            constant: k,
-        });
+        ineqs.push(r.clone());
     }
     sys.eqs = eqs;
     sys.ineqs = ineqs;

@@ -140,20 +140,33 @@ impl BasicSet {
         };
         let mut rows = self.constraints.clone();
         for col in 0..self.space.n_dim_total() {
-            // Unbounded iff the recession cone has a ray moving col the wrong way.
-            let mut cone: Vec<Constraint> = rows
-                .iter()
-                .map(|c| Constraint {
-                    kind: c.kind,
-                    coeffs: c.coeffs.clone(),
-                    constant: 0,
-                })
-                .collect();
-            let mut dir = vec![0; n];
-            dir[col] = -sign; // -sign * r_col >= 1
-            cone.push(Constraint::ineq(dir, -1));
-            if integer_sample(n, &cone)?.is_some() {
-                return Ok(LexOpt::Unbounded);
+            // Cheap first: a row bounding `sign * x_col` from below in terms of
+            // earlier columns only (already fixed to `best`) gives the bound
+            // directly, and often the optimum in one emptiness test.
+            if let Some(direct) = direct_bound(&rows, col, sign, &best, self.space.n_dim_total())? {
+                if let Some(p) = self.sample_with(&rows, col, sign, direct)? {
+                    best = p;
+                    let mut fix = vec![0; n];
+                    fix[col] = 1;
+                    rows.push(Constraint::eq(fix, -best[col]));
+                    continue;
+                }
+            } else {
+                // Unbounded iff the recession cone has a ray moving col the wrong way.
+                let mut cone: Vec<Constraint> = rows
+                    .iter()
+                    .map(|c| Constraint {
+                        kind: c.kind,
+                        coeffs: c.coeffs.clone(),
+                        constant: 0,
+                    })
+                    .collect();
+                let mut dir = vec![0; n];
+                dir[col] = -sign; // -sign * r_col >= 1
+                cone.push(Constraint::ineq(dir, -1));
+                if integer_sample(n, &cone)?.is_some() {
+                    return Ok(LexOpt::Unbounded);
+                }
             }
             // Binary search on sign * x_col between a known-infeasible bound and best.
             let mut hi = sign * best[col]; // feasible: sign*x = hi
@@ -274,6 +287,35 @@ impl BasicSet {
         }
         Ok(defs)
     }
+}
+
+/// The largest lower bound on `sign * x_col` given by a row whose other
+/// non-zero columns all come before `col` (and are not locals), with those
+/// columns at their values in `point`; `None` if no row gives one.
+fn direct_bound(
+    rows: &[Constraint],
+    col: usize,
+    sign: i64,
+    point: &[i64],
+    n_dims: usize,
+) -> Result<Option<i64>, PolyError> {
+    let mut best: Option<i64> = None;
+    for r in rows {
+        let a = sign * r.coeffs[col];
+        let directs = r.coeffs[col + 1..].iter().all(|&v| v == 0) && col < n_dims;
+        if !directs || a == 0 || (r.kind == ConstraintKind::Ineq && a < 0) {
+            continue;
+        }
+        // a * (sign x) + rest >= 0 (or = 0): sign x >= ceil(-rest / a) when a > 0.
+        let mut rest = r.constant;
+        for (k, &v) in r.coeffs[..col].iter().enumerate() {
+            rest = super::checked_add(rest, super::checked_mul(v, point[k])?)?;
+        }
+        let (a, rest) = if a < 0 { (-a, -rest) } else { (a, rest) };
+        let bound = -(rest.div_euclid(a));
+        best = Some(best.map_or(bound, |b| b.max(bound)));
+    }
+    Ok(best)
 }
 
 /// `not (e >= 0)`, i.e. `-e - 1 >= 0`.
