@@ -531,3 +531,16 @@ fn pathological_inputs_are_errors_not_crashes() {
         5000
     );
 }
+
+#[test]
+fn inline_outputs_are_substituted_into_the_other_constraints() {
+    // Regression: the output printed inline as `i + 1` was still named `i'`
+    // in the constraints, which then did not parse back.
+    let m = parse_map("[N] -> { S0[i] -> S0[i'] : i' = i + 1 and i' <= N and i >= 0 }").unwrap();
+    let text = m.to_string();
+    assert_eq!(
+        text,
+        "[N] -> { S0[i] -> S0[i + 1] : i <= N - 1 and i >= 0 }"
+    );
+    assert_eq!(parse_map(&text).unwrap().to_string(), text);
+}

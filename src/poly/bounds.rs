@@ -31,7 +31,10 @@ pub struct DimBounds {
 
 /// Eliminate column `col` from `rows` (n columns) by Fourier–Motzkin.
 /// Returns the rows and whether the step was exact over the integers.
-fn eliminate(rows: Vec<Constraint>, col: usize) -> Result<(Vec<Constraint>, bool), Overflow> {
+pub(crate) fn eliminate_column(
+    rows: Vec<Constraint>,
+    col: usize,
+) -> Result<(Vec<Constraint>, bool), Overflow> {
     // An equality with a non-zero coefficient substitutes exactly (rationally).
     if let Some(e) = rows
         .iter()
@@ -104,7 +107,7 @@ impl BasicSet {
         let mut cols: Vec<usize> = (np + nd..self.n_cols()).rev().collect();
         cols.extend((np + first..np + first + count).rev());
         for col in cols {
-            let (r, e) = eliminate(rows, col)?;
+            let (r, e) = eliminate_column(rows, col)?;
             rows = r;
             exact &= e;
         }

@@ -52,6 +52,7 @@
 mod basic;
 mod bounds;
 mod constraint;
+mod divisions;
 mod error;
 mod omega;
 mod ops;
@@ -59,6 +60,7 @@ mod print;
 mod simplify;
 mod space;
 mod union;
+mod wrap;
 
 pub use basic::{BasicMap, BasicSet};
 pub use bounds::{Bound, DimBounds};

@@ -315,6 +315,66 @@ fn eliminate_equality(sys: &mut System) -> Result<Option<Recovery>, Overflow> {
     Ok(Some(Recovery::Changed { j, q }))
 }
 
+/// Branch on a variable's values when it has at most this many.
+const BRANCH_LIMIT: i64 = 8;
+
+/// Constant bounds of every variable by interval propagation over `rows`
+/// (a few rounds; sound, not tight), and the variable with the fewest
+/// values: `(column, lo, hi)`, or `None` if no variable is bounded on both
+/// sides. An empty interval comes back as is (`lo > hi`: no value).
+fn narrowest_range(n: usize, rows: &[Row]) -> Result<Option<(usize, i64, i64)>, Overflow> {
+    let mut lo: Vec<Option<i64>> = vec![None; n];
+    let mut hi: Vec<Option<i64>> = vec![None; n];
+    for _ in 0..3 {
+        let mut changed = false;
+        for r in rows {
+            for (j, &a) in r.coeffs.iter().enumerate() {
+                if a == 0 {
+                    continue;
+                }
+                // a x_j + c + S >= 0 with S = Σ_{k≠j} a_k x_k <= s_max.
+                let mut s_max = Some(r.constant);
+                for (k, &b) in r.coeffs.iter().enumerate() {
+                    if k == j || b == 0 {
+                        continue;
+                    }
+                    let top = if b > 0 { hi[k] } else { lo[k] };
+                    s_max = match (s_max, top) {
+                        (Some(t), Some(x)) => Some(checked_add(t, checked_mul(b, x)?)?),
+                        _ => None,
+                    };
+                }
+                let Some(s_max) = s_max else { continue };
+                if a > 0 {
+                    let b = ceil_div(-s_max, a);
+                    if lo[j].is_none_or(|l| b > l) {
+                        lo[j] = Some(b);
+                        changed = true;
+                    }
+                } else {
+                    let b = floor_div(s_max, -a);
+                    if hi[j].is_none_or(|h| b < h) {
+                        hi[j] = Some(b);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut best: Option<(usize, i64, i64)> = None;
+    for k in 0..n {
+        if let (Some(l), Some(h)) = (lo[k], hi[k]) {
+            if best.is_none_or(|(_, bl, bh)| (h as i128 - l as i128) < (bh as i128 - bl as i128)) {
+                best = Some((k, l, h));
+            }
+        }
+    }
+    Ok(best)
+}
+
 enum Elim {
     Step(Recovery),
     Decided(Option<Vec<i64>>),
@@ -400,12 +460,36 @@ fn eliminate_inequality_var(sys: &mut System) -> Result<Elim, Overflow> {
         ineqs,
     };
     let all: Vec<Row> = rest.iter().chain(rows.iter()).cloned().collect();
-    if solve(sub(shadow(false)?))?.is_none() {
-        return Ok(Elim::Decided(None));
+    // A variable with few possible values: trying each is cheaper than the
+    // shadows and splinters (each try fixes one variable).
+    // (An overflow while propagating only means no branching.)
+    if let Ok(Some((k, lo, hi))) = narrowest_range(n, &all) {
+        if hi.checked_sub(lo).is_some_and(|d| d < BRANCH_LIMIT) {
+            for v in lo..=hi {
+                let mut fix = Row {
+                    coeffs: vec![0; n],
+                    constant: -v,
+                };
+                fix.coeffs[k] = 1;
+                let branch = System {
+                    n,
+                    eqs: vec![fix],
+                    ineqs: all.clone(),
+                };
+                if let Some(p) = solve(branch)? {
+                    return Ok(Elim::Decided(Some(p)));
+                }
+            }
+            return Ok(Elim::Decided(None));
+        }
     }
+    // The dark shadow first: most satisfiable systems have a point there.
     if let Some(mut p) = solve(sub(shadow(true)?))? {
         p[j] = pick(&rows, j, &p)?;
         return Ok(Elim::Decided(Some(p)));
+    }
+    if solve(sub(shadow(false)?))?.is_none() {
+        return Ok(Elim::Decided(None));
     }
     // Splinters: an integer point outside the dark shadow lies on
     // a·x_j + L = i for some lower bound and 0 <= i <= (a·b_max - a - b_max) / b_max.

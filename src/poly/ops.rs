@@ -20,7 +20,7 @@ pub enum LexOpt {
 
 /// Move columns `cols` of `constraints` (n columns) so that they come right
 /// after column `at` (exclusive of those moved). Used to turn dims into locals.
-fn permute(constraints: &[Constraint], order: &[usize]) -> Vec<Constraint> {
+pub(crate) fn permute(constraints: &[Constraint], order: &[usize]) -> Vec<Constraint> {
     constraints
         .iter()
         .map(|c| Constraint {
@@ -118,6 +118,23 @@ impl BasicSet {
             self.n_local + count,
             permute(&self.constraints, &order),
         )
+    }
+
+    /// Eliminate dimensions `first..first + count` in isl's sense: the space
+    /// keeps them, but they become unconstrained (`{ [x, y] : ∃ y' : … }`).
+    /// Exact; cheap: their columns move to new locals.
+    pub fn eliminate(&self, first: usize, count: usize) -> BasicSet {
+        let np = self.space.n_param();
+        let cols = np + first..np + first + count;
+        let mut out = self.clone();
+        let locals: Vec<usize> = cols.clone().map(|_| out.add_local()).collect();
+        for c in &mut out.constraints {
+            for (d, &l) in cols.clone().zip(&locals) {
+                c.coeffs[l] = c.coeffs[d];
+                c.coeffs[d] = 0;
+            }
+        }
+        out
     }
 
     /// Lexicographic minimum over the parameters and dimensions, in column
@@ -221,11 +238,21 @@ impl BasicSet {
         Ok(integer_sample(n, &r)?)
     }
 
-    /// The complement within the universe of the space, as a union of
-    /// disjoint basic sets. Exact. Locals are supported when each is an
-    /// integer division `floor(e / k)` given by its two defining rows
-    /// (`e - k q >= 0`, `k q - e + k - 1 >= 0`), as the front end makes them.
+    /// The complement within the universe of the space. Exact. The locals
+    /// are first written as integer divisions
+    /// ([`BasicSet::with_division_locals`], which may split the set); each
+    /// constraint other than a division's definition is then negated in turn
+    /// (`¬c1 ∨ (c1 ∧ ¬c2) ∨ …`), giving disjoint pieces.
     pub fn complement(&self) -> Result<Set, PolyError> {
+        let mut acc = Set::from_basic(BasicSet::universe(self.space.clone()));
+        for part in &self.with_division_locals()?.basics {
+            acc = acc.intersect_merging_divisions(&part.complement_of_divisions()?)?;
+        }
+        Ok(acc)
+    }
+
+    /// The complement of a conjunction whose locals are ordered divisions.
+    fn complement_of_divisions(&self) -> Result<Set, PolyError> {
         let defs = self.division_rows()?;
         let mut out = Set::empty(self.space.clone());
         let mut prefix: Vec<Constraint> =
@@ -372,6 +399,15 @@ impl Set {
         Ok(out)
     }
 
+    /// [`Set::intersect`], then duplicate and unused divisions removed.
+    fn intersect_merging_divisions(&self, other: &Set) -> Result<Set, PolyError> {
+        let mut out = self.intersect(other)?;
+        for b in &mut out.basics {
+            *b = b.without_redundant_divisions();
+        }
+        Ok(out)
+    }
+
     /// `self − other`, exact; see [`BasicSet::complement`] for which locals
     /// the subtrahend may have.
     pub fn subtract(&self, other: &Set) -> Result<Set, PolyError> {
@@ -380,7 +416,7 @@ impl Set {
         }
         let mut acc = self.clone();
         for b in &other.basics {
-            acc = acc.intersect(&b.complement()?)?;
+            acc = acc.intersect_merging_divisions(&b.complement()?)?;
         }
         Ok(acc)
     }
@@ -417,6 +453,18 @@ impl Set {
             }
         };
         Set { space, basics }
+    }
+
+    /// Eliminate dimensions in every disjunct (see [`BasicSet::eliminate`]).
+    pub fn eliminate(&self, first: usize, count: usize) -> Set {
+        Set {
+            space: self.space.clone(),
+            basics: self
+                .basics
+                .iter()
+                .map(|b| b.eliminate(first, count))
+                .collect(),
+        }
     }
 
     /// Lexicographic minimum over all disjuncts (see [`BasicSet::lexmin`]).

@@ -93,13 +93,41 @@ fn params_prefix(space: &Space) -> String {
     }
 }
 
+/// The rows other than `rows[pos]` with column `col` eliminated by that
+/// row (an equality with a ±1 coefficient there); `None` on overflow.
+fn substituted(rows: &[Constraint], pos: usize, col: usize) -> Option<Vec<Constraint>> {
+    let eq = &rows[pos];
+    let unit = eq.coeffs[col];
+    let mut out = Vec::with_capacity(rows.len());
+    for (k, r) in rows.iter().enumerate() {
+        if k == pos {
+            continue;
+        }
+        // r - (v / unit) eq, with unit = ±1: v * unit.
+        let f = r.coeffs[col].checked_mul(unit)?;
+        let mut coeffs = Vec::with_capacity(r.coeffs.len());
+        for (a, b) in r.coeffs.iter().zip(&eq.coeffs) {
+            coeffs.push(a.checked_sub(f.checked_mul(*b)?)?);
+        }
+        let constant = r.constant.checked_sub(f.checked_mul(eq.constant)?)?;
+        out.push(Constraint {
+            kind: r.kind,
+            coeffs,
+            constant,
+        });
+    }
+    Some(out)
+}
+
 /// The body of one disjunct: `S[i] : c1 and c2` (no braces).
 fn conjunction_text(space: &Space, n_local: usize, constraints: &[Constraint]) -> String {
     let names = column_names(space, n_local);
     let n_param = space.n_param();
     let mut out_dims = space.output.dims.clone();
-    let mut rows: Vec<&Constraint> = constraints.iter().collect();
-    // A relation whose output k is a function of inputs and parameters prints inline.
+    let mut rows: Vec<Constraint> = constraints.to_vec();
+    // A relation whose output k is a function of inputs and parameters prints
+    // inline, and is substituted into the other rows (which then no longer
+    // name it: isl reads an inline output as an expression, not a name).
     if space.input.is_some() {
         for (k, dim) in out_dims.iter_mut().enumerate() {
             let col = space.out_col(k);
@@ -111,14 +139,17 @@ fn conjunction_text(space: &Space, n_local: usize, constraints: &[Constraint]) -
                         .enumerate()
                         .all(|(j, &v)| j + space.out_col(0) == col || v == 0)
             });
-            if let Some(pos) = found {
-                let c = rows.remove(pos);
-                let s = -c.coeffs[col];
-                let terms: Vec<(i64, &str)> = (0..space.out_col(0))
-                    .map(|j| (s * c.coeffs[j], names[j].as_str()))
-                    .collect();
-                *dim = linear_text(&terms, s * c.constant);
-            }
+            let Some(pos) = found else { continue };
+            let Some(others) = substituted(&rows, pos, col) else {
+                continue;
+            };
+            let c = rows.remove(pos);
+            rows = others;
+            let s = -c.coeffs[col];
+            let terms: Vec<(i64, &str)> = (0..space.out_col(0))
+                .map(|j| (s * c.coeffs[j], names[j].as_str()))
+                .collect();
+            *dim = linear_text(&terms, s * c.constant);
         }
     }
     let mut text = String::new();
