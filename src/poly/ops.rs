@@ -161,6 +161,13 @@ impl BasicSet {
             // earlier columns only (already fixed to `best`) gives the bound
             // directly, and often the optimum in one emptiness test.
             if let Some(direct) = direct_bound(&rows, col, sign, &best, self.space.n_dim_total())? {
+                // The known point may already attain the bound: no test then.
+                if sign * best[col] == direct {
+                    let mut fix = vec![0; n];
+                    fix[col] = 1;
+                    rows.push(Constraint::eq(fix, -best[col]));
+                    continue;
+                }
                 if let Some(p) = self.sample_with(&rows, col, sign, direct)? {
                     best = p;
                     let mut fix = vec![0; n];
