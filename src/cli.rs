@@ -32,6 +32,7 @@ const EXAMPLES: &str = "\
 Examples:
   polyc recipes/gemm/gemm.c                        re-emit the kernel's scop regions
   polyc kernel.c --emit scop                       print the program model as JSON
+  polyc kernel.c --emit deps-text                  list the dependences, one per line
   polyc kernel.c --recipe tune.poly -o out.c       apply a recipe, write OpenMP C
   polyc kernel.c --recipe tune.poly --set T=64     override a recipe variable";
 
@@ -56,6 +57,9 @@ pub struct Cli {
     /// Print the model instead of code
     #[arg(long, value_enum)]
     pub emit: Option<Emit>,
+    /// With `--emit deps` or `--emit deps-text`: also read-after-read dependences
+    #[arg(long)]
+    pub rar: bool,
     /// Print the final schedule as a recipe that replays it
     #[arg(long)]
     pub explain: bool,

@@ -6,7 +6,9 @@ use std::fs;
 use crate::cli::{Cli, Emit, Target};
 use crate::emit::{print_region, splice};
 use crate::lang::c::{read_source, SourceFile};
-use crate::scop::scops_json;
+use crate::lang::diagnostic::Diagnostic;
+use crate::scop::deps_view::{deps_json, deps_text, DepsJson};
+use crate::scop::{dependences, scops_json, DepOptions};
 
 /// What a run produced: its exit status and the bytes for stdout and stderr.
 #[derive(Debug, Default)]
@@ -83,10 +85,14 @@ pub fn run(cli: &Cli) -> Outcome {
         Some(Emit::Scop) => emit_scop(&file, cli.scop),
         Some(Emit::Schedule) => emit_schedule(&file, cli.scop, false),
         Some(Emit::ScheduleText) => emit_schedule(&file, cli.scop, true),
-        Some(Emit::Deps) => return not_implemented("--emit deps (lands with dependence analysis)"),
-        Some(Emit::DepsText) => {
-            return not_implemented("--emit deps-text (lands with dependence analysis)")
-        }
+        Some(Emit::Deps) => match emit_deps(&file, cli.scop, cli.rar, false) {
+            Ok(s) => s,
+            Err(o) => return o,
+        },
+        Some(Emit::DepsText) => match emit_deps(&file, cli.scop, cli.rar, true) {
+            Ok(s) => s,
+            Err(o) => return o,
+        },
         None => regenerate(&file),
     };
     if let Some(out) = &cli.output {
@@ -162,6 +168,66 @@ fn emit_schedule(file: &SourceFile, only: Option<usize>, text: bool) -> String {
         s.push('\n');
         s
     }
+}
+
+#[derive(serde::Serialize)]
+struct FileDepsJson<'a> {
+    file: &'a str,
+    scops: Vec<DepsJson>,
+}
+
+/// `--emit deps` (JSON) or `--emit deps-text`; a `poly` error (the analysis
+/// could not decide) is an exit-1 diagnostic on the region.
+fn emit_deps(
+    file: &SourceFile,
+    only: Option<usize>,
+    rar: bool,
+    text: bool,
+) -> Result<String, Outcome> {
+    let opts = DepOptions { rar };
+    let mut out = String::new();
+    let mut json = Vec::new();
+    for scop in selected(file, only) {
+        let deps = dependences(scop, &opts).map_err(|e| {
+            let d = Diagnostic::error(
+                format!(
+                    "dependence analysis of scop region {} failed: {e}",
+                    scop.region
+                ),
+                trimmed(&file.text, &scop.span),
+            )
+            .with_label("in this region")
+            .with_note("polyc computes dependences exactly or not at all");
+            Outcome {
+                status: 1,
+                stdout: String::new(),
+                stderr: d.render(&file.name, &file.text),
+            }
+        })?;
+        if text {
+            out.push_str(&format!("# scop region {}\n", scop.region));
+            out.push_str(&deps_text(&file.text, scop, &deps));
+        } else {
+            json.push(deps_json(scop, &deps));
+        }
+    }
+    if text {
+        return Ok(out);
+    }
+    let mut s = serde_json::to_string_pretty(&FileDepsJson {
+        file: &file.name,
+        scops: json,
+    })
+    .unwrap_or_default();
+    s.push('\n');
+    Ok(s)
+}
+
+/// `span` without its leading and trailing white space.
+fn trimmed(text: &str, span: &std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let body = text.get(span.clone()).unwrap_or("");
+    let start = span.start + (body.len() - body.trim_start().len());
+    start..start + body.trim().len()
 }
 
 /// The file with every region re-emitted from the model.

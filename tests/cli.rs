@@ -1,5 +1,5 @@
 //! The CLI contract (DESIGN §8): exit statuses, flags not implemented yet,
-//! `-o` and `--scop`, through the real binary.
+//! the dependence views, `-o` and `--scop`, through the real binary.
 
 mod common;
 
@@ -34,14 +34,30 @@ fn flags_whose_feature_has_not_landed_exit_2_and_say_so() {
         vec![k, "--schedule", "s.json"],
         vec![k, "--explain"],
         vec![k, "--target", "cuda"],
-        vec![k, "--emit", "deps"],
-        vec![k, "--emit", "deps-text"],
     ] {
         let (status, stdout, stderr) = polyc_bin(&args);
         assert_eq!(status, 2, "{args:?}");
         assert_eq!(stdout, "", "{args:?}");
         assert!(stderr.contains("not implemented yet"), "{args:?}: {stderr}");
     }
+}
+
+#[test]
+fn emit_deps_prints_json_and_text() {
+    let k = "tests/kernels/gemm.c";
+    let (status, stdout, stderr) = polyc_bin(&[k, "--emit", "deps"]);
+    assert_eq!((status, stderr.as_str()), (0, ""));
+    assert!(stdout.contains("\"kind\": \"RAW\""), "{stdout}");
+    let (status, stdout, _) = polyc_bin(&[k, "--emit", "deps-text"]);
+    assert_eq!(status, 0);
+    assert!(
+        stdout.starts_with("# scop region 1\nWAW S0 -> S1 depth 2"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("RAR"));
+    let (status, stdout, _) = polyc_bin(&[k, "--emit", "deps-text", "--rar"]);
+    assert_eq!(status, 0);
+    assert!(stdout.contains("RAR S1 -> S1"), "{stdout}");
 }
 
 #[test]

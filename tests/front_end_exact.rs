@@ -6,99 +6,16 @@
 
 mod common;
 
-use polyc::lang::c::ast::{BinaryOp, Expr, ExprKind, Stmt, UnaryOp};
+use common::interp::{execute, Env};
+use polyc::lang::c::ast::Stmt;
 use polyc::lang::c::read_source;
 use polyc::poly::Set;
 
-/// C semantics of an integer expression (`/` truncates; floord/ceild round).
-fn eval(e: &Expr, env: &[(String, i64)]) -> i64 {
-    match &e.kind {
-        ExprKind::Int(v, _) => *v,
-        ExprKind::Var(n) => env
-            .iter()
-            .rev()
-            .find(|(k, _)| k == n)
-            .map(|(_, v)| *v)
-            .expect("bound name"),
-        ExprKind::Paren(x) => eval(x, env),
-        ExprKind::Unary(UnaryOp::Neg, x) => -eval(x, env),
-        ExprKind::Unary(UnaryOp::Plus, x) => eval(x, env),
-        ExprKind::Unary(UnaryOp::Not, x) => (eval(x, env) == 0) as i64,
-        ExprKind::Binary(op, a, b) => {
-            let (a, b) = (eval(a, env), eval(b, env));
-            match op {
-                BinaryOp::Add => a + b,
-                BinaryOp::Sub => a - b,
-                BinaryOp::Mul => a * b,
-                BinaryOp::Div => a / b,
-                BinaryOp::Lt => (a < b) as i64,
-                BinaryOp::Le => (a <= b) as i64,
-                BinaryOp::Gt => (a > b) as i64,
-                BinaryOp::Ge => (a >= b) as i64,
-                BinaryOp::Eq => (a == b) as i64,
-                BinaryOp::Ne => (a != b) as i64,
-                BinaryOp::And => (a != 0 && b != 0) as i64,
-                BinaryOp::Or => (a != 0 || b != 0) as i64,
-                _ => panic!("operator not in the test language"),
-            }
-        }
-        ExprKind::Call(f, args) => {
-            let ExprKind::Var(name) = &f.kind else {
-                panic!("call")
-            };
-            let (a, b) = (eval(&args[0], env), eval(&args[1], env));
-            match name.as_str() {
-                "min" => a.min(b),
-                "max" => a.max(b),
-                "floord" => a.div_euclid(b) - if a.rem_euclid(b) != 0 && b < 0 { 1 } else { 0 },
-                "ceild" => -((-a).div_euclid(b)),
-                _ => panic!("call {name}"),
-            }
-        }
-        ExprKind::Assign(..) => panic!("assignment in expression"),
-        _ => panic!("expression not in the test language"),
-    }
-}
-
 /// Run the region's statements; push the iterator values at each statement.
-fn run(stmts: &[Stmt], env: &mut Vec<(String, i64)>, n_iters: usize, out: &mut Vec<Vec<i64>>) {
-    for s in stmts {
-        match s {
-            Stmt::Block(b) => run(b, env, n_iters, out),
-            Stmt::Expr { .. } => out.push(env[1..1 + n_iters].iter().map(|(_, v)| *v).collect()),
-            Stmt::If(i) => {
-                if eval(&i.cond, env) != 0 {
-                    run(std::slice::from_ref(&i.then), env, n_iters, out);
-                } else if let Some(o) = &i.otherwise {
-                    run(std::slice::from_ref(o), env, n_iters, out);
-                }
-            }
-            Stmt::For(f) => {
-                let (id, init) = f.init.as_ref().expect("init");
-                let v = eval(init, env);
-                env.push((id.name.clone(), v));
-                let mut guard = 0;
-                while eval(f.cond.as_ref().expect("cond"), env) != 0 {
-                    run(std::slice::from_ref(&f.body), env, n_iters, out);
-                    let step = f.step.as_ref().expect("step");
-                    let delta = match &step.kind {
-                        ExprKind::Unary(UnaryOp::PostInc | UnaryOp::PreInc, _) => 1,
-                        ExprKind::Unary(UnaryOp::PostDec | UnaryOp::PreDec, _) => -1,
-                        ExprKind::Assign(op, _, c) if op == "+=" => eval(c, env),
-                        ExprKind::Assign(op, _, c) if op == "-=" => -eval(c, env),
-                        _ => panic!("step form"),
-                    };
-                    if let Some(last) = env.last_mut() {
-                        last.1 += delta;
-                    }
-                    guard += 1;
-                    assert!(guard < 10_000, "runaway loop");
-                }
-                env.pop();
-            }
-            _ => panic!("statement not in the test language"),
-        }
-    }
+fn run(stmts: &[Stmt], env: &mut Env, out: &mut Vec<Vec<i64>>) {
+    execute(stmts, env, &mut Vec::new(), &mut |_, _, loops| {
+        out.push(loops.iter().map(|(_, v)| *v).collect())
+    });
 }
 
 fn set_holds(s: &Set, p: &[i64]) -> bool {
@@ -120,7 +37,7 @@ fn check(region: &str, n_iters: usize) {
     for n in -7..=7 {
         let mut env = vec![("n".to_string(), n)];
         let mut executed = Vec::new();
-        run(&scop.tree, &mut env, n_iters, &mut executed);
+        run(&scop.tree, &mut env, &mut executed);
         let point = |it: &[i64]| {
             let mut p: Vec<i64> = params.iter().map(|_| n).collect();
             p.extend_from_slice(it);

@@ -1,12 +1,16 @@
 //! The program model: a [`Scop`] of [`Statement`]s with integer iteration
-//! domains, affine accesses and the original 2d+1 schedule.
+//! domains, affine accesses and the original 2d+1 schedule, and its
+//! dependences ([`dependences`]).
 //!
 //! Built by the C front end ([`crate::lang::c`]), read by dependence analysis,
 //! the directives and the code generators. Knows nothing about text: bodies
 //! are syntax trees, domains and accesses are `poly` sets and relations.
 
+mod deps;
+pub mod deps_view;
 mod json;
 mod model;
 
+pub use deps::{dependences, DepKind, DepOptions, Dependence};
 pub use json::{scops_json, ScopJson};
 pub use model::{Access, AccessKind, Array, Scop, Statement};
