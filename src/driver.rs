@@ -8,7 +8,8 @@ use crate::emit::{print_region, splice};
 use crate::lang::c::{read_source, SourceFile};
 use crate::lang::diagnostic::Diagnostic;
 use crate::scop::deps_view::{deps_json, deps_text, DepsJson};
-use crate::scop::{dependences, scops_json, DepOptions};
+use crate::scop::schedule::ScheduleJson;
+use crate::scop::{dependences, scops_json, DepOptions, Schedule};
 
 /// What a run produced: its exit status and the bytes for stdout and stderr.
 #[derive(Debug, Default)]
@@ -125,10 +126,9 @@ struct FileJson<'a> {
 }
 
 #[derive(serde::Serialize)]
-struct ScheduleJson<'a> {
-    region: usize,
-    statement: &'a str,
-    schedule: String,
+struct FileScheduleJson<'a> {
+    file: &'a str,
+    scops: Vec<ScheduleJson>,
 }
 
 fn emit_scop(file: &SourceFile, only: Option<usize>) -> String {
@@ -144,30 +144,26 @@ fn emit_scop(file: &SourceFile, only: Option<usize>) -> String {
 
 fn emit_schedule(file: &SourceFile, only: Option<usize>, text: bool) -> String {
     let mut out = String::new();
-    let mut json = Vec::new();
+    let mut scops = Vec::new();
     for scop in selected(file, only) {
+        let schedule = Schedule::original(scop);
         if text {
             out.push_str(&format!("# scop region {}\n", scop.region));
-        }
-        for st in &scop.statements {
-            if text {
-                out.push_str(&format!("{}: {}\n", st.name, st.schedule));
-            } else {
-                json.push(ScheduleJson {
-                    region: scop.region,
-                    statement: &st.name,
-                    schedule: st.schedule.to_string(),
-                });
-            }
+            out.push_str(&schedule.to_text(scop));
+        } else {
+            scops.push(schedule.to_json(scop));
         }
     }
     if text {
-        out
-    } else {
-        let mut s = serde_json::to_string_pretty(&json).unwrap_or_default();
-        s.push('\n');
-        s
+        return out;
     }
+    let json = FileScheduleJson {
+        file: &file.name,
+        scops,
+    };
+    let mut s = serde_json::to_string_pretty(&json).unwrap_or_default();
+    s.push('\n');
+    s
 }
 
 #[derive(serde::Serialize)]

@@ -1,6 +1,8 @@
 //! The program model: a [`Scop`] of [`Statement`]s with integer iteration
-//! domains, affine accesses and the original 2d+1 schedule, and its
-//! dependences ([`dependences`]).
+//! domains, affine accesses and the original 2d+1 schedule; its
+//! dependences ([`dependences`]); the [`Schedule`] in Clay form; and the
+//! exact legality check of a schedule against the dependences
+//! ([`validity`]).
 //!
 //! Built by the C front end ([`crate::lang::c`]), read by dependence analysis,
 //! the directives and the code generators. Knows nothing about text: bodies
@@ -10,7 +12,10 @@ mod deps;
 pub mod deps_view;
 mod json;
 mod model;
+pub mod schedule;
+pub mod validity;
 
 pub use deps::{dependences, DepKind, DepOptions, Dependence};
 pub use json::{scops_json, ScopJson};
 pub use model::{Access, AccessKind, Array, Scop, Statement};
+pub use schedule::{Mark, Schedule, StatementSchedule};

@@ -1,0 +1,271 @@
+//! The schedule in Clay form (DESIGN §4): for each statement, a union of
+//! pieces, each a relation from the statement's iterators to the dates
+//! `[β0, α1, β1, …, αd, βd]`, plus marks on the α dimensions.
+//!
+//! A β dimension is a textual position (a constant); an α dimension is a
+//! loop counter, defined by an equation in the iterators and parameters or
+//! only bounded by inequalities (as strip-mining makes it). Pieces of one
+//! statement partition its domain (an index-set split adds the inequalities
+//! that restrict each piece); all pieces of a statement have the same
+//! number of dates. Statements may have different depths: dates are
+//! compared lexicographically after padding the shorter one with zeros.
+//!
+//! ```text
+//!   S0: [N] -> { S0[i, j] -> [0, i, 0, j, 0] }     (original 2d+1 schedule)
+//!   S0: [N] -> { S0[i, j] -> [0, j, 0, i, 0] }     (after interchange)
+//! ```
+//!
+//! Directives rewrite these relations; nothing else changes a schedule.
+//! This module knows the form of a schedule, not how one is checked
+//! ([`super::validity`]) or scanned into loops.
+
+use serde::{Deserialize, Serialize};
+
+use super::Scop;
+use crate::poly::{parse_basic_map, BasicMap, ConstraintKind};
+
+/// A mark on an α dimension (a loop), as the directives set them.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mark {
+    Parallel,
+    Vector,
+    /// Unroll by this factor, with a remainder loop.
+    Unroll(u32),
+    /// Unroll by this factor, no remainder (the trip count is a multiple).
+    UnrollNoEpilog(u32),
+    /// Unroll the loop and fuse the copies of its inner loops.
+    UnrollJam(u32),
+    /// Map to a CUDA block (0 = x, 1 = y, 2 = z).
+    GpuBlock(u8),
+    /// Map to a CUDA thread (0 = x, 1 = y, 2 = z).
+    GpuThread(u8),
+}
+
+/// The schedule of one statement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StatementSchedule {
+    /// Disjoint pieces whose domains cover the statement's domain; each maps
+    /// the iterators to `2d + 1` dates.
+    pub pieces: Vec<BasicMap>,
+    /// `marks[k]`: the marks of `α(k+1)`, the loop at depth `k + 1`.
+    pub marks: Vec<Vec<Mark>>,
+}
+
+impl StatementSchedule {
+    /// Number of dates of every piece (`2d + 1`).
+    pub fn n_dates(&self) -> usize {
+        self.pieces.first().map_or(0, |p| p.space().n_out())
+    }
+
+    /// Number of α dimensions (loops), `d`.
+    pub fn depth(&self) -> usize {
+        self.n_dates() / 2
+    }
+
+    /// The β-vector `[β0, β1, …, βd]` of a piece, when every β is a
+    /// constant (a cheap syntactic check on the equalities).
+    pub fn beta(&self, piece: usize) -> Option<Vec<i64>> {
+        let p = self.pieces.get(piece)?;
+        (0..=self.depth())
+            .map(|k| constant_date(p, 2 * k))
+            .collect()
+    }
+}
+
+/// The value of date `d` of `piece` when an equality fixes it to a
+/// constant; `None` otherwise. Cheap: a scan of the rows.
+pub fn constant_date(piece: &BasicMap, d: usize) -> Option<i64> {
+    let col = piece.space().out_col(d);
+    piece.constraints().iter().find_map(|c| {
+        let only = c.kind == ConstraintKind::Eq
+            && c.coeffs[col].abs() == 1
+            && c.coeffs
+                .iter()
+                .enumerate()
+                .all(|(k, &v)| k == col || v == 0);
+        if only {
+            c.constant.checked_neg()?.checked_mul(c.coeffs[col])
+        } else {
+            None
+        }
+    })
+}
+
+/// The schedule of a scop: one entry per statement, in statement order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    pub statements: Vec<StatementSchedule>,
+}
+
+impl Schedule {
+    /// The original 2d+1 schedule of the scop, with no marks.
+    pub fn original(scop: &Scop) -> Schedule {
+        Schedule {
+            statements: scop
+                .statements
+                .iter()
+                .map(|st| StatementSchedule {
+                    pieces: vec![st.schedule.clone()],
+                    marks: vec![Vec::new(); st.iterators.len()],
+                })
+                .collect(),
+        }
+    }
+
+    /// One line per statement piece: `S1: [0, i, 0, j, 1] : constraints`,
+    /// with the marks of each loop after it (`parallel at α1`).
+    pub fn to_text(&self, scop: &Scop) -> String {
+        let mut out = String::new();
+        for (st, sched) in scop.statements.iter().zip(&self.statements) {
+            for piece in &sched.pieces {
+                let text = piece.to_string();
+                // `[N] -> { S0[i, j] -> [0, i, 0, j, 0] : … }` → `[0, i, 0, j, 0] : …`.
+                let body = text
+                    .split_once(" -> [")
+                    .map(|(_, rest)| format!("[{}", rest.trim_end_matches(" }")))
+                    .unwrap_or(text.clone());
+                out.push_str(&format!("{}: {body}", st.name));
+                let marks: Vec<String> = sched
+                    .marks
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(k, ms)| {
+                        ms.iter()
+                            .map(move |m| format!("{} at α{}", mark_text(m), k + 1))
+                    })
+                    .collect();
+                if !marks.is_empty() {
+                    out.push_str(&format!("  # {}", marks.join(", ")));
+                }
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    /// The JSON form (`docs/schedule-json.md`).
+    pub fn to_json(&self, scop: &Scop) -> ScheduleJson {
+        ScheduleJson {
+            region: scop.region,
+            statements: scop
+                .statements
+                .iter()
+                .zip(&self.statements)
+                .map(|(st, s)| StatementScheduleJson {
+                    statement: st.name.clone(),
+                    pieces: s.pieces.iter().map(|p| p.to_string()).collect(),
+                    marks: s.marks.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Read the JSON form back for `scop`, checking that it names each
+    /// statement once, in order, with pieces over the statement's
+    /// iterators and parameters and a consistent number of dates.
+    pub fn from_json(json: &ScheduleJson, scop: &Scop) -> Result<Schedule, ScheduleError> {
+        if json.statements.len() != scop.statements.len() {
+            return Err(ScheduleError(format!(
+                "the schedule has {} statements, the region has {}",
+                json.statements.len(),
+                scop.statements.len()
+            )));
+        }
+        let mut statements = Vec::new();
+        for (st, js) in scop.statements.iter().zip(&json.statements) {
+            if js.statement != st.name {
+                return Err(ScheduleError(format!(
+                    "expected statement {}, found {}",
+                    st.name, js.statement
+                )));
+            }
+            if js.pieces.is_empty() {
+                return Err(ScheduleError(format!("{} has no piece", st.name)));
+            }
+            let mut pieces = Vec::new();
+            for text in &js.pieces {
+                let p = parse_basic_map(text)
+                    .map_err(|e| ScheduleError(format!("{}: {e}", st.name)))?;
+                let space = p.space();
+                let input = space.input.as_ref().map(|t| t.dims.len()).unwrap_or(0);
+                if space.params != scop.params || input != st.iterators.len() {
+                    return Err(ScheduleError(format!(
+                        "{}: a piece must map the {} iterators of {} with parameters [{}]",
+                        st.name,
+                        st.iterators.len(),
+                        st.name,
+                        scop.params.join(", ")
+                    )));
+                }
+                if space.n_out() % 2 != 1 {
+                    return Err(ScheduleError(format!(
+                        "{}: a piece must have 2d + 1 dates, not {}",
+                        st.name,
+                        space.n_out()
+                    )));
+                }
+                if pieces
+                    .first()
+                    .is_some_and(|q: &BasicMap| q.space().n_out() != space.n_out())
+                {
+                    return Err(ScheduleError(format!(
+                        "{}: every piece must have the same number of dates",
+                        st.name
+                    )));
+                }
+                pieces.push(p);
+            }
+            let depth = pieces[0].space().n_out() / 2;
+            let mut marks = js.marks.clone();
+            if marks.len() > depth {
+                return Err(ScheduleError(format!(
+                    "{}: marks for {} loops, but the schedule has {depth}",
+                    st.name,
+                    marks.len()
+                )));
+            }
+            marks.resize(depth, Vec::new());
+            statements.push(StatementSchedule { pieces, marks });
+        }
+        Ok(Schedule { statements })
+    }
+}
+
+fn mark_text(m: &Mark) -> String {
+    match m {
+        Mark::Parallel => "parallel".into(),
+        Mark::Vector => "vector".into(),
+        Mark::Unroll(k) => format!("unroll({k})"),
+        Mark::UnrollNoEpilog(k) => format!("unroll_noepilog({k})"),
+        Mark::UnrollJam(k) => format!("unroll_jam({k})"),
+        Mark::GpuBlock(k) => format!("block({k})"),
+        Mark::GpuThread(k) => format!("thread({k})"),
+    }
+}
+
+/// A schedule that does not fit its region.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScheduleError(pub String);
+
+impl std::fmt::Display for ScheduleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// JSON form of one region's schedule.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ScheduleJson {
+    pub region: usize,
+    pub statements: Vec<StatementScheduleJson>,
+}
+
+/// JSON form of one statement's schedule: pieces in isl notation.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct StatementScheduleJson {
+    pub statement: String,
+    pub pieces: Vec<String>,
+    #[serde(default)]
+    pub marks: Vec<Vec<Mark>>,
+}
