@@ -1,1 +1,331 @@
-//! placeholder
+//! The legality check: does a [`Schedule`] run the source of every
+//! dependence strictly before its target? And does a given loop carry a
+//! dependence (may it run in parallel)?
+//!
+//! Both questions are exact integer emptiness tests (Omega, `poly`), one per
+//! dependence disjunct, pair of schedule pieces and comparison level. For a
+//! dependence `s → t` with dates `θ(s)` and `θ(t)` (the shorter padded with
+//! zeros to a common length `L`), the *violations* are
+//!
+//! ```text
+//!   ⋃_{k < L} { (s, t) ∈ dep : θ(s)_j = θ(t)_j for j < k, θ(t)_k < θ(s)_k }
+//!   ∪ { (s, t) ∈ dep : θ(s) = θ(t) }
+//! ```
+//!
+//! and the schedule is legal iff every one of these sets is empty. A
+//! non-empty one gives a [`Violation`]: concrete parameters and instances
+//! (a *witness*), e.g. `N = 4: S0(i=1, j=0) must run before S0(i=0, j=1)`.
+//! A `poly` error is returned as an error: callers must read it as "not
+//! proven legal", never as legal.
+//!
+//! This module knows schedules, dependences and `poly`; it knows nothing
+//! about directives, recipes or text.
+
+use std::fmt::Write;
+
+use super::schedule::constant_date;
+use super::{Dependence, Schedule, Scop};
+use crate::poly::{BasicMap, BasicSet, Constraint, PolyError, Space};
+
+/// A dependence whose target is not scheduled after its source, or that a
+/// loop carries: one concrete pair of instances.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// Index of the dependence in the list checked.
+    pub dependence: usize,
+    /// Values of the scop's parameters.
+    pub params: Vec<i64>,
+    /// The source instance (its iterators) and its date.
+    pub source: Vec<i64>,
+    pub source_date: Vec<i64>,
+    /// The target instance and its date.
+    pub target: Vec<i64>,
+    pub target_date: Vec<i64>,
+}
+
+impl Violation {
+    /// `N = 4: S0(i=1, j=0) must run before S0(i=0, j=1)`.
+    pub fn describe(&self, scop: &Scop, deps: &[Dependence]) -> String {
+        let mut out = String::new();
+        let params: Vec<String> = scop
+            .params
+            .iter()
+            .zip(&self.params)
+            .map(|(n, v)| format!("{n} = {v}"))
+            .collect();
+        if !params.is_empty() {
+            let _ = write!(out, "{}: ", params.join(", "));
+        }
+        let dep = &deps[self.dependence];
+        let _ = write!(
+            out,
+            "{} must run before {}",
+            instance_text(scop, dep.source, &self.source),
+            instance_text(scop, dep.target, &self.target)
+        );
+        out
+    }
+}
+
+/// `S0(i=1, j=0)`.
+pub fn instance_text(scop: &Scop, statement: usize, values: &[i64]) -> String {
+    let st = &scop.statements[statement];
+    let iters: Vec<String> = st
+        .iterators
+        .iter()
+        .zip(values)
+        .map(|(n, v)| format!("{n}={v}"))
+        .collect();
+    format!("{}({})", st.name, iters.join(", "))
+}
+
+/// The first dependence (in list order) that `schedule` violates, with a
+/// witness; `None` if the schedule respects every dependence. Exact.
+pub fn first_violation(
+    scop: &Scop,
+    schedule: &Schedule,
+    deps: &[Dependence],
+) -> Result<Option<Violation>, PolyError> {
+    for (index, dep) in deps.iter().enumerate() {
+        for pair in pairs(scop, schedule, dep, None)? {
+            let len = pair.n_src_dates.max(pair.n_tgt_dates);
+            // θ(t) <=lex θ(s): first difference at k with θ(t)_k < θ(s)_k, or none.
+            for k in 0..=len {
+                let mut rows = pair.equal_dates(0..k);
+                if k < len {
+                    // θ(s)_k - θ(t)_k - 1 >= 0.
+                    rows.push(pair.date_difference(k, 1, -1));
+                }
+                if let Some(v) = pair.witness(index, &rows)? {
+                    return Ok(Some(v));
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// A dependence carried by the loop at `depth` (1-based: date `α_depth`)
+/// among the statements whose β-vector starts with `beta_prefix`
+/// (`β0 … β(depth-1)`, `depth` values): a pair of instances on the same
+/// iteration of every enclosing loop and on different iterations of this
+/// one. `None`: the loop's iterations are independent. Exact.
+pub fn carried_dependence(
+    scop: &Scop,
+    schedule: &Schedule,
+    deps: &[Dependence],
+    beta_prefix: &[i64],
+    depth: usize,
+) -> Result<Option<Violation>, PolyError> {
+    if depth == 0 || beta_prefix.len() != depth {
+        return Err(PolyError::SpaceMismatch {
+            op: "carried_dependence",
+        });
+    }
+    let alpha = 2 * depth - 1;
+    for (index, dep) in deps.iter().enumerate() {
+        for pair in pairs(scop, schedule, dep, Some(beta_prefix))? {
+            if pair.n_src_dates <= alpha || pair.n_tgt_dates <= alpha {
+                continue;
+            }
+            for sign in [1, -1] {
+                let mut rows = pair.equal_dates(0..alpha);
+                // sign (θ(t)_α - θ(s)_α) - 1 >= 0.
+                rows.push(pair.date_difference(alpha, -sign, -1));
+                if let Some(v) = pair.witness(index, &rows)? {
+                    return Ok(Some(v));
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The pairs (dependence disjunct, source piece, target piece) of one
+/// dependence; only pieces whose β-vector starts with `prefix`, when given.
+fn pairs(
+    scop: &Scop,
+    schedule: &Schedule,
+    dep: &Dependence,
+    prefix: Option<&[i64]>,
+) -> Result<Vec<Pair>, PolyError> {
+    let (Some(src), Some(tgt)) = (
+        schedule.statements.get(dep.source),
+        schedule.statements.get(dep.target),
+    ) else {
+        return Err(PolyError::SpaceMismatch { op: "validity" });
+    };
+    let keep = |p: &&BasicMap| {
+        prefix.is_none_or(|beta| {
+            beta.iter()
+                .enumerate()
+                .all(|(k, &b)| constant_date(p, 2 * k) == Some(b))
+        })
+    };
+    let mut out = Vec::new();
+    for d in dep.relation.basics() {
+        for ps in src.pieces.iter().filter(keep) {
+            for pt in tgt.pieces.iter().filter(keep) {
+                out.push(Pair::new(scop.params.len(), d, ps, pt)?);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One dependence disjunct with one source and one target piece, as rows
+/// over one column layout:
+///
+/// ```text
+///   [ params | source iters | target iters | θ(s) | θ(t) | locals ]
+/// ```
+struct Pair {
+    n_param: usize,
+    n_src: usize,
+    n_tgt: usize,
+    n_src_dates: usize,
+    n_tgt_dates: usize,
+    n_cols: usize,
+    rows: Vec<Constraint>,
+}
+
+impl Pair {
+    fn new(
+        n_param: usize,
+        dep: &BasicMap,
+        ps: &BasicMap,
+        pt: &BasicMap,
+    ) -> Result<Pair, PolyError> {
+        let (n_src, n_tgt) = (dep.space().n_in(), dep.space().n_out());
+        let (ls, lt) = (ps.space().n_out(), pt.space().n_out());
+        if ps.space().n_in() != n_src
+            || pt.space().n_in() != n_tgt
+            || [dep, ps, pt].iter().any(|m| m.space().n_param() != n_param)
+        {
+            return Err(PolyError::SpaceMismatch { op: "validity" });
+        }
+        let dims = n_param + n_src + n_tgt + ls + lt;
+        let (ld, l1, l2) = (dep.n_local(), ps.n_local(), pt.n_local());
+        let n_cols = dims + ld + l1 + l2;
+        let mut rows = Vec::new();
+        // The dependence: params | src | tgt | locals.
+        let d_map = |k: usize| {
+            if k < n_param + n_src + n_tgt {
+                k
+            } else {
+                dims + k - (n_param + n_src + n_tgt)
+            }
+        };
+        // The source piece: params | src | θ(s) | locals.
+        let s_map = |k: usize| match k {
+            k if k < n_param + n_src => k,
+            k if k < n_param + n_src + ls => k + n_tgt,
+            k => dims + ld + k - (n_param + n_src + ls),
+        };
+        // The target piece: params | tgt | θ(t) | locals.
+        let t_map = |k: usize| match k {
+            k if k < n_param => k,
+            k if k < n_param + n_tgt => k + n_src,
+            k if k < n_param + n_tgt + lt => k - n_param - n_tgt + n_param + n_src + n_tgt + ls,
+            k => dims + ld + l1 + k - (n_param + n_tgt + lt),
+        };
+        for (m, map) in [
+            (dep, &d_map as &dyn Fn(usize) -> usize),
+            (ps, &s_map),
+            (pt, &t_map),
+        ] {
+            for c in m.constraints() {
+                let mut coeffs = vec![0; n_cols];
+                for (k, &v) in c.coeffs.iter().enumerate() {
+                    coeffs[map(k)] = v;
+                }
+                rows.push(Constraint {
+                    kind: c.kind,
+                    coeffs,
+                    constant: c.constant,
+                });
+            }
+        }
+        Ok(Pair {
+            n_param,
+            n_src,
+            n_tgt,
+            n_src_dates: ls,
+            n_tgt_dates: lt,
+            n_cols,
+            rows,
+        })
+    }
+
+    /// Column of date `k` of the source (`None` past its end: zero).
+    fn src_date(&self, k: usize) -> Option<usize> {
+        (k < self.n_src_dates).then(|| self.n_param + self.n_src + self.n_tgt + k)
+    }
+
+    fn tgt_date(&self, k: usize) -> Option<usize> {
+        (k < self.n_tgt_dates)
+            .then(|| self.n_param + self.n_src + self.n_tgt + self.n_src_dates + k)
+    }
+
+    /// `a θ(s)_k - a θ(t)_k + c` as a row, in the direction given by `a`.
+    fn date_difference(&self, k: usize, a: i64, c: i64) -> Constraint {
+        let mut coeffs = vec![0; self.n_cols];
+        if let Some(col) = self.src_date(k) {
+            coeffs[col] += a;
+        }
+        if let Some(col) = self.tgt_date(k) {
+            coeffs[col] -= a;
+        }
+        Constraint::ineq(coeffs, c)
+    }
+
+    /// `θ(s)_j = θ(t)_j` for each `j` in `range`.
+    fn equal_dates(&self, range: std::ops::Range<usize>) -> Vec<Constraint> {
+        range
+            .map(|k| {
+                let mut coeffs = vec![0; self.n_cols];
+                if let Some(col) = self.src_date(k) {
+                    coeffs[col] += 1;
+                }
+                if let Some(col) = self.tgt_date(k) {
+                    coeffs[col] -= 1;
+                }
+                Constraint::eq(coeffs, 0)
+            })
+            .collect()
+    }
+
+    /// A point of this pair's rows plus `extra`, as a [`Violation`].
+    fn witness(
+        &self,
+        dependence: usize,
+        extra: &[Constraint],
+    ) -> Result<Option<Violation>, PolyError> {
+        let dims = self.n_param + self.n_src + self.n_tgt + self.n_src_dates + self.n_tgt_dates;
+        let names = (0..dims).map(|k| format!("c{k}")).collect();
+        let mut rows = self.rows.clone();
+        rows.extend(extra.iter().cloned());
+        let set = BasicSet::from_parts(
+            Space::set(Vec::new(), None, names),
+            self.n_cols - dims,
+            rows,
+        );
+        let Some(p) = set.sample()? else {
+            return Ok(None);
+        };
+        let mut at = 0;
+        let mut take = |n: usize| {
+            let v = p[at..at + n].to_vec();
+            at += n;
+            v
+        };
+        Ok(Some(Violation {
+            dependence,
+            params: take(self.n_param),
+            source: take(self.n_src),
+            target: take(self.n_tgt),
+            source_date: take(self.n_src_dates),
+            target_date: take(self.n_tgt_dates),
+        }))
+    }
+}
