@@ -37,6 +37,18 @@ const EMPTINESS: &[(&str, bool)] = &[
     ("[N] -> { [i] : 0 <= i < N }", false),
     ("{ [i] : false }", true),
     ("{ [] }", false),
+    // Took 19 s in the Omega test's shadows and splinters before it learnt
+    // to branch on a variable with few values (here all lie in -3..3).
+    (
+        "{ [x0, x1, x2, x5] : exists (e0: -3 <= x0 <= 3 and -3 <= x1 <= 3 and -3 <= x2 <= 3 \
+         and -3 <= x5 <= 3 and -3 <= e0 <= 3 and 3e0 >= -x0 - 2x1 - x2 - 13 \
+         and 10e0 >= -6x0 - 3x1 - 3x2 - 3x5 - 33 and 6e0 >= -2x0 - 6x1 + 3x5 - 26 \
+         and 3e0 <= -x0 - 2x1 - x2 + 5 and 4e0 <= 4x0 - 10x1 - 2x2 + 6x5 + 3 \
+         and 3e0 <= -x0 + 2x1 - 5x2 - 6x5 + 13 and 3e0 <= -5x0 - 2x1 + 3x5 + 3 \
+         and 3e0 >= 7x0 - 2x1 - 3x2 - 6x5 - 7 and 6e0 >= 22x0 + 7x1 - 9x2 - 33x5 + 35 \
+         and 3e0 >= 19x0 - 8x1 - 6x5 + 5 and 3e0 <= -x0 - 2x1 - x2 - 11) }",
+        false,
+    ),
 ];
 
 /// `(set, lexmin, lexmax)` as printed vectors of parameters then dimensions.
@@ -106,6 +118,23 @@ const SUBSET: &[(&str, &str, bool)] = &[
     (
         "{ [i] : exists (e0: i = 2e0) }",
         "{ [i] : i = 2 * floor(i / 2) and i >= 0 }",
+        false,
+    ),
+    // Existentials bound only through each other: the subtrahend is
+    // rewritten with dark shadows and splinters. Looped forever while
+    // simplification merged a division's defining row into a tighter one.
+    (
+        "{ [x0] : -3 <= x0 <= 2 }",
+        "{ [x0] : exists (e0, e1, e2: -3 <= x0 <= 3 and -3 <= e0 <= 3 and -3 <= e1 <= 3 \
+         and 3e2 >= x0 - e0 - 2e1 - 1 and e2 >= x0 - 3e0 - 2e1 - 2 and e2 <= -2x0 - 3e0 + 1 \
+         and 3e2 <= x0 - 2e0 - 2e1 + 1 and 3e2 >= x0 - 2e0 - 2e1 - 1) }",
+        true,
+    ),
+    (
+        "{ [x0] : -3 <= x0 <= 3 }",
+        "{ [x0] : exists (e0, e1, e2: -3 <= x0 <= 3 and -3 <= e0 <= 3 and -3 <= e1 <= 3 \
+         and 3e2 >= x0 - e0 - 2e1 - 1 and e2 >= x0 - 3e0 - 2e1 - 2 and e2 <= -2x0 - 3e0 + 1 \
+         and 3e2 <= x0 - 2e0 - 2e1 + 1 and 3e2 >= x0 - 2e0 - 2e1 - 1) }",
         false,
     ),
 ];
