@@ -76,18 +76,31 @@ pub(crate) fn eliminate_column(
         lowers.iter().all(|c| c.coeffs[col] == 1) || uppers.iter().all(|c| c.coeffs[col] == -1);
     for l in &lowers {
         for u in &uppers {
-            let (a, b) = (l.coeffs[col], -u.coeffs[col]);
-            let mut coeffs = Vec::with_capacity(l.coeffs.len());
-            for (x, y) in l.coeffs.iter().zip(&u.coeffs) {
-                coeffs.push(checked_add(checked_mul(b, *x)?, checked_mul(a, *y)?)?);
-            }
-            let constant = checked_add(checked_mul(b, l.constant)?, checked_mul(a, u.constant)?)?;
-            let mut row = Constraint::ineq(coeffs, constant);
-            row.coeffs[col] = 0;
-            out.push(row);
+            out.push(combine_bounds(l, u, col, 0)?);
         }
     }
     Ok((out, exact))
+}
+
+/// The Fourier–Motzkin combination of a lower bound `a x + L >= 0` and an
+/// upper bound `-b x + U >= 0` of column `col` (`a, b > 0`): the row
+/// `b L + a U - slack >= 0`, in which `x` no longer appears. `slack = 0`
+/// gives the real shadow, `(a - 1)(b - 1)` the Omega test's dark shadow.
+pub(crate) fn combine_bounds(
+    l: &Constraint,
+    u: &Constraint,
+    col: usize,
+    slack: i64,
+) -> Result<Constraint, Overflow> {
+    let (a, b) = (l.coeffs[col], -u.coeffs[col]);
+    let mut coeffs = Vec::with_capacity(l.coeffs.len());
+    for (x, y) in l.coeffs.iter().zip(&u.coeffs) {
+        coeffs.push(checked_add(checked_mul(b, *x)?, checked_mul(a, *y)?)?);
+    }
+    let constant = checked_add(checked_mul(b, l.constant)?, checked_mul(a, u.constant)?)?;
+    let mut row = Constraint::ineq(coeffs, checked_add(constant, -slack)?);
+    row.coeffs[col] = 0;
+    Ok(row)
 }
 
 impl BasicSet {

@@ -61,6 +61,20 @@ impl Constraint {
         self.kind == ConstraintKind::Eq
     }
 
+    /// The same row over `n` columns, column `k` moved to `col(k)` (every
+    /// `col(k) < n`, distinct); the other columns are zero. Cheap.
+    pub fn remapped(&self, n: usize, col: impl Fn(usize) -> usize) -> Constraint {
+        let mut coeffs = vec![0; n];
+        for (k, &v) in self.coeffs.iter().enumerate() {
+            coeffs[col(k)] = v;
+        }
+        Constraint {
+            kind: self.kind,
+            coeffs,
+            constant: self.constant,
+        }
+    }
+
     /// Extend the row with zero columns up to `n` columns (before the constant).
     pub(crate) fn pad_to(&mut self, n: usize) {
         if self.coeffs.len() < n {

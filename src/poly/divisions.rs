@@ -33,7 +33,7 @@
 //! terminates; the number of disjuncts can grow exponentially in the number
 //! of locals that are neither (rare in loop nests).
 
-use super::bounds::eliminate_column;
+use super::bounds::{combine_bounds, eliminate_column};
 use super::omega::integer_sample;
 use super::ops::permute;
 use super::{checked_add, checked_mul, BasicSet, Constraint, ConstraintKind, PolyError, Set};
@@ -63,18 +63,7 @@ impl Conjunction {
     /// Whether local column `col` has two rows defining it as a division of
     /// dimensions and the first `defined` locals.
     fn is_division(&self, col: usize, defined: usize) -> bool {
-        self.rows.iter().any(|lo| {
-            let k = -lo.coeffs[col];
-            lo.kind == ConstraintKind::Ineq
-                && k > 0
-                && self.uses_only_defined(lo, col, defined)
-                && self.rows.iter().any(|hi| {
-                    hi.kind == ConstraintKind::Ineq
-                        && hi.coeffs.iter().zip(&lo.coeffs).all(|(x, y)| *x == -*y)
-                        && Some(hi.constant)
-                            == lo.constant.checked_neg().and_then(|c| c.checked_add(k - 1))
-                })
-        })
+        division_definition(&self.rows, col, |k| k < self.n_dims + defined).is_some()
     }
 
     /// Move local column `col` to position `to` among the locals (shifting
@@ -271,16 +260,8 @@ impl Conjunction {
         for l in &lowers {
             for u in &uppers {
                 let (a, b) = (l.coeffs[col], -u.coeffs[col]);
-                let mut coeffs = Vec::with_capacity(l.coeffs.len());
-                for (x, y) in l.coeffs.iter().zip(&u.coeffs) {
-                    coeffs.push(checked_add(checked_mul(b, *x)?, checked_mul(a, *y)?)?);
-                }
                 let slack = checked_mul(a - 1, b - 1)?;
-                let constant = checked_add(
-                    checked_add(checked_mul(b, l.constant)?, checked_mul(a, u.constant)?)?,
-                    -slack,
-                )?;
-                dark.rows.push(Constraint::ineq(coeffs, constant));
+                dark.rows.push(combine_bounds(l, u, col, slack)?);
             }
         }
         dark.drop_column(col);
@@ -299,6 +280,37 @@ impl Conjunction {
         }
         Ok(parts)
     }
+}
+
+/// The rows `(lo, hi)` defining column `col` as the integer division
+/// `floor(e / k)`: `lo` is `e - k q >= 0`, `hi` is `k q - e + k - 1 >= 0`,
+/// and every other column that `e` mentions passes `allowed`. A cheap
+/// syntactic check.
+pub(crate) fn division_definition(
+    rows: &[Constraint],
+    col: usize,
+    allowed: impl Fn(usize) -> bool,
+) -> Option<(usize, usize)> {
+    rows.iter().enumerate().find_map(|(a, lo)| {
+        let k = -lo.coeffs[col];
+        let shape = lo.kind == ConstraintKind::Ineq
+            && k > 0
+            && lo
+                .coeffs
+                .iter()
+                .enumerate()
+                .all(|(j, &v)| v == 0 || j == col || allowed(j));
+        if !shape {
+            return None;
+        }
+        rows.iter().enumerate().find_map(|(b, hi)| {
+            let mirrored = hi.kind == ConstraintKind::Ineq
+                && hi.coeffs.iter().zip(&lo.coeffs).all(|(x, y)| *x == -*y)
+                && Some(hi.constant)
+                    == lo.constant.checked_neg().and_then(|c| c.checked_add(k - 1));
+            mirrored.then_some((a, b))
+        })
+    })
 }
 
 /// The second defining row `k q - e + k - 1 >= 0` of the division whose
@@ -366,19 +378,7 @@ impl Conjunction {
     /// The defining rows `(lo, hi)` of local column `col` if it is a
     /// division (of any other columns).
     fn definition(&self, col: usize) -> Option<(usize, usize)> {
-        self.rows.iter().enumerate().find_map(|(a, lo)| {
-            let k = -lo.coeffs[col];
-            if lo.kind != ConstraintKind::Ineq || k <= 0 {
-                return None;
-            }
-            self.rows.iter().enumerate().find_map(|(b, hi)| {
-                let mirrored = hi.kind == ConstraintKind::Ineq
-                    && hi.coeffs.iter().zip(&lo.coeffs).all(|(x, y)| *x == -*y)
-                    && Some(hi.constant)
-                        == lo.constant.checked_neg().and_then(|c| c.checked_add(k - 1));
-                mirrored.then_some((a, b))
-            })
-        })
+        division_definition(&self.rows, col, |_| true)
     }
 
     /// Merge one duplicate division or drop one unused one; false if none.

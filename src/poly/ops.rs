@@ -5,6 +5,7 @@
 //! projecting a dimension out turns it into a local, so `{ [i, j] : i = 2j }`
 //! projected onto `i` is `{ [i] : exists (e0: i = 2e0) }`, the even numbers.
 
+use super::divisions::division_definition;
 use super::omega::integer_sample;
 use super::{BasicMap, BasicSet, Constraint, ConstraintKind, Map, PolyError, Set, Space, Tuple};
 
@@ -31,21 +32,11 @@ pub(crate) fn permute(constraints: &[Constraint], order: &[usize]) -> Vec<Constr
         .collect()
 }
 
-/// Rows of `b` with every column index `k` sent to `map[k]` in a row of `n` columns.
+/// Rows with every column index `k` sent to `map[k]` in a row of `n` columns.
 fn embed(constraints: &[Constraint], map: &[usize], n: usize) -> Vec<Constraint> {
     constraints
         .iter()
-        .map(|c| {
-            let mut coeffs = vec![0; n];
-            for (k, &v) in c.coeffs.iter().enumerate() {
-                coeffs[map[k]] = v;
-            }
-            Constraint {
-                kind: c.kind,
-                coeffs,
-                constant: c.constant,
-            }
-        })
+        .map(|c| c.remapped(n, |k| map[k]))
         .collect()
 }
 
@@ -289,28 +280,12 @@ impl BasicSet {
         Ok(out)
     }
 
-    /// Indices of the rows defining each local as an integer division.
+    /// Indices of the rows defining each local as an integer division of
+    /// the columns before it.
     fn division_rows(&self) -> Result<Vec<usize>, PolyError> {
-        let nd = self.space.n_dim_total();
         let mut defs = Vec::new();
-        for q in nd..self.n_cols() {
-            let found = self.constraints.iter().enumerate().find_map(|(a, lo)| {
-                let k = -lo.coeffs[q];
-                if lo.kind != ConstraintKind::Ineq
-                    || k <= 0
-                    || lo.coeffs[q + 1..].iter().any(|&v| v != 0)
-                {
-                    return None;
-                }
-                self.constraints.iter().enumerate().find_map(|(b, hi)| {
-                    let mirrored = hi.kind == ConstraintKind::Ineq
-                        && hi.coeffs.iter().zip(&lo.coeffs).all(|(x, y)| *x == -*y)
-                        && Some(hi.constant)
-                            == lo.constant.checked_neg().and_then(|c| c.checked_add(k - 1));
-                    mirrored.then_some((a, b))
-                })
-            });
-            match found {
+        for q in self.space.n_dim_total()..self.n_cols() {
+            match division_definition(&self.constraints, q, |k| k < q) {
                 Some((a, b)) => defs.extend([a, b]),
                 None => {
                     return Err(PolyError::Unsupported(

@@ -6,7 +6,7 @@
 //! Every operation of [`Set`] then works on relations unchanged: intersect,
 //! union, subtract, complement, `is_subset`, `is_equal`, sample.
 
-use super::{BasicMap, BasicSet, Constraint, Map, PolyError, Set, Space};
+use super::{BasicMap, BasicSet, Map, PolyError, Set, Space};
 
 /// The set space of the pairs of `space` (a relation space): dimensions
 /// are the inputs, then the outputs.
@@ -78,19 +78,12 @@ impl BasicMap {
         }
         let n = out.n_cols();
         for c in &set.constraints {
-            let mut coeffs = vec![0; n];
-            for (k, &v) in c.coeffs.iter().enumerate() {
-                let to = dim_cols
+            out.add(c.remapped(n, |k| {
+                dim_cols
                     .get(k)
                     .copied()
-                    .unwrap_or(first_new + k - dim_cols.len());
-                coeffs[to] = v;
-            }
-            out.add(Constraint {
-                kind: c.kind,
-                coeffs,
-                constant: c.constant,
-            });
+                    .unwrap_or(first_new + k - dim_cols.len())
+            }));
         }
         out
     }

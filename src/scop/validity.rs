@@ -234,17 +234,7 @@ impl Pair {
             (ps, &s_map),
             (pt, &t_map),
         ] {
-            for c in m.constraints() {
-                let mut coeffs = vec![0; n_cols];
-                for (k, &v) in c.coeffs.iter().enumerate() {
-                    coeffs[map(k)] = v;
-                }
-                rows.push(Constraint {
-                    kind: c.kind,
-                    coeffs,
-                    constant: c.constant,
-                });
-            }
+            rows.extend(m.constraints().iter().map(|c| c.remapped(n_cols, map)));
         }
         Ok(Pair {
             n_param,

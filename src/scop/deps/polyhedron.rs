@@ -291,17 +291,7 @@ fn embed_all(
     n: usize,
     col: impl Fn(usize) -> usize,
 ) {
-    for r in rows {
-        let mut coeffs = vec![0; n];
-        for (k, &v) in r.coeffs.iter().enumerate() {
-            coeffs[col(k)] = v;
-        }
-        out.push(Constraint {
-            kind: r.kind,
-            coeffs,
-            constant: r.constant,
-        });
-    }
+    out.extend(rows.iter().map(|r| r.remapped(n, &col)));
 }
 
 /// Eliminate column `col` from `rows` with `pivot`, an equality whose
