@@ -1,4 +1,212 @@
 //! The directives of the recipe language, each a precondition check plus a
-//! rewrite of the scheduling relation. Empty until the directives land
-//! (issue: the recipe language and the Clay directives); the CLI reports
-//! `--recipe` as not implemented yet.
+//! rewrite of the scheduling relation, followed by the dependence check.
+//!
+//! [`apply`] takes a schedule and one [`Directive`] and returns the new
+//! schedule, or why the directive was refused: a precondition (with a help
+//! line where a fix is likely), or a dependence the new schedule violates
+//! (with a witness pair of instances from [`crate::scop::validity`]). The
+//! input schedule is never modified. The conventions (signs of skew and
+//! shift, what tile swaps) are Clay's, as DESIGN §5.1 fixes them; β-vectors
+//! are normalised after every directive.
+//!
+//! This module knows schedules, dependences and `poly`; it knows nothing
+//! about recipe syntax (the front end turns calls into [`Directive`]s) or
+//! code generation.
+
+mod affine;
+mod blocking;
+pub mod dates;
+mod marks;
+pub mod tree;
+
+use crate::poly::PolyError;
+use crate::scop::validity::{first_violation, Violation};
+use crate::scop::{Dependence, Schedule, Scop};
+
+/// One directive with its arguments checked for type (not yet for meaning).
+/// Depths are 1-based; β-vectors address a loop or a statement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Directive {
+    /// Swap the loops at depths `d1` and `d2` of the statements under `beta`.
+    Interchange {
+        beta: Vec<i64>,
+        d1: usize,
+        d2: usize,
+    },
+    /// `α_depth := −α_depth`.
+    Reverse { beta: Vec<i64>, depth: usize },
+    /// `α_depth := α_depth − factor·α_other`.
+    Skew {
+        beta: Vec<i64>,
+        depth: usize,
+        other: usize,
+        factor: i64,
+    },
+    /// `α_depth := α_depth − params·coeffs − constant`.
+    Shift {
+        beta: Vec<i64>,
+        depth: usize,
+        params: Vec<i64>,
+        constant: i64,
+    },
+    /// `α_depth` becomes `⌊α_depth / size⌋` then `α_depth`.
+    Stripmine {
+        beta: Vec<i64>,
+        depth: usize,
+        size: i64,
+    },
+    /// Strip-mine `depth`, then swap the new tile loop with depth `outer`.
+    Tile {
+        beta: Vec<i64>,
+        depth: usize,
+        outer: usize,
+        size: i64,
+    },
+    /// Mark the loop at `depth` parallel (it must carry no dependence).
+    Parallelize { beta: Vec<i64>, depth: usize },
+    /// Mark the innermost loop at `depth` vector (it must carry no dependence).
+    Vectorize { beta: Vec<i64>, depth: usize },
+}
+
+/// Why a directive was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ApplyError {
+    /// A precondition does not hold.
+    Precondition {
+        message: String,
+        help: Option<String>,
+    },
+    /// The rewritten schedule runs a dependence's target before its source
+    /// (`dependence` indexes the list given to [`apply`]).
+    Violation(Box<Violation>),
+    /// A loop to be marked parallel or vector carries a dependence.
+    Carried {
+        depth: usize,
+        violation: Box<Violation>,
+    },
+    /// `poly` could not decide (read as "not proven legal").
+    Poly(PolyError),
+}
+
+impl ApplyError {
+    pub fn precondition(message: impl Into<String>) -> ApplyError {
+        ApplyError::Precondition {
+            message: message.into(),
+            help: None,
+        }
+    }
+
+    pub fn with_help(self, help: impl Into<String>) -> ApplyError {
+        match self {
+            ApplyError::Precondition { message, .. } => ApplyError::Precondition {
+                message,
+                help: Some(help.into()),
+            },
+            other => other,
+        }
+    }
+}
+
+impl From<PolyError> for ApplyError {
+    fn from(e: PolyError) -> ApplyError {
+        ApplyError::Poly(e)
+    }
+}
+
+/// The result of a directive that was accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Applied {
+    pub schedule: Schedule,
+    /// False when the directive left the schedule as it was (a warning).
+    pub changed: bool,
+}
+
+/// Apply `directive` to `schedule`: preconditions, rewrite, β
+/// normalisation, then the exact dependence check against `deps`.
+pub fn apply(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    directive: &Directive,
+) -> Result<Applied, ApplyError> {
+    let mut next = match directive {
+        Directive::Interchange { beta, d1, d2 } => affine::interchange(schedule, beta, *d1, *d2)?,
+        Directive::Reverse { beta, depth } => affine::reverse(schedule, beta, *depth)?,
+        Directive::Skew {
+            beta,
+            depth,
+            other,
+            factor,
+        } => affine::skew(schedule, beta, *depth, *other, *factor)?,
+        Directive::Shift {
+            beta,
+            depth,
+            params,
+            constant,
+        } => affine::shift(schedule, scop, beta, *depth, params, *constant)?,
+        Directive::Stripmine { beta, depth, size } => {
+            blocking::stripmine(schedule, beta, *depth, *size)?
+        }
+        Directive::Tile {
+            beta,
+            depth,
+            outer,
+            size,
+        } => blocking::tile(schedule, beta, *depth, *outer, *size)?,
+        Directive::Parallelize { beta, depth } => {
+            marks::parallelize(scop, deps, schedule, beta, *depth, false)?
+        }
+        Directive::Vectorize { beta, depth } => {
+            marks::parallelize(scop, deps, schedule, beta, *depth, true)?
+        }
+    };
+    tree::normalize(&mut next)?;
+    if let Some(v) = first_violation(scop, &next, deps)? {
+        return Err(ApplyError::Violation(Box::new(v)));
+    }
+    let changed = next != *schedule;
+    Ok(Applied {
+        schedule: next,
+        changed,
+    })
+}
+
+/// Every piece under `beta` must have a loop at `depth` (1-based).
+fn check_depth(
+    schedule: &Schedule,
+    targets: &[tree::PieceRef],
+    depth: usize,
+    what: &str,
+) -> Result<(), ApplyError> {
+    if depth == 0 {
+        return Err(ApplyError::precondition(format!(
+            "{what}: depths are 1-based; 0 names no loop"
+        ))
+        .with_help("the outermost loop is at depth 1"));
+    }
+    for t in targets {
+        let have = schedule.statements[t.statement].depth();
+        if depth > have {
+            return Err(ApplyError::precondition(format!(
+                "{what}: statement S{} has {have} loop{} around it, not {depth}",
+                t.statement,
+                if have == 1 { "" } else { "s" }
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `schedule` with `rewrite` applied to every piece in `targets`.
+fn rewrite_pieces(
+    schedule: &Schedule,
+    targets: &[tree::PieceRef],
+    mut rewrite: impl FnMut(&crate::poly::BasicMap) -> Result<crate::poly::BasicMap, ApplyError>,
+) -> Result<Schedule, ApplyError> {
+    let mut next = schedule.clone();
+    for t in targets {
+        let st = &mut next.statements[t.statement];
+        st.pieces[t.piece] = rewrite(&st.pieces[t.piece])?;
+    }
+    Ok(next)
+}

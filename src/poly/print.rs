@@ -128,28 +128,40 @@ fn conjunction_text(space: &Space, n_local: usize, constraints: &[Constraint]) -
     // A relation whose output k is a function of inputs and parameters prints
     // inline, and is substituted into the other rows (which then no longer
     // name it: isl reads an inline output as an expression, not a name).
+    // Repeated until nothing changes: inlining one output can leave another
+    // one's equality free of outputs.
     if space.input.is_some() {
-        for (k, dim) in out_dims.iter_mut().enumerate() {
-            let col = space.out_col(k);
-            let found = rows.iter().position(|c| {
-                c.is_eq()
-                    && c.coeffs[col].abs() == 1
-                    && c.coeffs[space.out_col(0)..]
-                        .iter()
-                        .enumerate()
-                        .all(|(j, &v)| j + space.out_col(0) == col || v == 0)
-            });
-            let Some(pos) = found else { continue };
-            let Some(others) = substituted(&rows, pos, col) else {
-                continue;
-            };
-            let c = rows.remove(pos);
-            rows = others;
-            let s = -c.coeffs[col];
-            let terms: Vec<(i64, &str)> = (0..space.out_col(0))
-                .map(|j| (s * c.coeffs[j], names[j].as_str()))
-                .collect();
-            *dim = linear_text(&terms, s * c.constant);
+        let mut inlined = vec![false; out_dims.len()];
+        let mut progress = true;
+        while progress {
+            progress = false;
+            for (k, dim) in out_dims.iter_mut().enumerate() {
+                if inlined[k] {
+                    continue;
+                }
+                let col = space.out_col(k);
+                let found = rows.iter().position(|c| {
+                    c.is_eq()
+                        && c.coeffs[col].abs() == 1
+                        && c.coeffs[space.out_col(0)..]
+                            .iter()
+                            .enumerate()
+                            .all(|(j, &v)| j + space.out_col(0) == col || v == 0)
+                });
+                let Some(pos) = found else { continue };
+                let Some(others) = substituted(&rows, pos, col) else {
+                    continue;
+                };
+                let c = rows.remove(pos);
+                rows = others;
+                let s = -c.coeffs[col];
+                let terms: Vec<(i64, &str)> = (0..space.out_col(0))
+                    .map(|j| (s * c.coeffs[j], names[j].as_str()))
+                    .collect();
+                *dim = linear_text(&terms, s * c.constant);
+                inlined[k] = true;
+                progress = true;
+            }
         }
     }
     let mut text = String::new();

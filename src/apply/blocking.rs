@@ -1,0 +1,88 @@
+//! The blocking directives: `stripmine` (a loop becomes a loop over tiles
+//! and a loop inside each tile) and `tile` (strip-mine, then move the tile
+//! loop outward).
+
+use super::dates::{alpha, insert_dates, swap_dates, with_date_row};
+use super::tree::{under, PieceRef};
+use super::{check_depth, rewrite_pieces, ApplyError};
+use crate::scop::Schedule;
+
+/// `α_depth` becomes the tile index `⌊α_depth / size⌋`, a new β = 0, then
+/// `α_depth` itself, for the statements under `beta`.
+pub fn stripmine(
+    schedule: &Schedule,
+    beta: &[i64],
+    depth: usize,
+    size: i64,
+) -> Result<Schedule, ApplyError> {
+    let targets = under(schedule, beta)?;
+    check_depth(schedule, &targets, depth, "stripmine")?;
+    if size < 1 {
+        return Err(ApplyError::precondition(format!(
+            "stripmine: the size must be at least 1, not {size}"
+        )));
+    }
+    whole_statements(schedule, &targets, "stripmine")?;
+    let mut next = rewrite_pieces(schedule, &targets, |p| {
+        // New dates at α(depth): T, β = 0, then the old α_depth.
+        let at = alpha(depth);
+        let p = insert_dates(p, at, 2);
+        let (tile, point) = (at, at + 2);
+        // size·T <= α  and  α <= size·T + size − 1;  β = 0.
+        let p = with_date_row(&p, &[(point, 1), (tile, -size)], 0, false);
+        let p = with_date_row(&p, &[(point, -1), (tile, size)], size - 1, false);
+        Ok(with_date_row(&p, &[(at + 1, 1)], 0, true))
+    })?;
+    // The tile loop has no marks; the point loop keeps the old ones.
+    let mut statements: Vec<usize> = targets.iter().map(|t| t.statement).collect();
+    statements.dedup();
+    for s in statements {
+        next.statements[s].marks.insert(depth - 1, Vec::new());
+    }
+    Ok(next)
+}
+
+/// `stripmine(beta, depth, size)`, then swap the new tile loop (at
+/// `depth`) with the loop at `outer` (`outer <= depth`).
+pub fn tile(
+    schedule: &Schedule,
+    beta: &[i64],
+    depth: usize,
+    outer: usize,
+    size: i64,
+) -> Result<Schedule, ApplyError> {
+    if outer == 0 || outer > depth {
+        return Err(ApplyError::precondition(format!(
+            "tile: the tile loop goes to depth {outer}, which must be between 1 and the tiled depth {depth}"
+        )));
+    }
+    let next = stripmine(schedule, beta, depth, size)?;
+    let targets = under(&next, beta)?;
+    rewrite_pieces(&next, &targets, |p| {
+        Ok(swap_dates(p, alpha(depth), alpha(outer)))
+    })
+}
+
+/// A directive that changes the number of dates must take every piece of
+/// each statement it touches (pieces of one statement share their dates).
+fn whole_statements(
+    schedule: &Schedule,
+    targets: &[PieceRef],
+    what: &str,
+) -> Result<(), ApplyError> {
+    for t in targets {
+        let all = schedule.statements[t.statement].pieces.len();
+        let taken = targets
+            .iter()
+            .filter(|u| u.statement == t.statement)
+            .count();
+        if taken != all {
+            return Err(ApplyError::precondition(format!(
+                "{what}: statement S{} is split in {all} pieces (iss) and only {taken} of them are under this β-vector",
+                t.statement
+            ))
+            .with_help("apply it to a β-vector above the split, or before the split"));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,125 @@
+//! Rewrites of the dates (output dimensions) of one schedule piece: the
+//! relation algebra every directive is written in.
+//!
+//! A piece is a `BasicMap` `[params | iterators | dates | locals]`. Each
+//! rewrite is exact and cheap (a pass over the rows); coefficient arithmetic
+//! is checked. Dates are renamed `c0, c1, …` after every change of their
+//! number, as Clay names them.
+
+use crate::poly::{checked_add, checked_mul, BasicMap, Constraint, PolyError, Space, Tuple};
+
+/// Date index of `α_depth` (1-based depth).
+pub fn alpha(depth: usize) -> usize {
+    2 * depth - 1
+}
+
+/// Date index of `β_k` (0-based).
+pub fn beta(k: usize) -> usize {
+    2 * k
+}
+
+/// Replace date `d` by `d' + Σ k_j·date_j + Σ p_i·param_i + c`: the new
+/// date is the old one minus that affine form (`α_d := α_d − form`).
+/// `dates` and `params` are `(index, coefficient)` lists.
+pub fn substitute_date(
+    piece: &BasicMap,
+    d: usize,
+    dates: &[(usize, i64)],
+    params: &[(usize, i64)],
+    c: i64,
+) -> Result<BasicMap, PolyError> {
+    let space = piece.space();
+    let col = space.out_col(d);
+    let mut rows = Vec::with_capacity(piece.constraints().len());
+    for r in piece.constraints() {
+        let a = r.coeffs[col];
+        let mut r = r.clone();
+        if a != 0 {
+            for &(j, k) in dates {
+                let cj = space.out_col(j);
+                r.coeffs[cj] = checked_add(r.coeffs[cj], checked_mul(a, k)?)?;
+            }
+            for &(p, k) in params {
+                r.coeffs[p] = checked_add(r.coeffs[p], checked_mul(a, k)?)?;
+            }
+            r.constant = checked_add(r.constant, checked_mul(a, c)?)?;
+        }
+        rows.push(r);
+    }
+    Ok(BasicMap::from_columns(space.clone(), piece.n_local(), rows))
+}
+
+/// Negate date `d`.
+pub fn negate_date(piece: &BasicMap, d: usize) -> Result<BasicMap, PolyError> {
+    let col = piece.space().out_col(d);
+    let mut rows = piece.constraints().to_vec();
+    for r in &mut rows {
+        r.coeffs[col] = r.coeffs[col].checked_neg().ok_or(PolyError::Overflow)?;
+    }
+    Ok(BasicMap::from_columns(
+        piece.space().clone(),
+        piece.n_local(),
+        rows,
+    ))
+}
+
+/// Swap dates `a` and `b`.
+pub fn swap_dates(piece: &BasicMap, a: usize, b: usize) -> BasicMap {
+    let (ca, cb) = (piece.space().out_col(a), piece.space().out_col(b));
+    let rows = piece
+        .constraints()
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            r.coeffs.swap(ca, cb);
+            r
+        })
+        .collect();
+    BasicMap::from_columns(piece.space().clone(), piece.n_local(), rows)
+}
+
+/// Insert `count` unconstrained dates before date `at`.
+pub fn insert_dates(piece: &BasicMap, at: usize, count: usize) -> BasicMap {
+    let space = piece.space();
+    let n_out = space.n_out() + count;
+    let new_space = dated_space(space, n_out);
+    let first = space.out_col(at);
+    let n = piece.n_cols() + count;
+    let rows = piece
+        .constraints()
+        .iter()
+        .map(|r| r.remapped(n, |k| if k < first { k } else { k + count }))
+        .collect();
+    BasicMap::from_columns(new_space, piece.n_local(), rows)
+}
+
+/// `space` with `n_out` dates named `c0, c1, …`.
+fn dated_space(space: &Space, n_out: usize) -> Space {
+    let input = space
+        .input
+        .clone()
+        .unwrap_or_else(|| Tuple::new(None, Vec::new()));
+    let dates = (0..n_out).map(|k| format!("c{k}")).collect();
+    Space::map(space.params.clone(), input, Tuple::new(None, dates))
+}
+
+/// `piece` with the row `Σ coeffs[date]·date + constant (>= | =) 0` added,
+/// `coeffs` given as `(date, coefficient)`.
+pub fn with_date_row(
+    piece: &BasicMap,
+    coeffs: &[(usize, i64)],
+    constant: i64,
+    eq: bool,
+) -> BasicMap {
+    let mut row = vec![0; piece.n_cols()];
+    for &(d, k) in coeffs {
+        row[piece.space().out_col(d)] = k;
+    }
+    let mut out = piece.clone();
+    out.add(if eq {
+        Constraint::eq(row, constant)
+    } else {
+        Constraint::ineq(row, constant)
+    });
+    out
+}

@@ -1,0 +1,269 @@
+//! The directives as schedule rewrites (`apply`), before the recipe syntax
+//! reaches them: Clay's conventions (golden values from Clay's own tests),
+//! round trips, preconditions and dependence violations.
+
+use polyc::apply::{apply, ApplyError, Directive};
+use polyc::lang::c::read_source;
+use polyc::scop::{dependences, DepOptions, Dependence, Schedule, Scop};
+
+fn load(src: &str) -> (Scop, Vec<Dependence>) {
+    let scop = read_source("k.c", src.to_string())
+        .expect("accepted")
+        .scops
+        .remove(0);
+    let deps = dependences(&scop, &DepOptions::default()).expect("deps");
+    (scop, deps)
+}
+
+fn kernel(name: &str) -> (Scop, Vec<Dependence>) {
+    load(&std::fs::read_to_string(format!("tests/kernels/{name}.c")).expect("kernel"))
+}
+
+/// Apply each directive in turn; the text of the final schedule.
+fn run(scop: &Scop, deps: &[Dependence], steps: &[Directive]) -> Result<String, ApplyError> {
+    let mut s = Schedule::original(scop);
+    for d in steps {
+        s = apply(scop, deps, &s, d)?.schedule;
+    }
+    Ok(s.to_text(scop))
+}
+
+const NEST: &str = "void f(int n, double A[n][n]) {\n#pragma scop\n\
+    for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    A[i][j] = i + j;\n\
+    #pragma endscop\n}\n";
+
+const STENCIL: &str = "void f(int n, double A[n][n]) {\n#pragma scop\n\
+    for (i = 1; i < n; i++)\n  for (j = 0; j < n - 1; j++)\n    A[i][j] = A[i - 1][j + 1];\n\
+    #pragma endscop\n}\n";
+
+#[test]
+fn skew_and_shift_follow_clays_signs() {
+    let (scop, deps) = load(NEST);
+    let skew = |d, o, k| Directive::Skew {
+        beta: vec![0, 0],
+        depth: d,
+        other: o,
+        factor: k,
+    };
+    assert_eq!(
+        run(&scop, &deps, &[skew(1, 2, 2)]).expect("legal"),
+        "S0: [0, i - 2j, 0, j, 0]\n"
+    );
+    assert_eq!(
+        run(&scop, &deps, &[skew(2, 1, -1)]).expect("legal"),
+        "S0: [0, i, 0, i + j, 0]\n"
+    );
+    let shift = Directive::Shift {
+        beta: vec![0],
+        depth: 1,
+        params: vec![],
+        constant: -1,
+    };
+    assert_eq!(
+        run(&scop, &deps, &[shift]).expect("legal"),
+        "S0: [0, i + 1, 0, j, 0]\n"
+    );
+    let shift_n = Directive::Shift {
+        beta: vec![0],
+        depth: 2,
+        params: vec![2],
+        constant: 3,
+    };
+    assert_eq!(
+        run(&scop, &deps, &[shift_n]).expect("legal"),
+        "S0: [0, i, 0, -2n + j - 3, 0]\n"
+    );
+}
+
+#[test]
+fn round_trips_give_back_the_schedule() {
+    let (scop, deps) = load(NEST);
+    let original = Schedule::original(&scop).to_text(&scop);
+    let b = || vec![0];
+    let pairs = [
+        vec![
+            Directive::Interchange {
+                beta: b(),
+                d1: 1,
+                d2: 2,
+            },
+            Directive::Interchange {
+                beta: b(),
+                d1: 1,
+                d2: 2,
+            },
+        ],
+        vec![
+            Directive::Reverse {
+                beta: b(),
+                depth: 2,
+            },
+            Directive::Reverse {
+                beta: b(),
+                depth: 2,
+            },
+        ],
+        vec![
+            Directive::Skew {
+                beta: b(),
+                depth: 2,
+                other: 1,
+                factor: 3,
+            },
+            Directive::Skew {
+                beta: b(),
+                depth: 2,
+                other: 1,
+                factor: -3,
+            },
+        ],
+        vec![
+            Directive::Shift {
+                beta: b(),
+                depth: 1,
+                params: vec![1],
+                constant: 2,
+            },
+            Directive::Shift {
+                beta: b(),
+                depth: 1,
+                params: vec![-1],
+                constant: -2,
+            },
+        ],
+    ];
+    for steps in pairs {
+        assert_eq!(
+            run(&scop, &deps, &steps).expect("legal"),
+            original,
+            "{steps:?}"
+        );
+    }
+}
+
+#[test]
+fn stripmine_and_tile_make_tile_loops() {
+    let (scop, deps) = kernel("gemm");
+    let strip = Directive::Stripmine {
+        beta: vec![0, 1],
+        depth: 2,
+        size: 32,
+    };
+    assert_eq!(
+        run(&scop, &deps, &[strip]).expect("legal"),
+        "S0: [0, i, 0, j, 0]\n\
+         S1: [0, i, 1, c3, 0, k, 0, j, 0] : 32c3 <= k and 32c3 >= k - 31\n"
+    );
+    // Tiling k and j of S1 (i is shared with S0, whose init must stay first).
+    let steps = [
+        Directive::Tile {
+            beta: vec![0, 1],
+            depth: 2,
+            outer: 2,
+            size: 32,
+        },
+        Directive::Tile {
+            beta: vec![0, 1],
+            depth: 4,
+            outer: 3,
+            size: 16,
+        },
+    ];
+    let text = run(&scop, &deps, &steps).expect("legal");
+    assert!(
+        text.contains("S1: [0, i, 1, c3, 0, c5, 0, k, 0, j, 0]"),
+        "{text}"
+    );
+    let bad = Directive::Stripmine {
+        beta: vec![0],
+        depth: 1,
+        size: 0,
+    };
+    assert!(matches!(
+        run(&scop, &deps, &[bad]),
+        Err(ApplyError::Precondition { .. })
+    ));
+}
+
+#[test]
+fn illegal_rewrites_are_refused_with_a_witness() {
+    let (scop, deps) = load(STENCIL);
+    let interchange = Directive::Interchange {
+        beta: vec![0],
+        d1: 1,
+        d2: 2,
+    };
+    match run(&scop, &deps, std::slice::from_ref(&interchange)) {
+        Err(ApplyError::Violation(v)) => {
+            assert_eq!(v.describe(&scop, &deps).split(": ").count(), 2, "{v:?}");
+        }
+        other => panic!("interchange accepted: {other:?}"),
+    }
+    let reverse = Directive::Reverse {
+        beta: vec![0],
+        depth: 1,
+    };
+    assert!(matches!(
+        run(&scop, &deps, &[reverse]),
+        Err(ApplyError::Violation(_))
+    ));
+    // Skew first: (1, -1) becomes (1, 0), and then the interchange is legal.
+    let skew = Directive::Skew {
+        beta: vec![0],
+        depth: 2,
+        other: 1,
+        factor: -1,
+    };
+    assert_eq!(
+        run(&scop, &deps, &[skew, interchange]).expect("legal"),
+        "S0: [0, i + j, 0, i, 0]\n"
+    );
+}
+
+#[test]
+fn marks_need_a_loop_that_carries_nothing() {
+    let (scop, deps) = kernel("gemm");
+    let par = |beta: Vec<i64>, depth| Directive::Parallelize { beta, depth };
+    let text = run(&scop, &deps, &[par(vec![0], 1)]).expect("i is parallel");
+    assert!(text.contains("# parallel at α1"), "{text}");
+    match run(&scop, &deps, &[par(vec![0, 1], 2)]) {
+        Err(ApplyError::Carried {
+            depth: 2,
+            violation,
+        }) => {
+            assert_ne!(violation.source[1], violation.target[1]);
+        }
+        other => panic!("k marked parallel: {other:?}"),
+    }
+    let vec_k = Directive::Vectorize {
+        beta: vec![0, 1],
+        depth: 2,
+    };
+    assert!(matches!(
+        run(&scop, &deps, &[vec_k]),
+        Err(ApplyError::Precondition { .. })
+    ));
+    let vec_j = Directive::Vectorize {
+        beta: vec![0, 1],
+        depth: 3,
+    };
+    assert!(run(&scop, &deps, &[vec_j])
+        .expect("j is innermost and free")
+        .contains("vector at α3"));
+    let deep = Directive::Reverse {
+        beta: vec![0, 0],
+        depth: 3,
+    };
+    assert!(matches!(
+        run(&scop, &deps, &[deep]),
+        Err(ApplyError::Precondition { .. })
+    ));
+    let nowhere = Directive::Reverse {
+        beta: vec![4],
+        depth: 1,
+    };
+    assert!(matches!(
+        run(&scop, &deps, &[nowhere]),
+        Err(ApplyError::Precondition { .. })
+    ));
+}
