@@ -267,3 +267,93 @@ fn marks_need_a_loop_that_carries_nothing() {
         Err(ApplyError::Precondition { .. })
     ));
 }
+
+#[test]
+fn order_directives_and_their_inverses() {
+    let (scop, deps) = kernel("jacobi-1d");
+    let original = Schedule::original(&scop).to_text(&scop);
+    // Fusing the two inner loops directly reads B[i + 1] before it is written.
+    let fuse = Directive::Fuse { beta: vec![0, 0] };
+    assert!(matches!(
+        run(&scop, &deps, std::slice::from_ref(&fuse)),
+        Err(ApplyError::Violation(_))
+    ));
+    // Shift the second nest by one first (Clay's sign: −(−1) = +1).
+    let shift = Directive::Shift {
+        beta: vec![0, 1],
+        depth: 2,
+        params: vec![],
+        constant: -1,
+    };
+    let fused = run(&scop, &deps, &[shift.clone(), fuse.clone()]).expect("legal after the shift");
+    assert_eq!(fused, "S0: [0, t, 0, i, 0]\nS1: [0, t, 0, i + 1, 1]\n");
+    // split undoes fuse; reorder is undone by its inverse permutation.
+    let split = Directive::Split {
+        beta: vec![0, 0, 0],
+        depth: 2,
+    };
+    let back = run(&scop, &deps, &[shift.clone(), fuse, split]).expect("legal");
+    assert_eq!(back, "S0: [0, t, 0, i, 0]\nS1: [0, t, 1, i + 1, 0]\n");
+    assert_ne!(back, original);
+    // Two independent nests: reorder, and reorder back.
+    let (scop, deps) = load(
+        "void f(int n, double A[n], double B[n]) {\n#pragma scop\n\
+         for (i = 0; i < n; i++)\n  A[i] = i;\nfor (i = 0; i < n; i++)\n  B[i] = i;\n\
+         #pragma endscop\n}\n",
+    );
+    let swap = Directive::Reorder {
+        beta: vec![],
+        order: vec![1, 0],
+    };
+    let swapped = run(&scop, &deps, std::slice::from_ref(&swap)).expect("independent");
+    assert_eq!(swapped, "S0: [1, i, 0]\nS1: [0, i, 0]\n");
+    let twice = run(&scop, &deps, &[swap.clone(), swap]).expect("legal");
+    assert_eq!(twice, Schedule::original(&scop).to_text(&scop));
+}
+
+#[test]
+fn order_preconditions() {
+    let (scop, deps) = kernel("jacobi-1d");
+    let bad = [
+        Directive::Reorder {
+            beta: vec![0],
+            order: vec![0, 0],
+        },
+        Directive::Reorder {
+            beta: vec![0, 0, 0],
+            order: vec![0],
+        },
+        Directive::Split {
+            beta: vec![0, 1],
+            depth: 2,
+        },
+        Directive::Split {
+            beta: vec![0],
+            depth: 1,
+        },
+        Directive::Fuse { beta: vec![0, 1] },
+        Directive::Fuse { beta: vec![] },
+        Directive::Unroll {
+            beta: vec![0, 0],
+            factor: 1,
+            epilog: true,
+        },
+    ];
+    for d in bad {
+        assert!(
+            matches!(
+                run(&scop, &deps, std::slice::from_ref(&d)),
+                Err(ApplyError::Precondition { .. })
+            ),
+            "{d:?}"
+        );
+    }
+    let unroll = Directive::Unroll {
+        beta: vec![0, 0],
+        factor: 4,
+        epilog: true,
+    };
+    assert!(run(&scop, &deps, &[unroll])
+        .expect("always legal")
+        .contains("unroll(4) at α2"));
+}

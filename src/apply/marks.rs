@@ -65,3 +65,35 @@ pub fn parallelize(
     }
     Ok(next)
 }
+
+/// Mark the loop `beta` (at depth `beta.len()`) to be unrolled by `factor`,
+/// with a remainder loop unless `epilog` is false. Always legal: unrolling
+/// keeps the order of the iterations.
+pub fn unroll(
+    schedule: &Schedule,
+    beta: &[i64],
+    factor: u32,
+    epilog: bool,
+) -> Result<Schedule, ApplyError> {
+    let what = if epilog { "unroll" } else { "unroll_noepilog" };
+    let targets = under(schedule, beta)?;
+    let depth = beta.len();
+    check_depth(schedule, &targets, depth, what)?;
+    if factor < 2 {
+        return Err(ApplyError::precondition(format!(
+            "{what}: the factor must be at least 2, not {factor}"
+        )));
+    }
+    let mark = if epilog {
+        Mark::Unroll(factor)
+    } else {
+        Mark::UnrollNoEpilog(factor)
+    };
+    let mut next = schedule.clone();
+    for t in &targets {
+        let marks = &mut next.statements[t.statement].marks[depth - 1];
+        marks.retain(|m| !matches!(m, Mark::Unroll(_) | Mark::UnrollNoEpilog(_)));
+        marks.push(mark.clone());
+    }
+    Ok(next)
+}

@@ -17,6 +17,7 @@ mod affine;
 mod blocking;
 pub mod dates;
 mod marks;
+mod order;
 pub mod tree;
 
 use crate::poly::PolyError;
@@ -61,6 +62,18 @@ pub enum Directive {
         depth: usize,
         outer: usize,
         size: i64,
+    },
+    /// Child `x` of the loop (or root) `beta` moves to position `order[x]`.
+    Reorder { beta: Vec<i64>, order: Vec<i64> },
+    /// Split the loop at `depth` around `beta` after `beta` (fission).
+    Split { beta: Vec<i64>, depth: usize },
+    /// Merge the next loop into loop `beta`.
+    Fuse { beta: Vec<i64> },
+    /// Mark the loop `beta` (at depth `beta.len()`) to be unrolled by `factor`.
+    Unroll {
+        beta: Vec<i64>,
+        factor: u32,
+        epilog: bool,
     },
     /// Mark the loop at `depth` parallel (it must carry no dependence).
     Parallelize { beta: Vec<i64>, depth: usize },
@@ -153,6 +166,14 @@ pub fn apply(
             outer,
             size,
         } => blocking::tile(schedule, beta, *depth, *outer, *size)?,
+        Directive::Reorder { beta, order } => order::reorder(schedule, beta, order)?,
+        Directive::Split { beta, depth } => order::split(schedule, beta, *depth)?,
+        Directive::Fuse { beta } => order::fuse(schedule, beta)?,
+        Directive::Unroll {
+            beta,
+            factor,
+            epilog,
+        } => marks::unroll(schedule, beta, *factor, *epilog)?,
         Directive::Parallelize { beta, depth } => {
             marks::parallelize(scop, deps, schedule, beta, *depth, false)?
         }
