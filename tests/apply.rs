@@ -357,3 +357,64 @@ fn order_preconditions() {
         .expect("always legal")
         .contains("unroll(4) at α2"));
 }
+
+#[test]
+fn index_set_split_makes_two_pieces_in_order() {
+    use polyc::apply::SplitForm;
+    let (scop, deps) = load(NEST);
+    // Clay's golden form {1 | 0 | 0 | -1}: α1 - 1 >= 0 goes second.
+    let form = SplitForm {
+        alphas: vec![1],
+        iters: vec![],
+        params: vec![],
+        constant: -1,
+    };
+    let iss = Directive::Iss {
+        beta: vec![0],
+        form,
+    };
+    let text = run(&scop, &deps, std::slice::from_ref(&iss)).expect("legal: no dependence");
+    assert_eq!(
+        text,
+        "S0: [0, i, 0, j, 0] : i <= 0\nS0: [1, i, 0, j, 0] : i >= 1\n"
+    );
+    // Splitting then reversing the second part: i runs 0, then n-1 down to 1.
+    let (scop, deps) = load(STENCIL);
+    let form = SplitForm {
+        alphas: vec![],
+        iters: vec![1],
+        params: vec![],
+        constant: -5,
+    };
+    let iss = Directive::Iss {
+        beta: vec![0],
+        form,
+    };
+    let rev = Directive::Reverse {
+        beta: vec![1],
+        depth: 1,
+    };
+    // The stencil's (1, -1) dependence crosses the split at j = 5 and the
+    // reversed second part runs i backwards: refused.
+    assert!(matches!(
+        run(&scop, &deps, &[iss.clone(), rev]),
+        Err(ApplyError::Violation(_))
+    ));
+    // A split on a parameter-only form that is always false keeps one piece.
+    let never = SplitForm {
+        alphas: vec![],
+        iters: vec![],
+        params: vec![],
+        constant: -1,
+    };
+    let text = run(
+        &scop,
+        &deps,
+        &[Directive::Iss {
+            beta: vec![0],
+            form: never,
+        }],
+    )
+    .expect("legal");
+    assert_eq!(text.lines().count(), 1, "{text}");
+}

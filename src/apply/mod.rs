@@ -18,7 +18,10 @@ mod blocking;
 pub mod dates;
 mod marks;
 mod order;
+mod split;
 pub mod tree;
+
+pub use split::SplitForm;
 
 use crate::poly::PolyError;
 use crate::scop::validity::{first_violation, Violation};
@@ -69,6 +72,9 @@ pub enum Directive {
     Split { beta: Vec<i64>, depth: usize },
     /// Merge the next loop into loop `beta`.
     Fuse { beta: Vec<i64> },
+    /// Index-set split of loop `beta`: where `form >= 0` moves to a copy
+    /// of the loop right after it.
+    Iss { beta: Vec<i64>, form: SplitForm },
     /// Mark the loop `beta` (at depth `beta.len()`) to be unrolled by `factor`.
     Unroll {
         beta: Vec<i64>,
@@ -169,6 +175,7 @@ pub fn apply(
         Directive::Reorder { beta, order } => order::reorder(schedule, beta, order)?,
         Directive::Split { beta, depth } => order::split(schedule, beta, *depth)?,
         Directive::Fuse { beta } => order::fuse(schedule, beta)?,
+        Directive::Iss { beta, form } => split::iss(schedule, beta, form)?,
         Directive::Unroll {
             beta,
             factor,

@@ -1,0 +1,101 @@
+//! Index-set splitting (`iss`): the iterations of a loop where an affine
+//! form is non-negative move to a copy of the loop placed right after it.
+//! A statement's schedule becomes a union of pieces.
+
+use super::dates::{alpha, beta as beta_date};
+use super::tree::{all_betas, set_constant_date, under};
+use super::{check_depth, ApplyError};
+use crate::poly::{Constraint, PolyError};
+use crate::scop::Schedule;
+
+/// The split form `Σ alphas·α + Σ iters·iterators + Σ params·params +
+/// constant`, in Clay's `{out | in | params | const}` order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SplitForm {
+    pub alphas: Vec<i64>,
+    pub iters: Vec<i64>,
+    pub params: Vec<i64>,
+    pub constant: i64,
+}
+
+/// Split the pieces under `beta` (a loop at depth `beta.len()`) by `form`:
+/// `form < 0` stays, `form >= 0` goes to a new loop right after it.
+/// Empty parts are dropped (exact emptiness).
+pub fn iss(schedule: &Schedule, beta: &[i64], form: &SplitForm) -> Result<Schedule, ApplyError> {
+    let targets = under(schedule, beta)?;
+    let depth = beta.len();
+    if depth == 0 {
+        return Err(ApplyError::precondition("iss: name a loop, not the root")
+            .with_help("`iss([0], …)` splits the first top-level loop"));
+    }
+    check_depth(schedule, &targets, depth, "iss")?;
+    let n_param = schedule.statements[targets[0].statement].pieces[0]
+        .space()
+        .n_param();
+    if form.params.len() > n_param {
+        return Err(ApplyError::precondition(format!(
+            "iss: {} parameter coefficients, but the region has {n_param} parameters",
+            form.params.len()
+        )));
+    }
+    let pos = depth - 1;
+    let at = beta[pos];
+    let mut next = schedule.clone();
+    // Make room: later siblings of the loop move one place on.
+    for (r, b) in all_betas(schedule)? {
+        if b.len() > pos && b.starts_with(&beta[..pos]) && b[pos] > at {
+            let piece = &mut next.statements[r.statement].pieces[r.piece];
+            *piece = set_constant_date(piece, beta_date(pos), b[pos] + 1);
+        }
+    }
+    // Split every target piece (in reverse, so indices stay valid).
+    let mut targets = targets;
+    targets.sort();
+    for t in targets.iter().rev() {
+        let st = &mut next.statements[t.statement];
+        let piece = st.pieces[t.piece].clone();
+        let space = piece.space().clone();
+        if form.alphas.len() > st.depth() || form.iters.len() > space.n_in() {
+            return Err(ApplyError::precondition(format!(
+                "iss: statement S{} has {} loops and {} iterators; the form has {} and {} coefficients",
+                t.statement,
+                st.depth(),
+                space.n_in(),
+                form.alphas.len(),
+                form.iters.len()
+            )));
+        }
+        let mut row = vec![0; piece.n_cols()];
+        for (k, &v) in form.alphas.iter().enumerate() {
+            row[space.out_col(alpha(k + 1))] = v;
+        }
+        for (k, &v) in form.iters.iter().enumerate() {
+            row[space.in_col(k)] = v;
+        }
+        row[..form.params.len()].copy_from_slice(&form.params);
+        let second_row = Constraint::ineq(row.clone(), form.constant);
+        // not (e >= 0): -e - 1 >= 0.
+        let negated: Option<Vec<i64>> = row.iter().map(|v| v.checked_neg()).collect();
+        let constant = form.constant.checked_neg().and_then(|c| c.checked_sub(1));
+        let (Some(negated), Some(constant)) = (negated, constant) else {
+            return Err(PolyError::Overflow.into());
+        };
+        let first_row = Constraint::ineq(negated, constant);
+        let mut first = piece.clone();
+        first.add(first_row);
+        let mut second = piece;
+        second.add(second_row);
+        second = set_constant_date(&second, beta_date(pos), at + 1);
+        st.pieces.remove(t.piece);
+        let mut parts = Vec::new();
+        for p in [first, second] {
+            if !p.is_empty()? {
+                parts.push(p);
+            }
+        }
+        for (k, p) in parts.into_iter().enumerate() {
+            st.pieces.insert(t.piece + k, p);
+        }
+    }
+    Ok(next)
+}
