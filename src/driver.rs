@@ -2,11 +2,13 @@
 //! in-process: read the file, build the model, print what was asked.
 
 use std::fs;
+use std::path::Path;
 
 use crate::cli::{Cli, Emit, Target};
 use crate::emit::{print_region, splice};
 use crate::lang::c::{read_source, SourceFile};
 use crate::lang::diagnostic::Diagnostic;
+use crate::lang::recipe::{parse_recipe, Recipe};
 use crate::scop::deps_view::{deps_json, deps_text, DepsJson};
 use crate::scop::schedule::ScheduleJson;
 use crate::scop::{dependences, scops_json, DepOptions, Schedule};
@@ -35,11 +37,10 @@ fn not_implemented(what: &str) -> Outcome {
 
 /// Run the CLI on already-parsed arguments.
 pub fn run(cli: &Cli) -> Outcome {
-    if cli.recipe.is_some() {
-        return not_implemented("--recipe (recipes land with the directives)");
-    }
-    if !cli.set.is_empty() {
-        return not_implemented("--set (recipe variables land with the recipe language)");
+    if !cli.set.is_empty() && cli.recipe.is_none() {
+        return Outcome::usage(
+            "--set NAME=VALUE overrides a `let` of a recipe; give one with --recipe",
+        );
     }
     if cli.schedule.is_some() {
         return not_implemented("--schedule (loading a schedule)");
@@ -68,6 +69,13 @@ pub fn run(cli: &Cli) -> Outcome {
             }
         }
     };
+    if let Some(path) = &cli.recipe {
+        let _recipe = match load_recipe(path, &cli.set) {
+            Ok(r) => r,
+            Err(o) => return o,
+        };
+        return not_implemented("applying recipe directives (lands with src/apply)");
+    }
     let mut stderr = String::new();
     if file.regions.is_empty() {
         stderr.push_str(&format!(
@@ -111,6 +119,35 @@ pub fn run(cli: &Cli) -> Outcome {
         stdout,
         stderr,
     }
+}
+
+/// Read and parse the recipe at `path` with the `--set` overrides; a parse
+/// error is rendered against the recipe file (exit 1), a `.rhai` script is
+/// not implemented yet (exit 2).
+fn load_recipe(path: &Path, set: &[String]) -> Result<Recipe, Outcome> {
+    let name = path.display().to_string();
+    if path.extension().is_some_and(|e| e == "rhai") {
+        return Err(not_implemented(
+            "--recipe FILE.rhai (scripted recipes land with rhai)",
+        ));
+    }
+    let mut overrides = Vec::new();
+    for s in set {
+        let Some((n, v)) = s.split_once('=') else {
+            return Err(Outcome::usage(format!("--set {s}: expected NAME=VALUE")));
+        };
+        overrides.push((n.trim().to_string(), v.trim().to_string()));
+    }
+    let text = match fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes)
+            .map_err(|_| Outcome::usage(format!("{name}: not UTF-8 text")))?,
+        Err(e) => return Err(Outcome::usage(format!("cannot read {name}: {e}"))),
+    };
+    parse_recipe(&text, &overrides).map_err(|d| Outcome {
+        status: 1,
+        stdout: String::new(),
+        stderr: d.render(&name, &text),
+    })
 }
 
 fn selected(file: &SourceFile, only: Option<usize>) -> impl Iterator<Item = &crate::scop::Scop> {

@@ -1,5 +1,7 @@
-//! Front ends: C scop extraction ([`c`]) and the diagnostics they report.
-//! The recipe language and scripting join here when they land.
+//! Front ends: C scop extraction ([`c`]), the recipe language
+//! ([`recipe`]) and the diagnostics they report. Scripting joins here when
+//! it lands.
 
 pub mod c;
 pub mod diagnostic;
+pub mod recipe;

@@ -1,0 +1,101 @@
+//! A scan before parsing: stray characters, unterminated strings and
+//! unbalanced brackets, each reported where it is (pest would only say what
+//! it expected at some later point).
+
+use super::Span;
+use crate::lang::diagnostic::Diagnostic;
+
+/// Characters outside strings and comments that the language uses.
+fn is_token_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c.is_ascii_whitespace() || "_,;|=<>+-*/@()[]{}".contains(c)
+}
+
+fn closer(open: char) -> char {
+    match open {
+        '(' => ')',
+        '[' => ']',
+        _ => '}',
+    }
+}
+
+/// `Ok` if every character belongs to a token, every string is closed on its
+/// line and the brackets balance.
+pub fn check(text: &str) -> Result<(), Diagnostic> {
+    let mut open: Vec<(char, usize)> = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '#' => skip_line(&mut chars),
+            '/' if matches!(chars.peek(), Some((_, '/'))) => skip_line(&mut chars),
+            '"' => string(text, i, &mut chars)?,
+            '(' | '[' | '{' => open.push((c, i)),
+            ')' | ']' | '}' => match open.pop() {
+                Some((o, _)) if closer(o) == c => {}
+                Some((o, at)) => {
+                    return Err(Diagnostic::error(
+                        format!("mismatched closing bracket `{c}`"),
+                        i..i + 1,
+                    )
+                    .with_label(format!("expected `{}` here", closer(o)))
+                    .with_secondary(at..at + 1, format!("this `{o}` is not closed")))
+                }
+                None => {
+                    return Err(Diagnostic::error(
+                        format!("unmatched closing bracket `{c}`"),
+                        i..i + 1,
+                    )
+                    .with_label("no bracket is open here"))
+                }
+            },
+            c if is_token_char(c) => {}
+            '.' => {
+                return Err(Diagnostic::error("unexpected character `.`", i..i + 1)
+                    .with_label("not part of the recipe language")
+                    .with_note("numbers in a recipe are integers"))
+            }
+            c => {
+                return Err(Diagnostic::error(
+                    format!("unexpected character `{}`", c.escape_debug()),
+                    i..i + c.len_utf8(),
+                )
+                .with_label("not part of the recipe language")
+                .with_note("comments start with `#` or `//`; strings are in double quotes"))
+            }
+        }
+    }
+    if let Some((o, at)) = open.pop() {
+        return Err(Diagnostic::error(format!("unclosed `{o}`"), at..at + 1)
+            .with_label(format!("this `{o}` is never closed"))
+            .with_help(format!("add `{}` where it ends", closer(o))));
+    }
+    Ok(())
+}
+
+fn skip_line(chars: &mut std::iter::Peekable<std::str::CharIndices>) {
+    while chars.next_if(|&(_, c)| c != '\n').is_some() {}
+}
+
+/// Skip a string whose opening quote is at `start`.
+fn string(
+    text: &str,
+    start: usize,
+    chars: &mut std::iter::Peekable<std::str::CharIndices>,
+) -> Result<(), Diagnostic> {
+    let unterminated = |end: usize| -> Diagnostic {
+        let span: Span = start..end;
+        Diagnostic::error("unterminated string", span)
+            .with_label("this string is not closed on its line")
+            .with_help("add the closing `\"`")
+    };
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Ok(()),
+            '\\' if chars.next_if(|&(_, c)| c != '\n').is_none() => {
+                return Err(unterminated(i + 1))
+            }
+            '\n' => return Err(unterminated(text[..i].trim_end().len().max(start + 1))),
+            _ => {}
+        }
+    }
+    Err(unterminated(text.trim_end().len().max(start + 1)))
+}
