@@ -9,6 +9,7 @@ use crate::emit::{print_region, splice};
 use crate::lang::c::{read_source, SourceFile};
 use crate::lang::diagnostic::Diagnostic;
 use crate::lang::recipe::{parse_recipe, Recipe};
+use crate::recipe_run::{run_recipe, RecipeError};
 use crate::scop::deps_view::{deps_json, deps_text, DepsJson};
 use crate::scop::schedule::ScheduleJson;
 use crate::scop::{dependences, scops_json, DepOptions, Schedule};
@@ -69,13 +70,6 @@ pub fn run(cli: &Cli) -> Outcome {
             }
         }
     };
-    if let Some(path) = &cli.recipe {
-        let _recipe = match load_recipe(path, &cli.set) {
-            Ok(r) => r,
-            Err(o) => return o,
-        };
-        return not_implemented("applying recipe directives (lands with src/apply)");
-    }
     let mut stderr = String::new();
     if file.regions.is_empty() {
         stderr.push_str(&format!(
@@ -90,10 +84,28 @@ pub fn run(cli: &Cli) -> Outcome {
             ));
         }
     }
+    // The schedule of each selected region: the original, or the recipe's.
+    let mut schedules: Vec<Schedule> = selected(&file, cli.scop).map(Schedule::original).collect();
+    if let Some(path) = &cli.recipe {
+        let recipe = match load_recipe(path, &cli.set) {
+            Ok(r) => r,
+            Err(o) => return o,
+        };
+        match apply_recipe(&file, cli.scop, &recipe, &mut stderr) {
+            Ok(s) => schedules = s,
+            Err(o) => return o,
+        }
+        if cli.emit.is_none() {
+            return not_implemented(
+                "code generation from a transformed schedule (lands with emit::scan); \
+                 `--emit schedule-text` shows the schedule",
+            );
+        }
+    }
     let stdout = match cli.emit {
         Some(Emit::Scop) => emit_scop(&file, cli.scop),
-        Some(Emit::Schedule) => emit_schedule(&file, cli.scop, false),
-        Some(Emit::ScheduleText) => emit_schedule(&file, cli.scop, true),
+        Some(Emit::Schedule) => emit_schedule(&file, cli.scop, &schedules, false),
+        Some(Emit::ScheduleText) => emit_schedule(&file, cli.scop, &schedules, true),
         Some(Emit::Deps) => match emit_deps(&file, cli.scop, cli.rar, false) {
             Ok(s) => s,
             Err(o) => return o,
@@ -124,7 +136,7 @@ pub fn run(cli: &Cli) -> Outcome {
 /// Read and parse the recipe at `path` with the `--set` overrides; a parse
 /// error is rendered against the recipe file (exit 1), a `.rhai` script is
 /// not implemented yet (exit 2).
-fn load_recipe(path: &Path, set: &[String]) -> Result<Recipe, Outcome> {
+fn load_recipe(path: &Path, set: &[String]) -> Result<LoadedRecipe, Outcome> {
     let name = path.display().to_string();
     if path.extension().is_some_and(|e| e == "rhai") {
         return Err(not_implemented(
@@ -143,11 +155,21 @@ fn load_recipe(path: &Path, set: &[String]) -> Result<Recipe, Outcome> {
             .map_err(|_| Outcome::usage(format!("{name}: not UTF-8 text")))?,
         Err(e) => return Err(Outcome::usage(format!("cannot read {name}: {e}"))),
     };
-    parse_recipe(&text, &overrides).map_err(|d| Outcome {
-        status: 1,
-        stdout: String::new(),
-        stderr: d.render(&name, &text),
-    })
+    match parse_recipe(&text, &overrides) {
+        Ok(recipe) => Ok(LoadedRecipe { name, text, recipe }),
+        Err(d) => Err(Outcome {
+            status: 1,
+            stdout: String::new(),
+            stderr: d.render(&name, &text),
+        }),
+    }
+}
+
+/// A parsed recipe with its file name and text, for diagnostics.
+struct LoadedRecipe {
+    name: String,
+    text: String,
+    recipe: Recipe,
 }
 
 fn selected(file: &SourceFile, only: Option<usize>) -> impl Iterator<Item = &crate::scop::Scop> {
@@ -179,11 +201,15 @@ fn emit_scop(file: &SourceFile, only: Option<usize>) -> String {
     s
 }
 
-fn emit_schedule(file: &SourceFile, only: Option<usize>, text: bool) -> String {
+fn emit_schedule(
+    file: &SourceFile,
+    only: Option<usize>,
+    schedules: &[Schedule],
+    text: bool,
+) -> String {
     let mut out = String::new();
     let mut scops = Vec::new();
-    for scop in selected(file, only) {
-        let schedule = Schedule::original(scop);
+    for (scop, schedule) in selected(file, only).zip(schedules) {
         if text {
             out.push_str(&format!("# scop region {}\n", scop.region));
             out.push_str(&schedule.to_text(scop));
@@ -201,6 +227,53 @@ fn emit_schedule(file: &SourceFile, only: Option<usize>, text: bool) -> String {
     let mut s = serde_json::to_string_pretty(&json).unwrap_or_default();
     s.push('\n');
     s
+}
+
+/// Apply `recipe` to each selected region: its dependences, then the
+/// directives in order. A refusal is rendered against the recipe (exit 1;
+/// the region is named when the file has several); warnings go to `stderr`.
+fn apply_recipe(
+    file: &SourceFile,
+    only: Option<usize>,
+    recipe: &LoadedRecipe,
+    stderr: &mut String,
+) -> Result<Vec<Schedule>, Outcome> {
+    let several = file.scops.len() > 1;
+    let mut out = Vec::new();
+    for scop in selected(file, only) {
+        let deps = dependences(scop, &DepOptions::default()).map_err(|e| Outcome {
+            status: 1,
+            stdout: String::new(),
+            stderr: format!(
+                "error: dependence analysis of scop region {} failed: {e}\n",
+                scop.region
+            ),
+        })?;
+        let name_region = |d: Diagnostic| {
+            if several {
+                d.with_note(format!("in scop region {} of {}", scop.region, file.name))
+            } else {
+                d
+            }
+        };
+        match run_recipe(scop, &deps, Schedule::original(scop), &recipe.recipe) {
+            Ok(done) => {
+                for w in done.warnings {
+                    stderr.push_str(&name_region(w).render(&recipe.name, &recipe.text));
+                }
+                out.push(done.schedule);
+            }
+            Err(RecipeError::Rejected(d)) => {
+                return Err(Outcome {
+                    status: 1,
+                    stdout: String::new(),
+                    stderr: name_region(d).render(&recipe.name, &recipe.text),
+                })
+            }
+            Err(RecipeError::NotImplemented(what)) => return Err(not_implemented(&what)),
+        }
+    }
+    Ok(out)
 }
 
 #[derive(serde::Serialize)]

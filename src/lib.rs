@@ -11,4 +11,5 @@ pub mod driver;
 pub mod emit;
 pub mod lang;
 pub mod poly;
+pub mod recipe_run;
 pub mod scop;

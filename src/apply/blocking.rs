@@ -57,7 +57,12 @@ pub fn tile(
         )));
     }
     let next = stripmine(schedule, beta, depth, size)?;
-    let targets = under(&next, beta)?;
+    // Strip-mining inserted a β = 0 after position `depth - 1`.
+    let mut moved = beta.to_vec();
+    if moved.len() >= depth {
+        moved.insert(depth, 0);
+    }
+    let targets = under(&next, &moved)?;
     rewrite_pieces(&next, &targets, |p| {
         Ok(swap_dates(p, alpha(depth), alpha(outer)))
     })

@@ -17,6 +17,8 @@ pub struct Diagnostic {
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Details {
+    /// A warning (the input was accepted) rather than an error.
+    pub warning: bool,
     pub label: String,
     pub secondary: Vec<(Range<usize>, String)>,
     pub notes: Vec<String>,
@@ -31,6 +33,13 @@ impl Diagnostic {
             span,
             details: Box::default(),
         }
+    }
+
+    /// A warning whose primary label sits on `span`.
+    pub fn warning(message: impl Into<String>, span: Range<usize>) -> Diagnostic {
+        let mut d = Diagnostic::error(message, span);
+        d.details.warning = true;
+        d
     }
 
     /// The text under the primary span.
@@ -69,14 +78,20 @@ impl Diagnostic {
         if let Some(h) = &d.help {
             notes.push(format!("help: {h}"));
         }
-        let diagnostic = CsDiagnostic::error()
+        let diagnostic = if d.warning {
+            CsDiagnostic::warning()
+        } else {
+            CsDiagnostic::error()
+        };
+        let diagnostic = diagnostic
             .with_message(&self.message)
             .with_labels(labels)
             .with_notes(notes);
         let mut out = NoColor::new(Vec::new());
         let config = term::Config::default();
         if term::emit(&mut out, &config, &file, &diagnostic).is_err() {
-            return format!("error: {}\n", self.message);
+            let kind = if d.warning { "warning" } else { "error" };
+            return format!("{kind}: {}\n", self.message);
         }
         String::from_utf8_lossy(&out.into_inner()).into_owned()
     }

@@ -1,0 +1,735 @@
+//! Running a parsed recipe: each call becomes a [`Directive`] (names,
+//! aliases, arity and argument types checked here, with spans), is applied
+//! by [`crate::apply`], and a refusal becomes a diagnostic whose primary
+//! label is the call in the recipe.
+//!
+//! This is the only place that knows both the recipe syntax
+//! ([`crate::lang::recipe`]) and the directives ([`crate::apply`]).
+
+use crate::apply::{apply, ApplyError, Directive, SplitForm};
+use crate::lang::diagnostic::Diagnostic;
+use crate::lang::recipe::{AffineConstraint, AffineExpr, Arg, Call, CmpOp, Recipe, Value};
+use crate::scop::validity::Violation;
+use crate::scop::{DepKind, Dependence, Schedule, Scop};
+
+/// The schedule after a recipe, and the warnings it gave.
+pub struct RecipeOutcome {
+    pub schedule: Schedule,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Why a recipe stopped.
+pub enum RecipeError {
+    /// A diagnostic on the recipe text (exit 1).
+    Rejected(Diagnostic),
+    /// A directive polyc knows but does not implement yet (exit 2).
+    NotImplemented(String),
+}
+
+/// Directives that parse but are not implemented yet.
+const LATER: &[&str] = &[
+    "reshape",
+    "grain",
+    "densify",
+    "collapse",
+    "peel",
+    "linearize",
+    "embed",
+    "unembed",
+    "block",
+    "context",
+    "unroll_jam",
+    "dimreorder",
+    "dimprivatize",
+    "dimcontract",
+    "add_array",
+    "get_array_id",
+    "replace_array",
+    "datacopy",
+    "auto",
+];
+
+/// Apply every call of `recipe` in order, starting from `schedule`.
+pub fn run_recipe(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: Schedule,
+    recipe: &Recipe,
+) -> Result<RecipeOutcome, RecipeError> {
+    let mut schedule = schedule;
+    let mut warnings = Vec::new();
+    for call in &recipe.calls {
+        let directive = to_directive(call, scop, &schedule)?;
+        match apply(scop, deps, &schedule, &directive) {
+            Ok(applied) => {
+                if !applied.changed {
+                    warnings.push(
+                        Diagnostic::warning(
+                            format!("`{}` changes nothing", call.name),
+                            call.span.clone(),
+                        )
+                        .with_label("this directive leaves the schedule as it was"),
+                    );
+                }
+                schedule = applied.schedule;
+            }
+            Err(e) => {
+                let targeted = targeted_statements(&directive, &schedule);
+                return Err(RecipeError::Rejected(refusal(
+                    call, scop, deps, e, &targeted,
+                )));
+            }
+        }
+    }
+    Ok(RecipeOutcome { schedule, warnings })
+}
+
+/// The prototype and arity of each implemented directive.
+fn prototype(name: &str) -> Option<(&'static str, usize)> {
+    let proto = match name {
+        "interchange" => "interchange(beta, depth_1, depth_2)",
+        "reverse" => "reverse(beta, depth)",
+        "skew" => "skew(beta, depth, depth_other, coeff)",
+        "shift" => "shift(beta, depth, [param coeffs], const)",
+        "stripmine" => "stripmine(beta, depth, size)",
+        "tile" => "tile(beta, depth, depth_outer, size)",
+        "reorder" => "reorder(beta, [new order])",
+        "split" | "fission" | "distribute" => "split(beta, depth)",
+        "fuse" | "merge" | "fuse_next" => "fuse(beta_loop)",
+        "iss" | "indexsetsplit" => {
+            "iss(beta_loop, {out | in | params | const}) or iss(beta_loop, c1 >= N / 2)"
+        }
+        "unroll" => "unroll(beta_loop, factor)",
+        "unroll_noepilog" => "unroll_noepilog(beta_loop, factor)",
+        "parallelize" => "parallelize(beta, depth)",
+        "vectorize" => "vectorize(beta, depth)",
+        _ => return None,
+    };
+    let arity = match name {
+        "fuse" | "merge" | "fuse_next" => 1,
+        "iss" | "indexsetsplit" => 2,
+        _ => proto.matches(',').count() + 1,
+    };
+    Some((proto, arity))
+}
+
+fn to_directive(call: &Call, scop: &Scop, schedule: &Schedule) -> Result<Directive, RecipeError> {
+    let name = call.name.as_str();
+    let Some((proto, expected)) = prototype(name) else {
+        if LATER.contains(&name) {
+            return Err(RecipeError::NotImplemented(format!(
+                "the `{name}` directive"
+            )));
+        }
+        return Err(RecipeError::Rejected(
+            Diagnostic::error(
+                format!("unknown directive `{name}`"),
+                call.name_span.clone(),
+            )
+            .with_label("not a directive")
+            .with_help("see docs/recipe-language.md for the directives and their arguments"),
+        ));
+    };
+    // `interchange` accepts Clay's fourth `pretty` flag and ignores it.
+    let arity_ok = call.args.len() == expected || (name == "interchange" && call.args.len() == 4);
+    if !arity_ok {
+        return Err(RecipeError::Rejected(
+            Diagnostic::error(
+                format!(
+                    "`{name}` takes {expected} arguments, not {}",
+                    call.args.len()
+                ),
+                call.span.clone(),
+            )
+            .with_label("in this call")
+            .with_note(format!("prototype: {proto}")),
+        ));
+    }
+    let a = Args {
+        call,
+        scop,
+        schedule,
+    };
+    let beta = a.beta(0)?;
+    Ok(match name {
+        "interchange" => Directive::Interchange {
+            beta,
+            d1: a.depth(1)?,
+            d2: a.depth(2)?,
+        },
+        "reverse" => Directive::Reverse {
+            beta,
+            depth: a.depth(1)?,
+        },
+        "skew" => Directive::Skew {
+            beta,
+            depth: a.depth(1)?,
+            other: a.depth(2)?,
+            factor: a.int(3)?,
+        },
+        "shift" => Directive::Shift {
+            beta,
+            depth: a.depth(1)?,
+            params: a.list(2)?,
+            constant: a.int(3)?,
+        },
+        "stripmine" => Directive::Stripmine {
+            beta,
+            depth: a.depth(1)?,
+            size: a.int(2)?,
+        },
+        "tile" => Directive::Tile {
+            beta,
+            depth: a.depth(1)?,
+            outer: a.depth(2)?,
+            size: a.int(3)?,
+        },
+        "reorder" => Directive::Reorder {
+            beta,
+            order: a.list(1)?,
+        },
+        "split" | "fission" | "distribute" => Directive::Split {
+            beta,
+            depth: a.depth(1)?,
+        },
+        "fuse" | "merge" | "fuse_next" => Directive::Fuse { beta },
+        "iss" | "indexsetsplit" => Directive::Iss {
+            beta,
+            form: a.split_form(1)?,
+        },
+        "unroll" => Directive::Unroll {
+            beta,
+            factor: a.factor(1)?,
+            epilog: true,
+        },
+        "unroll_noepilog" => Directive::Unroll {
+            beta,
+            factor: a.factor(1)?,
+            epilog: false,
+        },
+        "parallelize" => Directive::Parallelize {
+            beta,
+            depth: a.depth(1)?,
+        },
+        _ => Directive::Vectorize {
+            beta,
+            depth: a.depth(1)?,
+        },
+    })
+}
+
+/// Typed access to a call's arguments, each error on the argument's span.
+struct Args<'a> {
+    call: &'a Call,
+    scop: &'a Scop,
+    schedule: &'a Schedule,
+}
+
+impl Args<'_> {
+    fn arg(&self, k: usize) -> &Arg {
+        &self.call.args[k]
+    }
+
+    fn wrong(&self, k: usize, expected: &str) -> RecipeError {
+        let arg = self.arg(k);
+        RecipeError::Rejected(
+            Diagnostic::error(
+                format!(
+                    "argument {} of `{}` must be {expected}",
+                    k + 1,
+                    self.call.name
+                ),
+                arg.span.clone(),
+            )
+            .with_label(format!("this is {}", describe(&arg.value))),
+        )
+    }
+
+    fn beta(&self, k: usize) -> Result<Vec<i64>, RecipeError> {
+        match &self.arg(k).value {
+            Value::Beta(b) => Ok(b.clone()),
+            Value::Label(l) => {
+                let found = self
+                    .scop
+                    .statements
+                    .iter()
+                    .position(|s| s.label.as_deref() == Some(l.as_str()));
+                let Some(s) = found else {
+                    let labels: Vec<&str> = self
+                        .scop
+                        .statements
+                        .iter()
+                        .filter_map(|s| s.label.as_deref())
+                        .collect();
+                    return Err(RecipeError::Rejected(
+                        Diagnostic::error(
+                            format!("no statement is labelled `{l}`"),
+                            self.arg(k).span.clone(),
+                        )
+                        .with_label("unknown label")
+                        .with_note(if labels.is_empty() {
+                            "this region has no labelled statement".to_string()
+                        } else {
+                            format!("labels here: {}", labels.join(", "))
+                        }),
+                    ));
+                };
+                self.schedule.statements[s]
+                    .beta(0)
+                    .ok_or_else(|| self.wrong(k, "a β-vector"))
+            }
+            _ => Err(self.wrong(k, "a β-vector like `[0, 1]` or a label like `@init`")),
+        }
+    }
+
+    fn int(&self, k: usize) -> Result<i64, RecipeError> {
+        match self.arg(k).value {
+            Value::Int(v) => Ok(v),
+            _ => Err(self.wrong(k, "an integer")),
+        }
+    }
+
+    fn depth(&self, k: usize) -> Result<usize, RecipeError> {
+        let v = self.int(k)?;
+        usize::try_from(v).map_err(|_| self.wrong(k, "a depth (1-based, positive)"))
+    }
+
+    fn factor(&self, k: usize) -> Result<u32, RecipeError> {
+        let v = self.int(k)?;
+        u32::try_from(v).map_err(|_| self.wrong(k, "a positive factor"))
+    }
+
+    /// A list of integers, written `[1, 0]` (the β syntax).
+    fn list(&self, k: usize) -> Result<Vec<i64>, RecipeError> {
+        match &self.arg(k).value {
+            Value::Beta(b) => Ok(b.clone()),
+            _ => Err(self.wrong(k, "a list of integers like `[1, 0]`")),
+        }
+    }
+
+    /// `{out | in | params | const}` or an affine constraint.
+    fn split_form(&self, k: usize) -> Result<SplitForm, RecipeError> {
+        match &self.arg(k).value {
+            Value::Sections(s) => {
+                let section = |i: usize| s.get(i).cloned().unwrap_or_default();
+                let constant = section(3);
+                if s.len() != 4 || constant.len() > 1 {
+                    return Err(self.wrong(
+                        k,
+                        "Clay's `{out | in | params | const}` (four sections, one constant)",
+                    ));
+                }
+                Ok(SplitForm {
+                    alphas: section(0),
+                    iters: section(1),
+                    params: section(2),
+                    constant: constant.first().copied().unwrap_or(0),
+                })
+            }
+            Value::Constraint(c) => self.constraint_form(k, c),
+            _ => Err(self.wrong(k, "a constraint like `c1 >= N / 2` or `{1 | 0 | 0 | -1}`")),
+        }
+    }
+
+    /// `lhs op rhs` over `c1, c2, …` (the loops), the iterators of the
+    /// first statement under the β-vector and the parameters, as the split
+    /// form of its complement: the points that satisfy the constraint stay
+    /// first. Division is exact (rational): both sides are multiplied by
+    /// the common denominator, so `c1 <= N / 2` is `2c1 <= N`.
+    fn constraint_form(&self, k: usize, c: &AffineConstraint) -> Result<SplitForm, RecipeError> {
+        let beta = self.beta(0)?;
+        let first = self
+            .schedule
+            .statements
+            .iter()
+            .enumerate()
+            .find(|(_, s)| {
+                (0..s.pieces.len()).any(|p| s.beta(p).is_some_and(|b| b.starts_with(&beta)))
+            })
+            .map(|(i, _)| i);
+        let iters: Vec<String> = first
+            .map(|i| self.scop.statements[i].iterators.clone())
+            .unwrap_or_default();
+        let depth = first
+            .map(|i| self.schedule.statements[i].depth())
+            .unwrap_or(0);
+        let names = Names {
+            iters: &iters,
+            params: &self.scop.params,
+            depth,
+        };
+        let overflow = || self.wrong(k, "a constraint whose coefficients fit in 64 bits");
+        let l = names.linear(&c.lhs).map_err(|e| e.into_error(self, k))?;
+        let r = names.linear(&c.rhs).map_err(|e| e.into_error(self, k))?;
+        // lhs - rhs, over a common denominator.
+        let diff = l.sub(&r).ok_or_else(overflow)?;
+        // `a op b` as `e >= 0` (integers: a < b is b - a - 1 >= 0).
+        let (e, strict, eq) = match c.op {
+            CmpOp::Ge => (diff, false, false),
+            CmpOp::Gt => (diff, true, false),
+            CmpOp::Le => (diff.neg().ok_or_else(overflow)?, false, false),
+            CmpOp::Lt => (diff.neg().ok_or_else(overflow)?, true, false),
+            CmpOp::Eq => (diff, false, true),
+        };
+        if eq {
+            return Err(self.wrong(
+                k,
+                "an inequality (an index-set split needs `<=`, `<`, `>=` or `>`)",
+            ));
+        }
+        let mut form = e.into_form(&names);
+        if strict {
+            form.constant = form.constant.checked_sub(1).ok_or_else(overflow)?;
+        }
+        // The points that satisfy the constraint come first: the second
+        // part is its negation, `-form - 1 >= 0`.
+        let negate = |v: &[i64]| {
+            v.iter()
+                .map(|x| x.checked_neg())
+                .collect::<Option<Vec<i64>>>()
+        };
+        Ok(SplitForm {
+            alphas: negate(&form.alphas).ok_or_else(overflow)?,
+            iters: negate(&form.iters).ok_or_else(overflow)?,
+            params: negate(&form.params).ok_or_else(overflow)?,
+            constant: form
+                .constant
+                .checked_neg()
+                .and_then(|c| c.checked_sub(1))
+                .ok_or_else(overflow)?,
+        })
+    }
+}
+
+/// The names a split constraint may use.
+struct Names<'a> {
+    iters: &'a [String],
+    params: &'a [String],
+    depth: usize,
+}
+
+/// A rational affine form `(Σ coeff·var + constant) / den` over columns
+/// `[α1..αdepth | iterators | params]`.
+#[derive(Clone)]
+struct Linear {
+    coeffs: Vec<i64>,
+    constant: i64,
+    den: i64,
+}
+
+enum FormError {
+    UnknownName(String, crate::lang::recipe::Span),
+    NotAffine,
+    Overflow,
+}
+
+impl FormError {
+    fn into_error(self, a: &Args, k: usize) -> RecipeError {
+        match self {
+            FormError::UnknownName(n, span) => RecipeError::Rejected(
+                Diagnostic::error(format!("unknown name `{n}` in the constraint"), span)
+                    .with_label("not a loop `c1, c2, …`, an iterator or a parameter")
+                    .with_note(format!(
+                        "parameters here: {}",
+                        if a.scop.params.is_empty() {
+                            "none".to_string()
+                        } else {
+                            a.scop.params.join(", ")
+                        }
+                    )),
+            ),
+            FormError::NotAffine => a.wrong(
+                k,
+                "an affine constraint (products and divisions by constants only)",
+            ),
+            FormError::Overflow => a.wrong(k, "a constraint whose coefficients fit in 64 bits"),
+        }
+    }
+}
+
+impl Names<'_> {
+    fn width(&self) -> usize {
+        self.depth + self.iters.len() + self.params.len()
+    }
+
+    fn column(&self, name: &str) -> Option<usize> {
+        if let Some(d) = name.strip_prefix('c').and_then(|r| r.parse::<usize>().ok()) {
+            if d >= 1 && d <= self.depth {
+                return Some(d - 1);
+            }
+        }
+        if let Some(i) = self.iters.iter().position(|n| n == name) {
+            return Some(self.depth + i);
+        }
+        self.params
+            .iter()
+            .position(|n| n == name)
+            .map(|p| self.depth + self.iters.len() + p)
+    }
+
+    fn linear(&self, e: &AffineExpr) -> Result<Linear, FormError> {
+        let constant = |v: i64| Linear {
+            coeffs: vec![0; self.width()],
+            constant: v,
+            den: 1,
+        };
+        Ok(match e {
+            AffineExpr::Int(v) => constant(*v),
+            AffineExpr::Name(n, span) => {
+                let col = self
+                    .column(n)
+                    .ok_or_else(|| FormError::UnknownName(n.clone(), span.clone()))?;
+                let mut l = constant(0);
+                l.coeffs[col] = 1;
+                l
+            }
+            AffineExpr::Neg(x) => self.linear(x)?.neg().ok_or(FormError::Overflow)?,
+            AffineExpr::Add(x, y) => self
+                .linear(x)?
+                .add(&self.linear(y)?)
+                .ok_or(FormError::Overflow)?,
+            AffineExpr::Sub(x, y) => self
+                .linear(x)?
+                .sub(&self.linear(y)?)
+                .ok_or(FormError::Overflow)?,
+            AffineExpr::Mul(x, y) => {
+                let (x, y) = (self.linear(x)?, self.linear(y)?);
+                match (x.as_constant(), y.as_constant()) {
+                    (Some(_), _) => y.scale(x.constant, x.den).ok_or(FormError::Overflow)?,
+                    (_, Some(_)) => x.scale(y.constant, y.den).ok_or(FormError::Overflow)?,
+                    _ => return Err(FormError::NotAffine),
+                }
+            }
+            AffineExpr::Div(x, y) => {
+                let (x, y) = (self.linear(x)?, self.linear(y)?);
+                match y.as_constant() {
+                    Some(_) if y.constant != 0 => {
+                        x.scale(y.den, y.constant).ok_or(FormError::Overflow)?
+                    }
+                    _ => return Err(FormError::NotAffine),
+                }
+            }
+        })
+    }
+}
+
+impl Linear {
+    fn as_constant(&self) -> Option<i64> {
+        self.coeffs.iter().all(|&c| c == 0).then_some(self.constant)
+    }
+
+    /// `self · num / den`.
+    fn scale(&self, num: i64, den: i64) -> Option<Linear> {
+        let (num, den) = if den < 0 {
+            (num.checked_neg()?, den.checked_neg()?)
+        } else {
+            (num, den)
+        };
+        Some(Linear {
+            coeffs: self
+                .coeffs
+                .iter()
+                .map(|c| c.checked_mul(num))
+                .collect::<Option<_>>()?,
+            constant: self.constant.checked_mul(num)?,
+            den: self.den.checked_mul(den)?,
+        })
+    }
+
+    fn neg(&self) -> Option<Linear> {
+        self.scale(-1, 1)
+    }
+
+    fn add(&self, o: &Linear) -> Option<Linear> {
+        let a = self.scale(o.den, 1)?;
+        let b = o.scale(self.den, 1)?;
+        Some(Linear {
+            coeffs: a
+                .coeffs
+                .iter()
+                .zip(&b.coeffs)
+                .map(|(x, y)| x.checked_add(*y))
+                .collect::<Option<_>>()?,
+            constant: a.constant.checked_add(b.constant)?,
+            den: self.den.checked_mul(o.den)?,
+        })
+    }
+
+    fn sub(&self, o: &Linear) -> Option<Linear> {
+        self.add(&o.neg()?)
+    }
+
+    /// The numerator as a split form (the denominator is positive, so the
+    /// sign of the inequality is kept).
+    fn into_form(self, names: &Names) -> SplitForm {
+        let d = names.depth;
+        let n = names.iters.len();
+        SplitForm {
+            alphas: self.coeffs[..d].to_vec(),
+            iters: self.coeffs[d..d + n].to_vec(),
+            params: self.coeffs[d + n..].to_vec(),
+            constant: self.constant,
+        }
+    }
+}
+
+fn describe(v: &Value) -> &'static str {
+    match v {
+        Value::Int(_) => "an integer",
+        Value::Beta(_) => "a β-vector (or list)",
+        Value::Label(_) => "a label",
+        Value::Sections(_) => "an inequality list",
+        Value::Constraint(_) => "a constraint",
+        Value::Str(_) => "a string",
+        Value::Ident(_) => "a name",
+    }
+}
+
+/// The statements the directive's β-vector addresses.
+fn targeted_statements(directive: &Directive, schedule: &Schedule) -> Vec<usize> {
+    let beta = match directive {
+        Directive::Interchange { beta, .. }
+        | Directive::Reverse { beta, .. }
+        | Directive::Skew { beta, .. }
+        | Directive::Shift { beta, .. }
+        | Directive::Stripmine { beta, .. }
+        | Directive::Tile { beta, .. }
+        | Directive::Reorder { beta, .. }
+        | Directive::Split { beta, .. }
+        | Directive::Fuse { beta }
+        | Directive::Iss { beta, .. }
+        | Directive::Unroll { beta, .. }
+        | Directive::Parallelize { beta, .. }
+        | Directive::Vectorize { beta, .. } => beta,
+    };
+    let mut out: Vec<usize> = crate::apply::tree::under(schedule, beta)
+        .map(|ts| ts.iter().map(|t| t.statement).collect())
+        .unwrap_or_default();
+    out.dedup();
+    out
+}
+
+/// The diagnostic for a refused directive.
+fn refusal(
+    call: &Call,
+    scop: &Scop,
+    deps: &[Dependence],
+    e: ApplyError,
+    targeted: &[usize],
+) -> Diagnostic {
+    let at = call.span.clone();
+    match e {
+        ApplyError::Precondition { message, help } => {
+            let d = Diagnostic::error(message, at).with_label(format!("`{}` refused", call.name));
+            match help {
+                Some(h) => d.with_help(h),
+                None => d,
+            }
+        }
+        ApplyError::Violation(v) => {
+            let dep = &deps[v.dependence];
+            Diagnostic::error(
+                format!(
+                    "`{}` would violate a {} dependence {}",
+                    call.name,
+                    kind(dep.kind),
+                    dep_text(scop, dep)
+                ),
+                at,
+            )
+            .with_label("after this directive, the dependence's target runs first")
+            .with_note(dep_details(dep))
+            .with_note(format!("for example: {}", v.describe(scop, deps)))
+            .with_help(violation_help(&call.name, dep, targeted))
+        }
+        ApplyError::Carried { depth, violation } => carried(call, scop, deps, depth, &violation),
+        ApplyError::Poly(e) => {
+            Diagnostic::error(format!("`{}` could not be checked: {e}", call.name), at)
+                .with_label("legality not proven")
+                .with_note("polyc applies a directive only when it can prove it legal")
+        }
+    }
+}
+
+fn carried(
+    call: &Call,
+    scop: &Scop,
+    deps: &[Dependence],
+    depth: usize,
+    v: &Violation,
+) -> Diagnostic {
+    let dep = &deps[v.dependence];
+    Diagnostic::error(
+        format!(
+            "the loop at depth {depth} carries a {} dependence {}: it cannot be marked {}",
+            kind(dep.kind),
+            dep_text(scop, dep),
+            if call.name == "vectorize" { "vector" } else { "parallel" }
+        ),
+        call.span.clone(),
+    )
+    .with_label("this loop's iterations are not independent")
+    .with_note(dep_details(dep))
+    .with_note(format!("for example: {}", v.describe(scop, deps)))
+    .with_help("a loop that carries no dependence may be parallel; skewing or interchanging can move the dependence outward")
+}
+
+fn kind(k: DepKind) -> &'static str {
+    match k {
+        DepKind::Raw => "RAW",
+        DepKind::War => "WAR",
+        DepKind::Waw => "WAW",
+        DepKind::Rar => "RAR",
+    }
+}
+
+fn dep_text(scop: &Scop, dep: &Dependence) -> String {
+    format!(
+        "{} -> {} on `{}`",
+        scop.statements[dep.source].name, scop.statements[dep.target].name, dep.array
+    )
+}
+
+fn dep_details(dep: &Dependence) -> String {
+    let distance = match &dep.distance {
+        Some(d) => format!(
+            "distance ({})",
+            d.iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => "non-uniform distance".to_string(),
+    };
+    if dep.is_loop_independent() {
+        format!("in the original program the dependence is loop-independent (textual order), {distance}")
+    } else {
+        format!(
+            "in the original program the loop at depth {} carries the dependence, {distance}",
+            dep.depth
+        )
+    }
+}
+
+fn violation_help(name: &str, dep: &Dependence, targeted: &[usize]) -> String {
+    let between = targeted.contains(&dep.source) != targeted.contains(&dep.target);
+    match name {
+        "interchange" | "tile" | "stripmine" | "skew" | "shift" | "reverse" if between => {
+            "the directive changes the loops of only one of the two statements; apply it to the \
+             loop around both, or `split` them into separate loops first"
+                .to_string()
+        }
+        "interchange" | "tile" => format!(
+            "skew first so that the dependence carried at depth {} has no negative component, then interchange",
+            dep.depth
+        ),
+        "fuse" | "merge" | "fuse_next" => {
+            "shift the second loop first so that its iterations read what the first has written".to_string()
+        }
+        "reverse" => format!(
+            "the loop at depth {} carries the dependence; reversing it runs the target first",
+            dep.depth
+        ),
+        _ => "the directive reorders these two instances; see the example above".to_string(),
+    }
+}
