@@ -29,13 +29,9 @@ pub enum RecipeError {
 /// Directives that parse but are not implemented yet.
 const LATER: &[&str] = &[
     "reshape",
-    "grain",
     "densify",
     "collapse",
     "peel",
-    "linearize",
-    "embed",
-    "unembed",
     "block",
     "context",
     "unroll_jam",
@@ -103,10 +99,14 @@ fn prototype(name: &str) -> Option<(&'static str, usize)> {
         "unroll_noepilog" => "unroll_noepilog(beta_loop, factor)",
         "parallelize" => "parallelize(beta, depth)",
         "vectorize" => "vectorize(beta, depth)",
+        "grain" => "grain(beta, depth, factor)",
+        "linearize" => "linearize(beta_loop, depth)",
+        "embed" => "embed(beta_stmt)",
+        "unembed" => "unembed(beta_stmt)",
         _ => return None,
     };
     let arity = match name {
-        "fuse" | "merge" | "fuse_next" => 1,
+        "fuse" | "merge" | "fuse_next" | "embed" | "unembed" => 1,
         "iss" | "indexsetsplit" => 2,
         _ => proto.matches(',').count() + 1,
     };
@@ -211,10 +211,27 @@ fn to_directive(call: &Call, scop: &Scop, schedule: &Schedule) -> Result<Directi
             beta,
             depth: a.depth(1)?,
         },
-        _ => Directive::Vectorize {
+        "vectorize" => Directive::Vectorize {
             beta,
             depth: a.depth(1)?,
         },
+        "grain" => Directive::Grain {
+            beta,
+            depth: a.depth(1)?,
+            factor: a.int(2)?,
+        },
+        "linearize" => Directive::Linearize {
+            beta,
+            depth: a.depth(1)?,
+        },
+        "embed" => Directive::Embed { beta },
+        "unembed" => Directive::Unembed { beta },
+        other => {
+            // `prototype` and this match list the same names.
+            return Err(RecipeError::NotImplemented(format!(
+                "the `{other}` directive"
+            )));
+        }
     })
 }
 
@@ -598,6 +615,10 @@ fn targeted_statements(directive: &Directive, schedule: &Schedule) -> Vec<usize>
         | Directive::Split { beta, .. }
         | Directive::Fuse { beta }
         | Directive::Iss { beta, .. }
+        | Directive::Grain { beta, .. }
+        | Directive::Linearize { beta, .. }
+        | Directive::Embed { beta }
+        | Directive::Unembed { beta }
         | Directive::Unroll { beta, .. }
         | Directive::Parallelize { beta, .. }
         | Directive::Vectorize { beta, .. } => beta,

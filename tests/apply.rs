@@ -418,3 +418,49 @@ fn index_set_split_makes_two_pieces_in_order() {
     .expect("legal");
     assert_eq!(text.lines().count(), 1, "{text}");
 }
+
+#[test]
+fn shape_directives_and_their_inverses() {
+    let (scop, deps) = load(NEST);
+    let original = Schedule::original(&scop).to_text(&scop);
+    let b = || vec![0];
+    let grain = Directive::Grain {
+        beta: b(),
+        depth: 2,
+        factor: 4,
+    };
+    let text = run(&scop, &deps, std::slice::from_ref(&grain)).expect("legal");
+    assert_eq!(text, "S0: [0, i, 0, 4j, 0]\n");
+    let strip = Directive::Stripmine {
+        beta: b(),
+        depth: 1,
+        size: 4,
+    };
+    let lin = Directive::Linearize {
+        beta: b(),
+        depth: 1,
+    };
+    assert_eq!(run(&scop, &deps, &[strip, lin]).expect("legal"), original);
+    let embed = Directive::Embed { beta: b() };
+    let embedded = run(&scop, &deps, std::slice::from_ref(&embed)).expect("legal");
+    assert_eq!(embedded, "S0: [0, i, 0, j, 0, 0, 0]\n");
+    let unembed = Directive::Unembed { beta: b() };
+    assert_eq!(
+        run(&scop, &deps, &[embed, unembed.clone()]).expect("legal"),
+        original
+    );
+    // Not a loop of one iteration, or not a strip-mined loop: refused.
+    assert!(matches!(
+        run(&scop, &deps, std::slice::from_ref(&unembed)),
+        Err(ApplyError::Precondition { .. })
+    ));
+    let (scop, deps) = kernel("gemm");
+    let lin = Directive::Linearize {
+        beta: vec![0],
+        depth: 1,
+    };
+    assert!(matches!(
+        run(&scop, &deps, &[lin]),
+        Err(ApplyError::Precondition { .. })
+    ));
+}

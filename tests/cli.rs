@@ -53,7 +53,10 @@ fn recipes_apply_and_print_their_schedule() {
     // Code from a transformed schedule lands with code generation.
     let (status, stdout, stderr) = polyc_bin(&[k, "--recipe", r]);
     assert_eq!((status, stdout.as_str()), (2, ""));
-    assert!(stderr.contains("not implemented yet: code generation"), "{stderr}");
+    assert!(
+        stderr.contains("not implemented yet: code generation"),
+        "{stderr}"
+    );
     let (status, _, stderr) = polyc_bin(&[k, "--recipe", "tune.rhai"]);
     assert_eq!(status, 2);
     assert!(stderr.contains("FILE.rhai"), "{stderr}");

@@ -3,7 +3,8 @@
 //! loop outward).
 
 use super::dates::{alpha, insert_dates, swap_dates, with_date_row};
-use super::tree::{under, PieceRef};
+use super::shape::whole_statements;
+use super::tree::under;
 use super::{check_depth, rewrite_pieces, ApplyError};
 use crate::scop::Schedule;
 
@@ -66,28 +67,4 @@ pub fn tile(
     rewrite_pieces(&next, &targets, |p| {
         Ok(swap_dates(p, alpha(depth), alpha(outer)))
     })
-}
-
-/// A directive that changes the number of dates must take every piece of
-/// each statement it touches (pieces of one statement share their dates).
-fn whole_statements(
-    schedule: &Schedule,
-    targets: &[PieceRef],
-    what: &str,
-) -> Result<(), ApplyError> {
-    for t in targets {
-        let all = schedule.statements[t.statement].pieces.len();
-        let taken = targets
-            .iter()
-            .filter(|u| u.statement == t.statement)
-            .count();
-        if taken != all {
-            return Err(ApplyError::precondition(format!(
-                "{what}: statement S{} is split in {all} pieces (iss) and only {taken} of them are under this β-vector",
-                t.statement
-            ))
-            .with_help("apply it to a β-vector above the split, or before the split"));
-        }
-    }
-    Ok(())
 }

@@ -123,3 +123,41 @@ pub fn with_date_row(
     });
     out
 }
+
+/// `piece` without the locals that an equality with a ±1 coefficient
+/// defines: each is substituted into the other rows and dropped. Exact;
+/// keeps the printed schedules free of needless `exists`.
+pub fn without_unit_locals(piece: &BasicMap) -> Result<BasicMap, PolyError> {
+    let n_dims = piece.space().n_dim_total();
+    let mut rows = piece.constraints().to_vec();
+    let mut n_local = piece.n_local();
+    'next: loop {
+        for l in (n_dims..n_dims + n_local).rev() {
+            let Some(pos) = rows
+                .iter()
+                .position(|r| r.kind == crate::poly::ConstraintKind::Eq && r.coeffs[l].abs() == 1)
+            else {
+                continue;
+            };
+            let eq = rows.remove(pos);
+            let unit = eq.coeffs[l];
+            for r in &mut rows {
+                // r - (r_l · unit) eq removes column l (unit = ±1).
+                let f = checked_mul(r.coeffs[l], unit)?;
+                if f != 0 {
+                    for (x, y) in r.coeffs.iter_mut().zip(&eq.coeffs) {
+                        *x = checked_add(*x, checked_mul(-f, *y)?)?;
+                    }
+                    r.constant = checked_add(r.constant, checked_mul(-f, eq.constant)?)?;
+                }
+            }
+            for r in &mut rows {
+                r.coeffs.remove(l);
+            }
+            n_local -= 1;
+            continue 'next;
+        }
+        break;
+    }
+    Ok(BasicMap::from_columns(piece.space().clone(), n_local, rows))
+}

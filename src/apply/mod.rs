@@ -18,6 +18,7 @@ mod blocking;
 pub mod dates;
 mod marks;
 mod order;
+mod shape;
 mod split;
 pub mod tree;
 
@@ -75,6 +76,18 @@ pub enum Directive {
     /// Index-set split of loop `beta`: where `form >= 0` moves to a copy
     /// of the loop right after it.
     Iss { beta: Vec<i64>, form: SplitForm },
+    /// `α_depth := factor·α_depth`.
+    Grain {
+        beta: Vec<i64>,
+        depth: usize,
+        factor: i64,
+    },
+    /// Undo a strip-mine: merge the loop at `depth + 1` into `depth`.
+    Linearize { beta: Vec<i64>, depth: usize },
+    /// Wrap the statements in an innermost loop of one iteration.
+    Embed { beta: Vec<i64> },
+    /// Remove such a loop.
+    Unembed { beta: Vec<i64> },
     /// Mark the loop `beta` (at depth `beta.len()`) to be unrolled by `factor`.
     Unroll {
         beta: Vec<i64>,
@@ -176,6 +189,14 @@ pub fn apply(
         Directive::Split { beta, depth } => order::split(schedule, beta, *depth)?,
         Directive::Fuse { beta } => order::fuse(schedule, beta)?,
         Directive::Iss { beta, form } => split::iss(schedule, beta, form)?,
+        Directive::Grain {
+            beta,
+            depth,
+            factor,
+        } => shape::grain(schedule, beta, *depth, *factor)?,
+        Directive::Linearize { beta, depth } => shape::linearize(schedule, beta, *depth)?,
+        Directive::Embed { beta } => shape::embed(schedule, beta)?,
+        Directive::Unembed { beta } => shape::unembed(schedule, beta)?,
         Directive::Unroll {
             beta,
             factor,
@@ -234,7 +255,8 @@ fn rewrite_pieces(
     let mut next = schedule.clone();
     for t in targets {
         let st = &mut next.statements[t.statement];
-        st.pieces[t.piece] = rewrite(&st.pieces[t.piece])?;
+        let piece = dates::without_unit_locals(&rewrite(&st.pieces[t.piece])?)?;
+        st.pieces[t.piece] = piece.without_redundant_divisions();
     }
     Ok(next)
 }

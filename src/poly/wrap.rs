@@ -26,6 +26,15 @@ impl BasicMap {
         )
     }
 
+    /// The same relation with duplicate divisions merged and unused ones
+    /// dropped (see [`BasicSet::with_division_locals`] for what a division
+    /// is). Exact; a cheap syntactic pass.
+    pub fn without_redundant_divisions(&self) -> BasicMap {
+        self.wrap()
+            .without_redundant_divisions()
+            .unwrap_as(&self.space)
+    }
+
     /// An integer pair (parameters, inputs, outputs), or `None` if empty.
     /// Exact (Omega test).
     pub fn sample(&self) -> Result<Option<Vec<i64>>, PolyError> {

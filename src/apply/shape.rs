@@ -1,0 +1,198 @@
+//! Directives that change the shape of a loop without reordering its
+//! iterations: `grain` (spread them out by a factor), `linearize` (undo a
+//! strip-mine), `embed` and `unembed` (a loop of one iteration around a
+//! statement).
+
+use super::dates::{alpha, beta as beta_date, insert_dates, with_date_row};
+use super::tree::{under, PieceRef};
+use super::{check_depth, rewrite_pieces, ApplyError};
+use crate::poly::{BasicMap, Constraint, Space, Tuple};
+use crate::scop::schedule::constant_date;
+use crate::scop::Schedule;
+
+/// `α_depth := factor·α_depth`: the loop runs on multiples of `factor`.
+pub fn grain(
+    schedule: &Schedule,
+    beta: &[i64],
+    depth: usize,
+    factor: i64,
+) -> Result<Schedule, ApplyError> {
+    let targets = under(schedule, beta)?;
+    check_depth(schedule, &targets, depth, "grain")?;
+    if factor < 1 {
+        return Err(ApplyError::precondition(format!(
+            "grain: the factor must be at least 1, not {factor}"
+        )));
+    }
+    rewrite_pieces(schedule, &targets, |p| {
+        // The old date becomes a local `e`, and the new date is `factor·e`.
+        let mut out = p.clone();
+        let e = out.add_local();
+        let col = p.space().out_col(alpha(depth));
+        let mut rows: Vec<Constraint> = out.constraints().to_vec();
+        for r in &mut rows {
+            r.coeffs[e] = r.coeffs[col];
+            r.coeffs[col] = 0;
+        }
+        let mut def = vec![0; out.n_cols()];
+        def[col] = 1;
+        def[e] = -factor;
+        rows.push(Constraint::eq(def, 0));
+        Ok(BasicMap::from_columns(
+            p.space().clone(),
+            out.n_local(),
+            rows,
+        ))
+    })
+}
+
+/// Wrap each statement under `beta` in an innermost loop of one
+/// iteration: dates `[…, βd]` become `[…, βd, 0, 0]`.
+pub fn embed(schedule: &Schedule, beta: &[i64]) -> Result<Schedule, ApplyError> {
+    let targets = under(schedule, beta)?;
+    whole_statements(schedule, &targets, "embed")?;
+    let mut next = rewrite_pieces(schedule, &targets, |p| {
+        let n = p.space().n_out();
+        let p = insert_dates(p, n, 2);
+        let p = with_date_row(&p, &[(n, 1)], 0, true);
+        Ok(with_date_row(&p, &[(n + 1, 1)], 0, true))
+    })?;
+    let mut statements: Vec<usize> = targets.iter().map(|t| t.statement).collect();
+    statements.dedup();
+    for s in statements {
+        next.statements[s].marks.push(Vec::new());
+    }
+    Ok(next)
+}
+
+/// Remove the innermost loop of each statement under `beta` when it runs
+/// one iteration (its date is a constant): the inverse of `embed`.
+pub fn unembed(schedule: &Schedule, beta: &[i64]) -> Result<Schedule, ApplyError> {
+    let targets = under(schedule, beta)?;
+    whole_statements(schedule, &targets, "unembed")?;
+    for t in &targets {
+        let st = &schedule.statements[t.statement];
+        let depth = st.depth();
+        let piece = &st.pieces[t.piece];
+        let n = piece.space().n_out();
+        let cols = [piece.space().out_col(n - 2), piece.space().out_col(n - 1)];
+        // Only the two constant definitions may mention the dropped dates.
+        let only_definitions = piece.constraints().iter().all(|r| {
+            let mentions = cols.iter().filter(|&&c| r.coeffs[c] != 0).count();
+            mentions == 0
+                || (mentions == 1
+                    && r.kind == crate::poly::ConstraintKind::Eq
+                    && r.coeffs.iter().filter(|&&v| v != 0).count() == 1)
+        });
+        if depth == 0 || constant_date(piece, alpha(depth)).is_none() || !only_definitions {
+            return Err(ApplyError::precondition(format!(
+                "unembed: the innermost loop of statement S{} is not a loop of one iteration",
+                t.statement
+            ))
+            .with_help(
+                "unembed undoes embed; it removes only a loop whose counter is a constant",
+            ));
+        }
+    }
+    let mut next = rewrite_pieces(schedule, &targets, |p| {
+        let n = p.space().n_out();
+        Ok(drop_dates(p, n - 2, 2))
+    })?;
+    let mut statements: Vec<usize> = targets.iter().map(|t| t.statement).collect();
+    statements.dedup();
+    for s in statements {
+        next.statements[s].marks.pop();
+    }
+    Ok(next)
+}
+
+/// Undo `stripmine(beta, depth, s)`: the loop at `depth` (the tiles) and
+/// the β after it go away; the loop at `depth + 1` keeps the iterations.
+pub fn linearize(schedule: &Schedule, beta: &[i64], depth: usize) -> Result<Schedule, ApplyError> {
+    let targets = under(schedule, beta)?;
+    check_depth(schedule, &targets, depth + 1, "linearize")?;
+    whole_statements(schedule, &targets, "linearize")?;
+    for t in &targets {
+        let piece = &schedule.statements[t.statement].pieces[t.piece];
+        if constant_date(piece, beta_date(depth)) != Some(0) {
+            return Err(ApplyError::precondition(format!(
+                "linearize: the loop at depth {depth} of statement S{} has more than one child loop",
+                t.statement
+            ))
+            .with_help("linearize merges a tile loop with the single loop inside it, as stripmine made them"));
+        }
+    }
+    let mut next = rewrite_pieces(schedule, &targets, |p| {
+        // The tile date becomes a local (it is a function of the point
+        // date, so the set is unchanged), then both dates go.
+        let mut out = p.clone();
+        let e = out.add_local();
+        let col = p.space().out_col(alpha(depth));
+        let mut rows = out.constraints().to_vec();
+        for r in &mut rows {
+            r.coeffs[e] = r.coeffs[col];
+            r.coeffs[col] = 0;
+        }
+        let out = BasicMap::from_columns(p.space().clone(), out.n_local(), rows);
+        Ok(drop_dates(&out, alpha(depth), 2))
+    })?;
+    let mut statements: Vec<usize> = targets.iter().map(|t| t.statement).collect();
+    statements.dedup();
+    for s in statements {
+        next.statements[s].marks.remove(depth - 1);
+    }
+    Ok(next)
+}
+
+/// `piece` without dates `at..at + count`, whose columns must be zero in
+/// every row but constant definitions (those rows are dropped).
+fn drop_dates(piece: &BasicMap, at: usize, count: usize) -> BasicMap {
+    let space = piece.space();
+    let first = space.out_col(at);
+    let gone = first..first + count;
+    let input = space
+        .input
+        .clone()
+        .unwrap_or_else(|| Tuple::new(None, Vec::new()));
+    let dates = (0..space.n_out() - count)
+        .map(|k| format!("c{k}"))
+        .collect();
+    let new_space = Space::map(space.params.clone(), input, Tuple::new(None, dates));
+    let n = piece.n_cols() - count;
+    let rows = piece
+        .constraints()
+        .iter()
+        .filter(|r| gone.clone().all(|c| r.coeffs[c] == 0))
+        .map(|r| {
+            let mut r = r.clone();
+            r.coeffs.drain(gone.clone());
+            debug_assert_eq!(r.coeffs.len(), n);
+            r
+        })
+        .collect();
+    BasicMap::from_columns(new_space, piece.n_local(), rows)
+}
+
+/// A directive that changes the number of dates must take every piece of
+/// each statement it touches.
+pub(super) fn whole_statements(
+    schedule: &Schedule,
+    targets: &[PieceRef],
+    what: &str,
+) -> Result<(), ApplyError> {
+    for t in targets {
+        let all = schedule.statements[t.statement].pieces.len();
+        let taken = targets
+            .iter()
+            .filter(|u| u.statement == t.statement)
+            .count();
+        if taken != all {
+            return Err(ApplyError::precondition(format!(
+                "{what}: statement S{} is split in {all} pieces (iss) and only {taken} of them are under this β-vector",
+                t.statement
+            ))
+            .with_help("apply it to a β-vector above the split, or before the split"));
+        }
+    }
+    Ok(())
+}
