@@ -28,8 +28,6 @@ pub enum RecipeError {
 
 /// Directives that parse but are not implemented yet.
 const LATER: &[&str] = &[
-    "reshape",
-    "densify",
     "collapse",
     "peel",
     "block",
@@ -100,6 +98,8 @@ fn prototype(name: &str) -> Option<(&'static str, usize)> {
         "parallelize" => "parallelize(beta, depth)",
         "vectorize" => "vectorize(beta, depth)",
         "grain" => "grain(beta, depth, factor)",
+        "densify" => "densify(beta, depth)",
+        "reshape" => "reshape(beta, depth, iterator, amount)",
         "linearize" => "linearize(beta_loop, depth)",
         "embed" => "embed(beta_stmt)",
         "unembed" => "unembed(beta_stmt)",
@@ -226,6 +226,16 @@ fn to_directive(call: &Call, scop: &Scop, schedule: &Schedule) -> Result<Directi
         },
         "embed" => Directive::Embed { beta },
         "unembed" => Directive::Unembed { beta },
+        "densify" => Directive::Densify {
+            beta,
+            depth: a.depth(1)?,
+        },
+        "reshape" => Directive::Reshape {
+            beta,
+            depth: a.depth(1)?,
+            iterator: a.depth(2)?,
+            amount: a.int(3)?,
+        },
         other => {
             // `prototype` and this match list the same names.
             return Err(RecipeError::NotImplemented(format!(
@@ -616,6 +626,8 @@ fn targeted_statements(directive: &Directive, schedule: &Schedule) -> Vec<usize>
         | Directive::Fuse { beta }
         | Directive::Iss { beta, .. }
         | Directive::Grain { beta, .. }
+        | Directive::Densify { beta, .. }
+        | Directive::Reshape { beta, .. }
         | Directive::Linearize { beta, .. }
         | Directive::Embed { beta }
         | Directive::Unembed { beta }

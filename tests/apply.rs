@@ -464,3 +464,56 @@ fn shape_directives_and_their_inverses() {
         Err(ApplyError::Precondition { .. })
     ));
 }
+
+#[test]
+fn grain_densify_and_reshape() {
+    let (scop, deps) = load(NEST);
+    let original = Schedule::original(&scop).to_text(&scop);
+    let grain = Directive::Grain {
+        beta: vec![0],
+        depth: 2,
+        factor: 3,
+    };
+    let densify = Directive::Densify {
+        beta: vec![0],
+        depth: 2,
+    };
+    assert_eq!(
+        run(&scop, &deps, &[grain, densify.clone()]).expect("legal"),
+        original
+    );
+    assert!(matches!(
+        run(&scop, &deps, &[densify]),
+        Err(ApplyError::Precondition { .. })
+    ));
+    let reshape = Directive::Reshape {
+        beta: vec![0],
+        depth: 2,
+        iterator: 1,
+        amount: 2,
+    };
+    assert_eq!(
+        run(&scop, &deps, std::slice::from_ref(&reshape)).expect("legal"),
+        "S0: [0, i, 0, 2i + j, 0]\n"
+    );
+    let back = Directive::Reshape {
+        beta: vec![0],
+        depth: 2,
+        iterator: 1,
+        amount: -2,
+    };
+    assert_eq!(
+        run(&scop, &deps, &[reshape, back]).expect("legal"),
+        original
+    );
+    let bad = Directive::Reshape {
+        beta: vec![0],
+        depth: 2,
+        iterator: 3,
+        amount: 1,
+    };
+    assert!(matches!(
+        run(&scop, &deps, &[bad]),
+        Err(ApplyError::Precondition { .. })
+    ));
+}

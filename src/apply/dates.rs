@@ -18,14 +18,15 @@ pub fn beta(k: usize) -> usize {
     2 * k
 }
 
-/// Replace date `d` by `d' + Σ k_j·date_j + Σ p_i·param_i + c`: the new
+/// Replace date `d` by `d' + Σ k_j·date_j + Σ a_c·column_c + c`: the new
 /// date is the old one minus that affine form (`α_d := α_d − form`).
-/// `dates` and `params` are `(index, coefficient)` lists.
+/// `dates` lists `(date index, coefficient)`; `columns` lists `(column,
+/// coefficient)` for parameters and iterators (raw row columns).
 pub fn substitute_date(
     piece: &BasicMap,
     d: usize,
     dates: &[(usize, i64)],
-    params: &[(usize, i64)],
+    columns: &[(usize, i64)],
     c: i64,
 ) -> Result<BasicMap, PolyError> {
     let space = piece.space();
@@ -39,7 +40,7 @@ pub fn substitute_date(
                 let cj = space.out_col(j);
                 r.coeffs[cj] = checked_add(r.coeffs[cj], checked_mul(a, k)?)?;
             }
-            for &(p, k) in params {
+            for &(p, k) in columns {
                 r.coeffs[p] = checked_add(r.coeffs[p], checked_mul(a, k)?)?;
             }
             r.constant = checked_add(r.constant, checked_mul(a, c)?)?;

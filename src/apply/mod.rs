@@ -82,6 +82,15 @@ pub enum Directive {
         depth: usize,
         factor: i64,
     },
+    /// Undo `grain`.
+    Densify { beta: Vec<i64>, depth: usize },
+    /// `α_depth := α_depth + amount·iterator` (1-based iterator number).
+    Reshape {
+        beta: Vec<i64>,
+        depth: usize,
+        iterator: usize,
+        amount: i64,
+    },
     /// Undo a strip-mine: merge the loop at `depth + 1` into `depth`.
     Linearize { beta: Vec<i64>, depth: usize },
     /// Wrap the statements in an innermost loop of one iteration.
@@ -195,6 +204,13 @@ pub fn apply(
             factor,
         } => shape::grain(schedule, beta, *depth, *factor)?,
         Directive::Linearize { beta, depth } => shape::linearize(schedule, beta, *depth)?,
+        Directive::Densify { beta, depth } => shape::densify(schedule, beta, *depth)?,
+        Directive::Reshape {
+            beta,
+            depth,
+            iterator,
+            amount,
+        } => shape::reshape(schedule, beta, *depth, *iterator, *amount)?,
         Directive::Embed { beta } => shape::embed(schedule, beta)?,
         Directive::Unembed { beta } => shape::unembed(schedule, beta)?,
         Directive::Unroll {

@@ -196,3 +196,99 @@ pub(super) fn whole_statements(
     }
     Ok(())
 }
+
+/// Undo `grain`: when every value of `α_depth` is a multiple of some
+/// `k > 1` (its defining equality has all other terms divisible by `k`),
+/// `α_depth := α_depth / k`.
+pub fn densify(schedule: &Schedule, beta: &[i64], depth: usize) -> Result<Schedule, ApplyError> {
+    let targets = under(schedule, beta)?;
+    check_depth(schedule, &targets, depth, "densify")?;
+    rewrite_pieces(schedule, &targets, |p| {
+        let col = p.space().out_col(alpha(depth));
+        let k = p
+            .constraints()
+            .iter()
+            .filter(|r| r.kind == crate::poly::ConstraintKind::Eq && r.coeffs[col].abs() == 1)
+            .map(|r| {
+                r.coeffs
+                    .iter()
+                    .enumerate()
+                    .filter(|&(c, _)| c != col)
+                    .fold(r.constant.unsigned_abs(), |g, (_, &v)| {
+                        gcd(g, v.unsigned_abs())
+                    })
+            })
+            .max()
+            .unwrap_or(0);
+        let k = i64::try_from(k).unwrap_or(0);
+        if k < 2 {
+            return Err(ApplyError::precondition(format!(
+                "densify: the loop at depth {depth} does not run on multiples of a factor"
+            ))
+            .with_help("densify undoes grain"));
+        }
+        // Old date = k·new date: scale the date's column.
+        let mut rows = p.constraints().to_vec();
+        for r in &mut rows {
+            r.coeffs[col] = r.coeffs[col]
+                .checked_mul(k)
+                .ok_or(crate::poly::PolyError::Overflow)?;
+            // `k·c' = k·e` reads better as `c' = e`.
+            let g = r
+                .coeffs
+                .iter()
+                .fold(r.constant.unsigned_abs(), |g, &v| gcd(g, v.unsigned_abs()));
+            if r.kind == crate::poly::ConstraintKind::Eq && g > 1 {
+                let g = i64::try_from(g).unwrap_or(1);
+                r.coeffs.iter_mut().for_each(|v| *v /= g);
+                r.constant /= g;
+            }
+        }
+        Ok(BasicMap::from_columns(p.space().clone(), p.n_local(), rows))
+    })
+}
+
+/// `α_depth := α_depth + amount·i`, `i` the statement's iterator number
+/// `iterator` (1-based): the loop now also depends on that iterator.
+pub fn reshape(
+    schedule: &Schedule,
+    beta: &[i64],
+    depth: usize,
+    iterator: usize,
+    amount: i64,
+) -> Result<Schedule, ApplyError> {
+    let targets = under(schedule, beta)?;
+    check_depth(schedule, &targets, depth, "reshape")?;
+    for t in &targets {
+        let n_in = schedule.statements[t.statement].pieces[t.piece]
+            .space()
+            .n_in();
+        if iterator == 0 || iterator > n_in {
+            return Err(ApplyError::precondition(format!(
+                "reshape: statement S{} has {n_in} iterators; iterator {iterator} does not exist (they are numbered from 1)",
+                t.statement
+            )));
+        }
+    }
+    let neg = amount
+        .checked_neg()
+        .ok_or(crate::poly::PolyError::Overflow)?;
+    rewrite_pieces(schedule, &targets, |p| {
+        let input = p.space().in_col(iterator - 1);
+        Ok(super::dates::substitute_date(
+            p,
+            alpha(depth),
+            &[],
+            &[(input, neg)],
+            0,
+        )?)
+    })
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
