@@ -28,8 +28,6 @@ pub enum RecipeError {
 
 /// Directives that parse but are not implemented yet.
 const LATER: &[&str] = &[
-    "collapse",
-    "peel",
     "block",
     "context",
     "unroll_jam",
@@ -98,6 +96,8 @@ fn prototype(name: &str) -> Option<(&'static str, usize)> {
         "parallelize" => "parallelize(beta, depth)",
         "vectorize" => "vectorize(beta, depth)",
         "grain" => "grain(beta, depth, factor)",
+        "peel" => "peel(beta_loop, {params | const})",
+        "collapse" => "collapse(beta_loop)",
         "densify" => "densify(beta, depth)",
         "reshape" => "reshape(beta, depth, iterator, amount)",
         "linearize" => "linearize(beta_loop, depth)",
@@ -106,7 +106,8 @@ fn prototype(name: &str) -> Option<(&'static str, usize)> {
         _ => return None,
     };
     let arity = match name {
-        "fuse" | "merge" | "fuse_next" | "embed" | "unembed" => 1,
+        "fuse" | "merge" | "fuse_next" | "embed" | "unembed" | "collapse" => 1,
+        "peel" => 2,
         "iss" | "indexsetsplit" => 2,
         _ => proto.matches(',').count() + 1,
     };
@@ -226,6 +227,15 @@ fn to_directive(call: &Call, scop: &Scop, schedule: &Schedule) -> Result<Directi
         },
         "embed" => Directive::Embed { beta },
         "unembed" => Directive::Unembed { beta },
+        "collapse" => Directive::Collapse { beta },
+        "peel" => {
+            let (params, constant) = a.peel_form(1)?;
+            Directive::Peel {
+                beta,
+                params,
+                constant,
+            }
+        }
         "densify" => Directive::Densify {
             beta,
             depth: a.depth(1)?,
@@ -331,6 +341,18 @@ impl Args<'_> {
         match &self.arg(k).value {
             Value::Beta(b) => Ok(b.clone()),
             _ => Err(self.wrong(k, "a list of integers like `[1, 0]`")),
+        }
+    }
+
+    /// Clay's `{params | const}` (or `{const}`).
+    fn peel_form(&self, k: usize) -> Result<(Vec<i64>, i64), RecipeError> {
+        let Value::Sections(s) = &self.arg(k).value else {
+            return Err(self.wrong(k, "Clay's `{params | const}` list"));
+        };
+        match s.as_slice() {
+            [c] if c.len() == 1 => Ok((Vec::new(), c[0])),
+            [p, c] if c.len() == 1 => Ok((p.clone(), c[0])),
+            _ => Err(self.wrong(k, "Clay's `{params | const}` list, one constant")),
         }
     }
 
@@ -626,6 +648,8 @@ fn targeted_statements(directive: &Directive, schedule: &Schedule) -> Vec<usize>
         | Directive::Fuse { beta }
         | Directive::Iss { beta, .. }
         | Directive::Grain { beta, .. }
+        | Directive::Peel { beta, .. }
+        | Directive::Collapse { beta }
         | Directive::Densify { beta, .. }
         | Directive::Reshape { beta, .. }
         | Directive::Linearize { beta, .. }

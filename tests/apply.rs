@@ -517,3 +517,41 @@ fn grain_densify_and_reshape() {
         Err(ApplyError::Precondition { .. })
     ));
 }
+
+#[test]
+fn iss_collapse_and_peel() {
+    use polyc::apply::SplitForm;
+    let (scop, deps) = kernel("jacobi-1d");
+    let original = Schedule::original(&scop).to_text(&scop);
+    let form = SplitForm {
+        alphas: vec![0, 1],
+        iters: vec![],
+        params: vec![0, 0],
+        constant: -10,
+    };
+    let iss = Directive::Iss {
+        beta: vec![0, 0],
+        form,
+    };
+    let collapse = Directive::Collapse { beta: vec![0, 0] };
+    let split = run(&scop, &deps, std::slice::from_ref(&iss)).expect("legal");
+    assert_eq!(split.lines().count(), 3, "{split}");
+    assert_eq!(
+        run(&scop, &deps, &[iss, collapse.clone()]).expect("legal"),
+        original
+    );
+    // Nothing to collapse in the original.
+    assert!(matches!(
+        run(&scop, &deps, &[collapse]),
+        Err(ApplyError::Precondition { .. })
+    ));
+    // Peel the first two iterations of the first i loop: α2 - 3 >= 0 goes second.
+    let peel = Directive::Peel {
+        beta: vec![0, 0],
+        params: vec![],
+        constant: -3,
+    };
+    let text = run(&scop, &deps, &[peel]).expect("legal");
+    assert!(text.contains("S0: [0, t, 0, i, 0] : i <= 2"), "{text}");
+    assert!(text.contains("S0: [0, t, 1, i, 0] : i >= 3"), "{text}");
+}

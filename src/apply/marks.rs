@@ -33,6 +33,23 @@ pub fn parallelize(
             loops.push(prefix);
         }
     }
+    // Marks belong to statements, not pieces: a statement split by `iss`
+    // gets the mark in every part, so every loop holding a part is checked.
+    let mut k = 0;
+    while k < loops.len() {
+        for t in under(schedule, &loops[k])? {
+            let st = &schedule.statements[t.statement];
+            for p in 0..st.pieces.len() {
+                if let Some(b) = st.beta(p) {
+                    let prefix = b[..depth].to_vec();
+                    if !loops.contains(&prefix) {
+                        loops.push(prefix);
+                    }
+                }
+            }
+        }
+        k += 1;
+    }
     let mut next = schedule.clone();
     let mark = if vector { Mark::Vector } else { Mark::Parallel };
     for prefix in &loops {

@@ -76,6 +76,14 @@ pub enum Directive {
     /// Index-set split of loop `beta`: where `form >= 0` moves to a copy
     /// of the loop right after it.
     Iss { beta: Vec<i64>, form: SplitForm },
+    /// `iss` on the loop's own counter: `α + params·p + const >= 0` goes second.
+    Peel {
+        beta: Vec<i64>,
+        params: Vec<i64>,
+        constant: i64,
+    },
+    /// Undo `iss`: merge the parts in loop `beta` and the next loop.
+    Collapse { beta: Vec<i64> },
     /// `α_depth := factor·α_depth`.
     Grain {
         beta: Vec<i64>,
@@ -198,6 +206,12 @@ pub fn apply(
         Directive::Split { beta, depth } => order::split(schedule, beta, *depth)?,
         Directive::Fuse { beta } => order::fuse(schedule, beta)?,
         Directive::Iss { beta, form } => split::iss(schedule, beta, form)?,
+        Directive::Peel {
+            beta,
+            params,
+            constant,
+        } => split::peel(schedule, beta, params, *constant)?,
+        Directive::Collapse { beta } => split::collapse(schedule, beta)?,
         Directive::Grain {
             beta,
             depth,

@@ -99,3 +99,114 @@ pub fn iss(schedule: &Schedule, beta: &[i64], form: &SplitForm) -> Result<Schedu
     }
     Ok(next)
 }
+
+/// `peel(beta, {params | const})`: `iss` on the loop's own counter,
+/// `α + params·p + const >= 0` going second (Clay's `peel([0], {-15})`
+/// peels the first 15 iterations off loop `[0]`).
+pub fn peel(
+    schedule: &Schedule,
+    beta: &[i64],
+    params: &[i64],
+    constant: i64,
+) -> Result<Schedule, ApplyError> {
+    let depth = beta.len();
+    let mut alphas = vec![0; depth];
+    if let Some(last) = alphas.last_mut() {
+        *last = 1;
+    }
+    iss(
+        schedule,
+        beta,
+        &SplitForm {
+            alphas,
+            iters: Vec::new(),
+            params: params.to_vec(),
+            constant,
+        },
+    )
+}
+
+/// Undo `iss`: loop `beta` and the loop after it hold the two parts of the
+/// same statements (each part the other's complement on one inequality);
+/// each pair of parts becomes one piece again in loop `beta`.
+pub fn collapse(schedule: &Schedule, beta: &[i64]) -> Result<Schedule, ApplyError> {
+    let Some((&at, parent)) = beta.split_last() else {
+        return Err(ApplyError::precondition(
+            "collapse: name a loop, not the root",
+        ));
+    };
+    let pos = beta.len() - 1;
+    let mut next_beta = parent.to_vec();
+    next_beta.push(at + 1);
+    let firsts = under(schedule, beta)?;
+    let seconds = under(schedule, &next_beta).map_err(|_| {
+        ApplyError::precondition(format!("collapse: no loop follows {beta:?} to merge back"))
+            .with_help("collapse undoes iss: the two parts are the loop and the one after it")
+    })?;
+    let mut next = schedule.clone();
+    let mut drop: Vec<(usize, usize)> = Vec::new();
+    for s in &seconds {
+        let st = &schedule.statements[s.statement];
+        let second = set_constant_date(&st.pieces[s.piece], beta_date(pos), at);
+        let partner = firsts
+            .iter()
+            .filter(|f| f.statement == s.statement)
+            .find_map(|f| merged(&st.pieces[f.piece], &second).map(|m| (f.piece, m)));
+        let Some((first, merged)) = partner else {
+            return Err(ApplyError::precondition(format!(
+                "collapse: the part of statement S{} in the loop after {beta:?} is not the complement of a part in {beta:?}",
+                s.statement
+            ))
+            .with_help("collapse undoes iss; both loops must come from one index-set split"));
+        };
+        next.statements[s.statement].pieces[first] = merged;
+        drop.push((s.statement, s.piece));
+    }
+    drop.sort();
+    for (st, piece) in drop.into_iter().rev() {
+        next.statements[st].pieces.remove(piece);
+    }
+    Ok(next)
+}
+
+/// `a ∪ b` as one piece when they have the same rows but one, `r` in `a`
+/// and its negation `-r - 1` in `b`: the common rows. A cheap syntactic
+/// check.
+fn merged(a: &crate::poly::BasicMap, b: &crate::poly::BasicMap) -> Option<crate::poly::BasicMap> {
+    if a.space() != b.space() || a.n_local() != b.n_local() {
+        return None;
+    }
+    let only_a: Vec<&Constraint> = a
+        .constraints()
+        .iter()
+        .filter(|r| !b.constraints().contains(r))
+        .collect();
+    let only_b: Vec<&Constraint> = b
+        .constraints()
+        .iter()
+        .filter(|r| !a.constraints().contains(r))
+        .collect();
+    let ([ra], [rb]) = (only_a.as_slice(), only_b.as_slice()) else {
+        return None;
+    };
+    let negation = ra
+        .coeffs
+        .iter()
+        .zip(&rb.coeffs)
+        .all(|(x, y)| x.checked_neg() == Some(*y))
+        && ra.constant.checked_neg().and_then(|c| c.checked_sub(1)) == Some(rb.constant);
+    if ra.kind != crate::poly::ConstraintKind::Ineq || rb.kind != ra.kind || !negation {
+        return None;
+    }
+    let rows = a
+        .constraints()
+        .iter()
+        .filter(|r| r != ra)
+        .cloned()
+        .collect();
+    Some(crate::poly::BasicMap::from_columns(
+        a.space().clone(),
+        a.n_local(),
+        rows,
+    ))
+}
