@@ -4,7 +4,7 @@
 use std::fs;
 
 use crate::cli::{Cli, Emit, Target};
-use crate::emit::{print_region, splice};
+use crate::emit::{print_loops, scan, splice, PrintOptions, HELPERS};
 use crate::lang::c::{read_source, SourceFile};
 use crate::lang::diagnostic::Diagnostic;
 use crate::scop::deps_view::{deps_json, deps_text, DepsJson};
@@ -40,9 +40,6 @@ pub fn run(cli: &Cli) -> Outcome {
     }
     if !cli.set.is_empty() {
         return not_implemented("--set (recipe variables land with the recipe language)");
-    }
-    if cli.schedule.is_some() {
-        return not_implemented("--schedule (loading a schedule)");
     }
     if cli.explain {
         return not_implemented("--explain (lands with the automatic schedulers)");
@@ -82,6 +79,13 @@ pub fn run(cli: &Cli) -> Outcome {
             ));
         }
     }
+    let schedules = match &cli.schedule {
+        Some(path) => match load_schedules(path) {
+            Ok(s) => Some(s),
+            Err(o) => return o,
+        },
+        None => None,
+    };
     let stdout = match cli.emit {
         Some(Emit::Scop) => emit_scop(&file, cli.scop),
         Some(Emit::Schedule) => emit_schedule(&file, cli.scop, false),
@@ -94,7 +98,15 @@ pub fn run(cli: &Cli) -> Outcome {
             Ok(s) => s,
             Err(o) => return o,
         },
-        None => regenerate(&file),
+        None => {
+            let opts = PrintOptions {
+                pragmas: cli.target == Target::Openmp,
+            };
+            match generate(&file, schedules.as_deref(), opts) {
+                Ok(s) => s,
+                Err(o) => return o,
+            }
+        }
     };
     if let Some(out) = &cli.output {
         if let Err(e) = fs::write(out, &stdout) {
@@ -226,16 +238,67 @@ fn trimmed(text: &str, span: &std::ops::Range<usize>) -> std::ops::Range<usize> 
     start..start + body.trim().len()
 }
 
-/// The file with every region re-emitted from the model.
-fn regenerate(file: &SourceFile) -> String {
-    let bodies: Vec<String> = file
-        .regions
-        .iter()
-        .zip(&file.scops)
-        .map(|(r, scop)| {
-            let indent = splice::leading_indent(&file.text[r.body.clone()]);
-            print_region(&scop.tree, indent)
-        })
-        .collect();
-    splice::splice(&file.text, &file.regions, &bodies)
+#[derive(serde::Deserialize)]
+struct FileScheduleInput {
+    scops: Vec<ScheduleJson>,
+}
+
+/// The schedules of `--schedule FILE.json` (the form `--emit schedule` prints).
+fn load_schedules(path: &std::path::Path) -> Result<Vec<ScheduleJson>, Outcome> {
+    let name = path.display();
+    let text =
+        fs::read_to_string(path).map_err(|e| Outcome::usage(format!("cannot read {name}: {e}")))?;
+    let input: FileScheduleInput = serde_json::from_str(&text)
+        .map_err(|e| Outcome::usage(format!("{name}: not a schedule file: {e}")))?;
+    Ok(input.scops)
+}
+
+/// The file with every region generated from its schedule: the one
+/// `--schedule` gives for that region, else the original one.
+fn generate(
+    file: &SourceFile,
+    schedules: Option<&[ScheduleJson]>,
+    opts: PrintOptions,
+) -> Result<String, Outcome> {
+    let fail = |scop: &crate::scop::Scop, msg: String| {
+        let d =
+            Diagnostic::error(msg, trimmed(&file.text, &scop.span)).with_label("in this region");
+        Outcome {
+            status: 1,
+            stdout: String::new(),
+            stderr: d.render(&file.name, &file.text),
+        }
+    };
+    let mut bodies = Vec::new();
+    for (r, scop) in file.regions.iter().zip(&file.scops) {
+        let given = schedules.and_then(|s| s.iter().find(|j| j.region == scop.region));
+        let schedule = match given {
+            Some(json) => Schedule::from_json(json, scop).map_err(|e| {
+                fail(
+                    scop,
+                    format!(
+                        "the schedule of scop region {} does not fit it: {e}",
+                        scop.region
+                    ),
+                )
+            })?,
+            None => Schedule::original(scop),
+        };
+        let nodes = scan(scop, &schedule).map_err(|e| {
+            fail(
+                scop,
+                format!(
+                    "code generation for scop region {} failed: {e}",
+                    scop.region
+                ),
+            )
+        })?;
+        let indent = splice::leading_indent(&file.text[r.body.clone()]);
+        bodies.push(print_loops(&nodes, scop, indent, opts));
+    }
+    let out = splice::splice(&file.text, &file.regions, &bodies);
+    if bodies.iter().any(|b| b.contains("polyc_")) && !file.text.contains("#ifndef polyc_floord") {
+        return Ok(format!("{HELPERS}{out}"));
+    }
+    Ok(out)
 }

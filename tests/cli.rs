@@ -31,7 +31,6 @@ fn flags_whose_feature_has_not_landed_exit_2_and_say_so() {
     for args in [
         vec![k, "--recipe", "tune.poly"],
         vec![k, "--set", "T=64"],
-        vec![k, "--schedule", "s.json"],
         vec![k, "--explain"],
         vec![k, "--target", "cuda"],
     ] {
@@ -40,6 +39,17 @@ fn flags_whose_feature_has_not_landed_exit_2_and_say_so() {
         assert_eq!(stdout, "", "{args:?}");
         assert!(stderr.contains("not implemented yet"), "{args:?}: {stderr}");
     }
+}
+
+#[test]
+fn a_missing_or_malformed_schedule_file_is_a_usage_error() {
+    let k = "tests/kernels/gemm.c";
+    let (status, stdout, stderr) = polyc_bin(&[k, "--schedule", "no-such-file.json"]);
+    assert_eq!((status, stdout.as_str()), (2, ""));
+    assert!(stderr.contains("cannot read no-such-file.json"), "{stderr}");
+    let (status, _, stderr) = polyc_bin(&[k, "--schedule", "Cargo.toml"]);
+    assert_eq!(status, 2);
+    assert!(stderr.contains("not a schedule file"), "{stderr}");
 }
 
 #[test]
