@@ -5,14 +5,15 @@ use std::fs;
 use std::path::Path;
 
 use crate::cli::{Cli, Emit, Target};
-use crate::emit::{print_region, splice};
+use crate::emit::{print_loops, scan, splice, PrintOptions, HELPERS};
 use crate::lang::c::{read_source, SourceFile};
 use crate::lang::diagnostic::Diagnostic;
 use crate::lang::recipe::{parse_recipe, Recipe};
 use crate::recipe_run::{run_recipe, RecipeError};
 use crate::scop::deps_view::{deps_json, deps_text, DepsJson};
 use crate::scop::schedule::ScheduleJson;
-use crate::scop::{dependences, scops_json, DepOptions, Schedule};
+use crate::scop::validity::{carried_dependence, first_violation};
+use crate::scop::{dependences, scops_json, DepOptions, Mark, Schedule};
 
 /// What a run produced: its exit status and the bytes for stdout and stderr.
 #[derive(Debug, Default)]
@@ -42,9 +43,6 @@ pub fn run(cli: &Cli) -> Outcome {
         return Outcome::usage(
             "--set NAME=VALUE overrides a `let` of a recipe; give one with --recipe",
         );
-    }
-    if cli.schedule.is_some() {
-        return not_implemented("--schedule (loading a schedule)");
     }
     if cli.explain {
         return not_implemented("--explain (lands with the automatic schedulers)");
@@ -84,22 +82,22 @@ pub fn run(cli: &Cli) -> Outcome {
             ));
         }
     }
-    // The schedule of each selected region: the original, or the recipe's.
-    let mut schedules: Vec<Schedule> = selected(&file, cli.scop).map(Schedule::original).collect();
+    // One schedule per region: the original, or `--schedule`'s, then the
+    // recipe's for the selected regions.
+    let mut schedules = match &cli.schedule {
+        Some(path) => match load_schedules(path).and_then(|js| schedules_from_json(&file, &js)) {
+            Ok(s) => s,
+            Err(o) => return o,
+        },
+        None => file.scops.iter().map(Schedule::original).collect(),
+    };
     if let Some(path) = &cli.recipe {
         let recipe = match load_recipe(path, &cli.set) {
             Ok(r) => r,
             Err(o) => return o,
         };
-        match apply_recipe(&file, cli.scop, &recipe, &mut stderr) {
-            Ok(s) => schedules = s,
-            Err(o) => return o,
-        }
-        if cli.emit.is_none() {
-            return not_implemented(
-                "code generation from a transformed schedule (lands with emit::scan); \
-                 `--emit schedule-text` shows the schedule",
-            );
+        if let Err(o) = apply_recipe(&file, cli.scop, &recipe, &mut schedules, &mut stderr) {
+            return o;
         }
     }
     let stdout = match cli.emit {
@@ -114,7 +112,15 @@ pub fn run(cli: &Cli) -> Outcome {
             Ok(s) => s,
             Err(o) => return o,
         },
-        None => regenerate(&file),
+        None => {
+            let opts = PrintOptions {
+                pragmas: cli.target == Target::Openmp,
+            };
+            match generate(&file, &schedules, opts) {
+                Ok(s) => s,
+                Err(o) => return o,
+            }
+        }
     };
     if let Some(out) = &cli.output {
         if let Err(e) = fs::write(out, &stdout) {
@@ -209,7 +215,10 @@ fn emit_schedule(
 ) -> String {
     let mut out = String::new();
     let mut scops = Vec::new();
-    for (scop, schedule) in selected(file, only).zip(schedules) {
+    for (scop, schedule) in file.scops.iter().zip(schedules) {
+        if only.is_some_and(|n| scop.region != n) {
+            continue;
+        }
         if text {
             out.push_str(&format!("# scop region {}\n", scop.region));
             out.push_str(&schedule.to_text(scop));
@@ -236,18 +245,23 @@ fn apply_recipe(
     file: &SourceFile,
     only: Option<usize>,
     recipe: &LoadedRecipe,
+    schedules: &mut [Schedule],
     stderr: &mut String,
-) -> Result<Vec<Schedule>, Outcome> {
+) -> Result<(), Outcome> {
     let several = file.scops.len() > 1;
-    let mut out = Vec::new();
-    for scop in selected(file, only) {
-        let deps = dependences(scop, &DepOptions::default()).map_err(|e| Outcome {
-            status: 1,
-            stdout: String::new(),
-            stderr: format!(
-                "error: dependence analysis of scop region {} failed: {e}\n",
-                scop.region
-            ),
+    for (scop, schedule) in file.scops.iter().zip(schedules.iter_mut()) {
+        if only.is_some_and(|n| scop.region != n) {
+            continue;
+        }
+        let deps = dependences(scop, &DepOptions::default()).map_err(|e| {
+            region_error(
+                file,
+                scop,
+                format!(
+                    "dependence analysis of scop region {} failed: {e}",
+                    scop.region
+                ),
+            )
         })?;
         let name_region = |d: Diagnostic| {
             if several {
@@ -256,12 +270,12 @@ fn apply_recipe(
                 d
             }
         };
-        match run_recipe(scop, &deps, Schedule::original(scop), &recipe.recipe) {
+        match run_recipe(scop, &deps, schedule.clone(), &recipe.recipe) {
             Ok(done) => {
                 for w in done.warnings {
                     stderr.push_str(&name_region(w).render(&recipe.name, &recipe.text));
                 }
-                out.push(done.schedule);
+                *schedule = done.schedule;
             }
             Err(RecipeError::Rejected(d)) => {
                 return Err(Outcome {
@@ -273,7 +287,7 @@ fn apply_recipe(
             Err(RecipeError::NotImplemented(what)) => return Err(not_implemented(&what)),
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 #[derive(serde::Serialize)]
@@ -336,16 +350,143 @@ fn trimmed(text: &str, span: &std::ops::Range<usize>) -> std::ops::Range<usize> 
     start..start + body.trim().len()
 }
 
-/// The file with every region re-emitted from the model.
-fn regenerate(file: &SourceFile) -> String {
-    let bodies: Vec<String> = file
-        .regions
+#[derive(serde::Deserialize)]
+struct FileScheduleInput {
+    scops: Vec<ScheduleJson>,
+}
+
+/// The schedules of `--schedule FILE.json` (the form `--emit schedule` prints).
+/// An exit-1 diagnostic on a whole region.
+fn region_error(file: &SourceFile, scop: &crate::scop::Scop, msg: String) -> Outcome {
+    let d = Diagnostic::error(msg, trimmed(&file.text, &scop.span)).with_label("in this region");
+    Outcome {
+        status: 1,
+        stdout: String::new(),
+        stderr: d.render(&file.name, &file.text),
+    }
+}
+
+/// The schedule of every region: the one the file gives for it, else the
+/// original one.
+fn schedules_from_json(
+    file: &SourceFile,
+    given: &[ScheduleJson],
+) -> Result<Vec<Schedule>, Outcome> {
+    file.scops
         .iter()
-        .zip(&file.scops)
-        .map(|(r, scop)| {
-            let indent = splice::leading_indent(&file.text[r.body.clone()]);
-            print_region(&scop.tree, indent)
-        })
-        .collect();
-    splice::splice(&file.text, &file.regions, &bodies)
+        .map(
+            |scop| match given.iter().find(|j| j.region == scop.region) {
+                Some(json) => {
+                    let schedule = Schedule::from_json(json, scop).map_err(|e| {
+                        region_error(
+                            file,
+                            scop,
+                            format!(
+                                "the schedule of scop region {} does not fit it: {e}",
+                                scop.region
+                            ),
+                        )
+                    })?;
+                    check_loaded(file, scop, &schedule)?;
+                    Ok(schedule)
+                }
+                None => Ok(Schedule::original(scop)),
+            },
+        )
+        .collect()
+}
+
+/// A loaded schedule must respect every dependence and carry none on a
+/// loop it marks parallel or vector, exactly as a recipe's must.
+fn check_loaded(
+    file: &SourceFile,
+    scop: &crate::scop::Scop,
+    schedule: &Schedule,
+) -> Result<(), Outcome> {
+    let fail = |msg: String| region_error(file, scop, msg);
+    let deps = dependences(scop, &DepOptions::default()).map_err(|e| {
+        fail(format!(
+            "dependence analysis of scop region {} failed: {e}",
+            scop.region
+        ))
+    })?;
+    let unproven = |e| {
+        fail(format!(
+            "the schedule of scop region {} could not be checked: {e}",
+            scop.region
+        ))
+    };
+    if let Some(v) = first_violation(scop, schedule, &deps).map_err(unproven)? {
+        let dep = &deps[v.dependence];
+        return Err(fail(format!(
+            "the schedule of scop region {} violates a dependence {} -> {} on `{}`: {}",
+            scop.region,
+            scop.statements[dep.source].name,
+            scop.statements[dep.target].name,
+            dep.array,
+            v.describe(scop, &deps)
+        )));
+    }
+    for (s, st) in schedule.statements.iter().enumerate() {
+        for (k, marks) in st.marks.iter().enumerate() {
+            if !marks
+                .iter()
+                .any(|m| matches!(m, Mark::Parallel | Mark::Vector))
+            {
+                continue;
+            }
+            for p in 0..st.pieces.len() {
+                let Some(beta) = st.beta(p) else { continue };
+                let carried = carried_dependence(scop, schedule, &deps, &beta[..=k], k + 1)
+                    .map_err(unproven)?;
+                if let Some(v) = carried {
+                    return Err(fail(format!(
+                        "the schedule of scop region {} marks loop {} of {} parallel, but it carries a dependence: {}",
+                        scop.region,
+                        k + 1,
+                        scop.statements[s].name,
+                        v.describe(scop, &deps)
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn load_schedules(path: &std::path::Path) -> Result<Vec<ScheduleJson>, Outcome> {
+    let name = path.display();
+    let text =
+        fs::read_to_string(path).map_err(|e| Outcome::usage(format!("cannot read {name}: {e}")))?;
+    let input: FileScheduleInput = serde_json::from_str(&text)
+        .map_err(|e| Outcome::usage(format!("{name}: not a schedule file: {e}")))?;
+    Ok(input.scops)
+}
+
+/// The file with every region generated from its schedule (one per region).
+fn generate(
+    file: &SourceFile,
+    schedules: &[Schedule],
+    opts: PrintOptions,
+) -> Result<String, Outcome> {
+    let mut bodies = Vec::new();
+    for ((r, scop), schedule) in file.regions.iter().zip(&file.scops).zip(schedules) {
+        let nodes = scan(scop, schedule).map_err(|e| {
+            region_error(
+                file,
+                scop,
+                format!(
+                    "code generation for scop region {} failed: {e}",
+                    scop.region
+                ),
+            )
+        })?;
+        let indent = splice::leading_indent(&file.text[r.body.clone()]);
+        bodies.push(print_loops(&nodes, scop, indent, opts));
+    }
+    let out = splice::splice(&file.text, &file.regions, &bodies);
+    if bodies.iter().any(|b| b.contains("polyc_")) && !file.text.contains("#ifndef polyc_floord") {
+        return Ok(format!("{HELPERS}{out}"));
+    }
+    Ok(out)
 }

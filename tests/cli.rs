@@ -29,9 +29,7 @@ fn help_shows_real_examples() {
 fn flags_whose_feature_has_not_landed_exit_2_and_say_so() {
     let k = "tests/kernels/gemm.c";
     for args in [
-        vec![k, "--recipe", "recipes/gemm/gemm.poly"],
         vec![k, "--recipe", "tune.rhai"],
-        vec![k, "--schedule", "s.json"],
         vec![k, "--explain"],
         vec![k, "--target", "cuda"],
     ] {
@@ -50,13 +48,10 @@ fn recipes_apply_and_print_their_schedule() {
         polyc_bin(&[k, "--recipe", r, "--set", "T=64", "--emit", "schedule-text"]);
     assert_eq!((status, stderr.as_str()), (0, ""));
     assert!(stdout.contains("64c3 <= k"), "{stdout}");
-    // Code from a transformed schedule lands with code generation.
+    // And prints code with the parallel mark as an OpenMP pragma.
     let (status, stdout, stderr) = polyc_bin(&[k, "--recipe", r]);
-    assert_eq!((status, stdout.as_str()), (2, ""));
-    assert!(
-        stderr.contains("not implemented yet: code generation"),
-        "{stderr}"
-    );
+    assert_eq!((status, stderr.as_str()), (0, ""));
+    assert!(stdout.contains("#pragma omp parallel for"), "{stdout}");
     let (status, _, stderr) = polyc_bin(&[k, "--recipe", "tune.rhai"]);
     assert_eq!(status, 2);
     assert!(stderr.contains("FILE.rhai"), "{stderr}");
@@ -79,6 +74,17 @@ fn recipes_apply_and_print_their_schedule() {
     let (status, _, stderr) = polyc_bin(&[k, "--recipe", "no/such.poly"]);
     assert_eq!(status, 2);
     assert!(stderr.contains("cannot read no/such.poly"), "{stderr}");
+}
+
+#[test]
+fn a_missing_or_malformed_schedule_file_is_a_usage_error() {
+    let k = "tests/kernels/gemm.c";
+    let (status, stdout, stderr) = polyc_bin(&[k, "--schedule", "no-such-file.json"]);
+    assert_eq!((status, stdout.as_str()), (2, ""));
+    assert!(stderr.contains("cannot read no-such-file.json"), "{stderr}");
+    let (status, _, stderr) = polyc_bin(&[k, "--schedule", "Cargo.toml"]);
+    assert_eq!(status, 2);
+    assert!(stderr.contains("not a schedule file"), "{stderr}");
 }
 
 #[test]

@@ -1,10 +1,16 @@
-//! Code generation: printing loop trees and statement bodies as C, and
-//! splicing the result into the source file in place of each scop region.
+//! Code generation: scanning a schedule into a loop AST ([`scan`]),
+//! printing it as C ([`loops`]; statement bodies and expressions with
+//! [`c`]), and splicing the result into the source file in place of each
+//! scop region ([`splice`]).
 //!
-//! Until polyhedral scanning lands, a region is re-emitted from its parsed
-//! tree ([`c::print_region`]); the printers never see text of the region.
+//! [`c::print_region`] re-prints a region's parsed tree as it was; the
+//! printers never see text of the region.
 
 pub mod c;
+pub mod loops;
+pub mod scan;
 pub mod splice;
 
 pub use c::{expr_text, print_region};
+pub use loops::{print_loops, PrintOptions, HELPERS};
+pub use scan::{scan, ScanError};

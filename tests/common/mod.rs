@@ -81,6 +81,34 @@ pub fn compile(src: &Path, exe: &Path) -> Result<(), String> {
     }
 }
 
+/// Compile polyc's output as the issue asks: `gcc -O3 -fopenmp -Wall
+/// -Wextra -Werror` (no warning allowed); the complaint on failure.
+pub fn compile_generated(src: &Path, exe: &Path) -> Result<(), String> {
+    let out = Command::new("gcc")
+        .args(["-O3", "-fopenmp", "-Wall", "-Wextra", "-Werror", "-o"])
+        .arg(exe)
+        .arg(src)
+        .arg("-lm")
+        .output()
+        .map_err(|e| format!("cannot run gcc: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+/// The text between the first `#pragma scop` line and its `#pragma
+/// endscop` (the generated code of a one-region file).
+pub fn region_text(file: &str) -> String {
+    let start = file.find("#pragma scop").unwrap_or(0);
+    let end = file[start..]
+        .find("#pragma endscop")
+        .map(|e| start + e + "#pragma endscop".len())
+        .unwrap_or(file.len());
+    file[start..end].to_string()
+}
+
 /// Run a compiled program, returning its stdout.
 pub fn execute(exe: &Path) -> Result<String, String> {
     let out = Command::new(exe)

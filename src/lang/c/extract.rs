@@ -423,6 +423,8 @@ impl Walker {
                     ExprKind::Var(n) => n.as_str(),
                     _ => "",
                 };
+                // polyc's own output names its helpers `polyc_min`, ….
+                let fname = fname.strip_prefix("polyc_").unwrap_or(fname);
                 match (fname, args.as_slice()) {
                     ("min" | "MIN" | "max" | "MAX", [x, y]) => {
                         let v = vec![self.pw(x, what)?, self.pw(y, what)?];

@@ -1,0 +1,83 @@
+//! The loop AST that scanning produces and the printers read: loops with
+//! bounds, guards, and statement instances with their iterators written as
+//! affine expressions of the loop variables and parameters.
+//!
+//! Expressions are already resolved to names: a dimension fixed to a
+//! constant or substituted by an equation never appears, and a loop that
+//! counts down has its variable written with the sign folded in.
+
+use crate::scop::schedule::Mark;
+
+/// `Σ coefficient · name + constant`, names being loop variables and
+/// parameters.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Aff {
+    pub terms: Vec<(i64, String)>,
+    pub constant: i64,
+}
+
+impl Aff {
+    /// Whether the form is a constant.
+    pub fn is_constant(&self) -> bool {
+        self.terms.is_empty()
+    }
+}
+
+/// A bound or an index: affine forms rounded after an exact division, and
+/// their maxima and minima.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expr {
+    /// `ceil(aff / div)`, `div > 0`.
+    Ceil(Aff, i64),
+    /// `floor(aff / div)`, `div > 0`.
+    Floor(Aff, i64),
+    Max(Vec<Expr>),
+    Min(Vec<Expr>),
+    /// The least value `>= lower` congruent to `offset` modulo `stride`:
+    /// `offset + stride · ceil((lower - offset) / stride)`.
+    StrideStart {
+        lower: Box<Expr>,
+        offset: Aff,
+        stride: i64,
+    },
+}
+
+/// A guard condition: `aff >= 0`, or `aff == 0` when `eq`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cond {
+    pub aff: Aff,
+    pub eq: bool,
+}
+
+/// One loop. The variable runs from `lower` to `upper` (both inclusive) by
+/// `stride`, upwards; when `down`, from `upper` down to `lower`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loop {
+    pub var: String,
+    /// Whether the printer declares the variable (`int`); a variable the
+    /// file declares outside the region is reused instead.
+    pub declare: bool,
+    pub down: bool,
+    pub lower: Expr,
+    pub upper: Expr,
+    pub stride: i64,
+    pub marks: Vec<Mark>,
+    pub body: Vec<Node>,
+}
+
+/// A node of the loop AST.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Node {
+    For(Box<Loop>),
+    /// The body runs when every condition holds.
+    If {
+        conds: Vec<Cond>,
+        body: Vec<Node>,
+    },
+    /// One instance of statement `statement` (an index into the scop's
+    /// statements); `iterators[k] = aff / div`, exactly.
+    Stmt {
+        statement: usize,
+        iterators: Vec<(Aff, i64)>,
+    },
+}

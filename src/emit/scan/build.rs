@@ -1,0 +1,940 @@
+//! The recursive scan: one date at a time, outermost first.
+//!
+//! At a β date the items are grouped by value and the groups emitted in
+//! increasing order. At an α date every item is projected (rationally) on
+//! the dates so far and simplified under the enclosing constraints
+//! (`gist`); the rows that do not mention the date are guards, hoisted
+//! around the loop, the others its bounds. When all items agree, they share
+//! one loop (or one substitution, when an equation fixes the date); when
+//! they do not, the loop runs over the union of their ranges and each item
+//! keeps its own bounds as guards further in. After the last date, each
+//! statement's iterators are solved from the equations of its item.
+
+use std::collections::{BTreeMap, HashSet};
+
+use super::ast::{Aff, Cond, Expr, Loop, Node};
+use super::items::{items, Item};
+use super::ScanError;
+use crate::lang::c::ast::Stmt;
+use crate::poly::{checked_add, checked_mul, BasicSet, Constraint, ConstraintKind, Space};
+use crate::scop::{Schedule, Scop};
+
+/// The loop AST that visits the statement instances of `scop` in the order
+/// of `schedule`.
+pub fn scan(scop: &Scop, schedule: &Schedule) -> Result<Vec<Node>, ScanError> {
+    if schedule.statements.len() != scop.statements.len() {
+        return Err(ScanError::Unsupported(
+            "the schedule does not have one entry per statement".into(),
+        ));
+    }
+    let n = schedule
+        .statements
+        .iter()
+        .map(|s| s.n_dates())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let items = items(scop, &schedule.statements, n)?;
+    let np = scop.params.len();
+    let space = Space::set(
+        scop.params.clone(),
+        None,
+        (0..n).map(|t| format!("t{t}")).collect(),
+    );
+    let mut ctx = BasicSet::universe(space.clone());
+    if scop.context.n_local() == 0 && scop.context.space().n_param() == np {
+        for c in scop.context.constraints() {
+            ctx.add(c.clone());
+        }
+    }
+    let mut taken: HashSet<String> = scop.params.iter().cloned().collect();
+    taken.extend(scop.arrays.iter().map(|a| a.name.clone()));
+    for st in &scop.statements {
+        taken.extend(st.iterators.iter().cloned());
+    }
+    let mut outer_declared = HashSet::new();
+    collect_outer_declared(&scop.tree, &mut outer_declared);
+    let scanner = Scanner {
+        scop,
+        items,
+        n,
+        np,
+        space,
+        taken,
+        outer_declared,
+    };
+    let all: Vec<usize> = (0..scanner.items.len()).collect();
+    let mut vals = Vec::new();
+    scanner.level(&all, 0, &ctx, &mut vals)
+}
+
+/// Iterators of loops that do not declare them (`for (i = 0; …)`): the
+/// file declares them outside the region, and the output reuses them.
+fn collect_outer_declared(stmts: &[Stmt], out: &mut HashSet<String>) {
+    for s in stmts {
+        match s {
+            Stmt::For(f) => {
+                if let (false, Some((id, _))) = (f.declares, &f.init) {
+                    out.insert(id.name.clone());
+                }
+                collect_outer_declared(std::slice::from_ref(&f.body), out);
+            }
+            Stmt::If(i) => {
+                collect_outer_declared(std::slice::from_ref(&i.then), out);
+                if let Some(o) = &i.otherwise {
+                    collect_outer_declared(std::slice::from_ref(o), out);
+                }
+            }
+            Stmt::Block(b) => collect_outer_declared(b, out),
+            _ => {}
+        }
+    }
+}
+
+/// What an enclosing date stands for in the generated code.
+#[derive(Clone, Debug)]
+enum Val {
+    Const(i64),
+    /// `date = sign · var`.
+    Var {
+        name: String,
+        sign: i64,
+    },
+    /// `date = coeffs · [params | dates] + constant`.
+    Subst(Vec<i64>, i64),
+}
+
+struct Scanner<'a> {
+    scop: &'a Scop,
+    items: Vec<Item>,
+    n: usize,
+    np: usize,
+    space: Space,
+    taken: HashSet<String>,
+    outer_declared: HashSet<String>,
+}
+
+fn unsupported(s: impl Into<String>) -> ScanError {
+    ScanError::Unsupported(s.into())
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    i64::try_from(a).unwrap_or(i64::MAX)
+}
+
+/// `x · r - y · s` for rows of the same length.
+fn combine(x: i64, r: &Constraint, y: i64, s: &Constraint) -> Result<Constraint, ScanError> {
+    let mut coeffs = Vec::with_capacity(r.coeffs.len());
+    for (a, b) in r.coeffs.iter().zip(&s.coeffs) {
+        coeffs.push(checked_add(checked_mul(x, *a)?, checked_mul(-y, *b)?)?);
+    }
+    let constant = checked_add(checked_mul(x, r.constant)?, checked_mul(-y, s.constant)?)?;
+    Ok(Constraint {
+        kind: r.kind,
+        coeffs,
+        constant,
+    })
+}
+
+impl Scanner<'_> {
+    fn total(&self, item: &Item) -> usize {
+        item.set.space().n_out()
+    }
+
+    /// The rational projection of `item` on dates `0..=d`, in the context's
+    /// space (later dates unconstrained).
+    fn project(&self, item: &Item, d: usize) -> Result<BasicSet, ScanError> {
+        let total = self.total(item);
+        let (p, _) = item.set.project_out_rational(d + 1, total - d - 1)?;
+        let mut out = BasicSet::universe(self.space.clone());
+        for c in p.constraints() {
+            out.add(c.clone());
+        }
+        Ok(out)
+    }
+
+    fn level(
+        &self,
+        live: &[usize],
+        d: usize,
+        ctx: &BasicSet,
+        vals: &mut Vec<Val>,
+    ) -> Result<Vec<Node>, ScanError> {
+        if live.is_empty() {
+            return Ok(Vec::new());
+        }
+        if d == self.n {
+            return self.leaves(live, ctx, vals);
+        }
+        if d.is_multiple_of(2) {
+            return self.beta(live, d, ctx, vals);
+        }
+        self.alpha(live, d, ctx, vals)
+    }
+
+    fn beta(
+        &self,
+        live: &[usize],
+        d: usize,
+        ctx: &BasicSet,
+        vals: &mut Vec<Val>,
+    ) -> Result<Vec<Node>, ScanError> {
+        let mut groups: BTreeMap<i64, Vec<usize>> = BTreeMap::new();
+        for &i in live {
+            let v = self.constant_date(&self.items[i], d)?;
+            groups.entry(v).or_default().push(i);
+        }
+        let mut out = Vec::new();
+        for (v, group) in groups {
+            let mut inner = ctx.clone();
+            let mut row = vec![0; self.np + self.n];
+            row[self.np + d] = 1;
+            inner.add(Constraint::eq(row, checked_mul(-1, v)?));
+            vals.push(Val::Const(v));
+            let r = self.level(&group, d + 1, &inner, vals);
+            vals.pop();
+            out.extend(r?);
+        }
+        Ok(out)
+    }
+
+    /// The value of β date `d` of `item` (a constant, or an error).
+    fn constant_date(&self, item: &Item, d: usize) -> Result<i64, ScanError> {
+        let col = self.np + d;
+        let p = self.project(item, d)?;
+        for c in p.constraints() {
+            let a = c.coeffs[col];
+            let only = c.kind == ConstraintKind::Eq
+                && a != 0
+                && c.coeffs
+                    .iter()
+                    .enumerate()
+                    .all(|(k, &v)| k == col || v == 0);
+            if only && c.constant % a == 0 {
+                return Ok(checked_mul(c.constant / a, -1)?);
+            }
+        }
+        Err(unsupported(format!(
+            "date {d} of statement {} is a β date but not a constant",
+            self.scop.statements[item.statement].name
+        )))
+    }
+
+    fn alpha(
+        &self,
+        live: &[usize],
+        d: usize,
+        ctx: &BasicSet,
+        vals: &mut Vec<Val>,
+    ) -> Result<Vec<Node>, ScanError> {
+        let col = self.np + d;
+        let mut kept = Vec::new();
+        let mut gists: Vec<Vec<Constraint>> = Vec::new();
+        for &i in live {
+            let p = self.project(&self.items[i], d)?;
+            if p.intersect(ctx)?.is_empty()? {
+                continue;
+            }
+            kept.push(i);
+            gists.push(p.gist(ctx)?.constraints().to_vec());
+        }
+        if kept.is_empty() {
+            return Ok(Vec::new());
+        }
+        let same = gists
+            .iter()
+            .all(|g| g.len() == gists[0].len() && g.iter().all(|r| gists[0].contains(r)));
+        let (name, sign, declare) = self.loop_name(&kept, d, vals);
+        if same {
+            let rows = &gists[0];
+            let (on_d, outer): (Vec<&Constraint>, Vec<&Constraint>) =
+                rows.iter().partition(|c| c.coeffs[col] != 0);
+            // A guard that the loops further in enforce by being empty is
+            // left out (and not assumed in simplifying their bounds).
+            let mut guards = Vec::new();
+            for r in outer {
+                if !self.enforced_below(r, &kept, d, ctx)? {
+                    guards.push(r);
+                }
+            }
+            let conds = guards
+                .iter()
+                .map(|c| self.cond(c, vals))
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut inner = ctx.clone();
+            for c in guards.iter().chain(&on_d) {
+                inner.add((*c).clone());
+            }
+            // An equation with a unit coefficient: substitute, no loop.
+            let unit_eq = on_d
+                .iter()
+                .find(|c| c.kind == ConstraintKind::Eq && c.coeffs[col].abs() == 1);
+            let body = if let Some(eq) = unit_eq {
+                let a = eq.coeffs[col];
+                // a = ±1: date = -a · (rest + k).
+                let mut coeffs = eq
+                    .coeffs
+                    .iter()
+                    .map(|v| checked_mul(*v, -a))
+                    .collect::<Result<Vec<i64>, _>>()?;
+                coeffs[col] = 0;
+                vals.push(Val::Subst(coeffs, checked_mul(eq.constant, -a)?));
+                let r = self.level(&kept, d + 1, &inner, vals);
+                vals.pop();
+                r?
+            } else {
+                let stride = self.stride(&kept, d, vals)?;
+                let (name, sign, declare) = if stride.is_some() && sign < 0 {
+                    self.fresh_name(&kept, d, vals)
+                } else {
+                    (name, sign, declare)
+                };
+                let (lower, upper) = self.bounds(&on_d, d, sign, vals)?;
+                let (lower, stride) = match stride {
+                    Some((g, offset)) => (
+                        Expr::StrideStart {
+                            lower: Box::new(lower),
+                            offset,
+                            stride: g,
+                        },
+                        g,
+                    ),
+                    None => (lower, 1),
+                };
+                vals.push(Val::Var {
+                    name: name.clone(),
+                    sign,
+                });
+                let r = self.level(&kept, d + 1, &inner, vals);
+                vals.pop();
+                let body = r?;
+                if body.is_empty() {
+                    return Ok(Vec::new());
+                }
+                vec![Node::For(Box::new(Loop {
+                    var: name,
+                    declare,
+                    down: sign < 0,
+                    lower,
+                    upper,
+                    stride,
+                    marks: self.items[kept[0]].marks[d].clone(),
+                    body,
+                }))]
+            };
+            if body.is_empty() {
+                return Ok(Vec::new());
+            }
+            if conds.is_empty() {
+                return Ok(body);
+            }
+            return Ok(vec![Node::If { conds, body }]);
+        }
+        // The items disagree: one loop over the union of their ranges; each
+        // item's own constraints become guards further in.
+        for &i in &kept {
+            if self.stride(&[i], d, vals)?.is_some() {
+                return Err(unsupported(
+                    "a strided loop shared with statements of other strides",
+                ));
+            }
+        }
+        // What holds on every item still holds inside the loop.
+        let mut inner = ctx.clone();
+        let mut candidates: Vec<&Constraint> = Vec::new();
+        for g in &gists {
+            for r in g {
+                if !candidates.contains(&r) {
+                    candidates.push(r);
+                }
+            }
+        }
+        let mut hull = BasicSet::universe(self.space.clone());
+        for r in candidates {
+            if self.holds_on_all(r, &kept, d, ctx)? {
+                inner.add(r.clone());
+                hull.add(r.clone());
+            }
+        }
+        // Bounds: those of the rows that hold on every item when they bound
+        // the date both ways (a loop that may run a few empty iterations,
+        // guarded further in), else the min of the lower and the max of the
+        // upper bounds of the items.
+        let hull = hull.gist(ctx)?;
+        let hull_d: Vec<&Constraint> = hull
+            .constraints()
+            .iter()
+            .filter(|c| c.coeffs[col] != 0)
+            .collect();
+        let two_sided = hull_d
+            .iter()
+            .any(|c| c.coeffs[col] > 0 || c.kind == ConstraintKind::Eq)
+            && hull_d
+                .iter()
+                .any(|c| c.coeffs[col] < 0 || c.kind == ConstraintKind::Eq);
+        let (lower, upper) = if two_sided {
+            self.bounds(&hull_d, d, sign, vals)?
+        } else {
+            let mut lowers = Vec::new();
+            let mut uppers = Vec::new();
+            for g in &gists {
+                let on_d: Vec<&Constraint> = g.iter().filter(|c| c.coeffs[col] != 0).collect();
+                let (l, u) = self.bounds(&on_d, d, sign, vals)?;
+                lowers.push(l);
+                uppers.push(u);
+            }
+            (simplify(Expr::Min(lowers)), simplify(Expr::Max(uppers)))
+        };
+        vals.push(Val::Var {
+            name: name.clone(),
+            sign,
+        });
+        let r = self.level(&kept, d + 1, &inner, vals);
+        vals.pop();
+        let body = r?;
+        if body.is_empty() {
+            return Ok(Vec::new());
+        }
+        Ok(vec![Node::For(Box::new(Loop {
+            var: name,
+            declare,
+            down: sign < 0,
+            lower,
+            upper,
+            stride: 1,
+            marks: self.items[kept[0]].marks[d].clone(),
+            body,
+        }))])
+    }
+
+    /// Whether row `r` (over parameters and dates before `d`) follows,
+    /// under `ctx`, from the rows of every item that mention date `d` or
+    /// a later dimension: then the loops that scan those dimensions are
+    /// empty wherever `r` fails, and `r` needs no guard.
+    fn enforced_below(
+        &self,
+        r: &Constraint,
+        kept: &[usize],
+        d: usize,
+        ctx: &BasicSet,
+    ) -> Result<bool, ScanError> {
+        for &i in kept {
+            let item = &self.items[i];
+            let below: Vec<Constraint> = item
+                .set
+                .constraints()
+                .iter()
+                .filter(|c| c.coeffs[self.np + d..].iter().any(|&v| v != 0))
+                .cloned()
+                .collect();
+            let set = BasicSet::from_parts(item.set.space().clone(), 0, below);
+            let total = self.total(item);
+            let (q, _) = set.project_out_rational(d, total - d)?;
+            let mut probe = ctx.clone();
+            for c in q.constraints() {
+                probe.add(c.clone());
+            }
+            for neg in negations(r)? {
+                let mut p = probe.clone();
+                p.add(neg);
+                if !p.is_empty()? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether row `r` holds on the projection of every item in `kept`.
+    fn holds_on_all(
+        &self,
+        r: &Constraint,
+        kept: &[usize],
+        d: usize,
+        ctx: &BasicSet,
+    ) -> Result<bool, ScanError> {
+        let negations = negations(r)?;
+        for &i in kept {
+            let p = self.project(&self.items[i], d)?.intersect(ctx)?;
+            for neg in &negations {
+                let mut probe = p.clone();
+                probe.add(neg.clone());
+                if !probe.is_empty()? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// The loop variable of date `d`: the iterator that every item's date
+    /// equals (with its sign), unless an enclosing loop already uses that
+    /// name; else a fresh `cK`.
+    fn loop_name(&self, kept: &[usize], d: usize, vals: &[Val]) -> (String, i64, bool) {
+        let names: Vec<Option<(String, i64)>> = kept
+            .iter()
+            .map(|&i| {
+                let it = &self.items[i];
+                it.alias[d].and_then(|(k, s)| {
+                    self.scop.statements[it.statement]
+                        .iterators
+                        .get(k)
+                        .map(|n| (n.clone(), s))
+                })
+            })
+            .collect();
+        if let Some(Some((name, sign))) = names.first() {
+            let agree = names
+                .iter()
+                .all(|x| x.as_ref() == Some(&(name.clone(), *sign)));
+            let used = vals
+                .iter()
+                .any(|v| matches!(v, Val::Var { name: n, .. } if n == name));
+            if agree && !used {
+                return (name.clone(), *sign, !self.outer_declared.contains(name));
+            }
+        }
+        self.fresh_name(kept, d, vals)
+    }
+
+    /// A name for a loop that no iterator names: an iterator of the loop's
+    /// statements that the file declares, no enclosing loop uses and no
+    /// loop further in will be named after (so the declaration stays
+    /// used); else a fresh `cK`.
+    fn fresh_name(&self, kept: &[usize], d: usize, vals: &[Val]) -> (String, i64, bool) {
+        let in_use = |n: &str| {
+            vals.iter()
+                .any(|v| matches!(v, Val::Var { name, .. } if name == n))
+        };
+        for &i in kept {
+            let st = &self.scop.statements[self.items[i].statement];
+            for (k, it) in st.iterators.iter().enumerate() {
+                let wanted_later = kept.iter().any(|&j| {
+                    let other = &self.items[j];
+                    self.scop.statements[other.statement].iterators.get(k) == Some(it)
+                        && other.alias[d + 1..]
+                            .iter()
+                            .any(|a| a.is_some_and(|(x, _)| x == k))
+                });
+                if self.outer_declared.contains(it) && !in_use(it) && !wanted_later {
+                    return (it.clone(), 1, false);
+                }
+            }
+        }
+        let mut name = format!("c{}", d.div_ceil(2));
+        while self.taken.contains(&name)
+            || vals
+                .iter()
+                .any(|v| matches!(v, Val::Var { name: n, .. } if *n == name))
+        {
+            name.push('_');
+        }
+        (name, 1, true)
+    }
+
+    /// The stride of date `d` that the equations of the items impose, with
+    /// its offset (the same for every item, or an error).
+    fn stride(
+        &self,
+        kept: &[usize],
+        d: usize,
+        vals: &[Val],
+    ) -> Result<Option<(i64, Aff)>, ScanError> {
+        let mut found: Option<(i64, Vec<i64>, i64)> = None;
+        for (k, &i) in kept.iter().enumerate() {
+            let s = self.item_stride(&self.items[i], d)?;
+            if k == 0 {
+                found = s;
+            } else if s != found {
+                return Err(unsupported(
+                    "statements sharing a loop with different strides",
+                ));
+            }
+        }
+        match found {
+            None => Ok(None),
+            Some((g, coeffs, c)) => Ok(Some((g, self.resolve(&coeffs, c, vals)?))),
+        }
+    }
+
+    /// `Some((g, offset))`: an equation of `item` makes date `d` congruent
+    /// to `offset` (over parameters and earlier dates) modulo `g > 1`.
+    fn item_stride(
+        &self,
+        item: &Item,
+        d: usize,
+    ) -> Result<Option<(i64, Vec<i64>, i64)>, ScanError> {
+        let (p, _) = item.set.project_out_rational(d + 1, self.n - d - 1)?;
+        let col = self.np + d;
+        let rest = col + 1;
+        let mut rows: Vec<Constraint> = p.constraints().to_vec();
+        // Substitute away the later columns that a unit equation defines.
+        while let Some((r, c)) = rows.iter().enumerate().find_map(|(r, row)| {
+            (row.kind == ConstraintKind::Eq)
+                .then(|| (rest..row.coeffs.len()).find(|&c| row.coeffs[c].abs() == 1))
+                .flatten()
+                .map(|c| (r, c))
+        }) {
+            let eq = rows.remove(r);
+            let u = eq.coeffs[c];
+            let mut next = Vec::with_capacity(rows.len());
+            for row in rows {
+                let b = row.coeffs[c];
+                next.push(if b == 0 {
+                    row
+                } else {
+                    combine(1, &row, checked_mul(b, u)?, &eq)?
+                });
+            }
+            rows = next;
+        }
+        for row in &rows {
+            let a = row.coeffs[col];
+            if row.kind != ConstraintKind::Eq || a == 0 {
+                continue;
+            }
+            let g = row.coeffs[rest..].iter().fold(0, |g, &v| gcd(g, v));
+            if g <= 1 {
+                continue;
+            }
+            if a.abs() != 1 {
+                return Err(unsupported(
+                    "a date with a non-unit coefficient in a strided equation",
+                ));
+            }
+            // a·t + f + Σ b·x = 0  ⇒  t ≡ -a·f (mod g).
+            let mut coeffs = vec![0; self.np + self.n];
+            for (k, v) in row.coeffs[..col].iter().enumerate() {
+                coeffs[k] = checked_mul(-a, *v)?;
+            }
+            let constant = checked_mul(-a, row.constant)?;
+            return Ok(Some((g, coeffs, constant)));
+        }
+        Ok(None)
+    }
+
+    /// Lower and upper bounds of the loop variable (`sign · date`).
+    fn bounds(
+        &self,
+        rows: &[&Constraint],
+        d: usize,
+        sign: i64,
+        vals: &[Val],
+    ) -> Result<(Expr, Expr), ScanError> {
+        let col = self.np + d;
+        let mut lo = Vec::new();
+        let mut up = Vec::new();
+        for c in rows {
+            let a = c.coeffs[col];
+            let mut rest = c.coeffs.clone();
+            rest[col] = 0;
+            let neg: Vec<i64> = rest.iter().map(|v| -v).collect();
+            // a·t + rest + k >= 0.
+            let (lower, upper) = match (c.kind, a > 0) {
+                (ConstraintKind::Ineq, true) => {
+                    (Some((self.resolve(&neg, -c.constant, vals)?, a)), None)
+                }
+                (ConstraintKind::Ineq, false) => {
+                    (None, Some((self.resolve(&rest, c.constant, vals)?, -a)))
+                }
+                (ConstraintKind::Eq, true) => {
+                    let e = self.resolve(&neg, -c.constant, vals)?;
+                    (Some((e.clone(), a)), Some((e, a)))
+                }
+                (ConstraintKind::Eq, false) => {
+                    let e = self.resolve(&rest, c.constant, vals)?;
+                    (Some((e.clone(), -a)), Some((e, -a)))
+                }
+            };
+            // For a variable v = -t: t >= ceil(l/q) gives v <= floor(-l/q).
+            if let Some((e, q)) = lower {
+                if sign > 0 {
+                    lo.push(Expr::Ceil(e, q));
+                } else {
+                    up.push(Expr::Floor(negate(&e)?, q));
+                }
+            }
+            if let Some((e, q)) = upper {
+                if sign > 0 {
+                    up.push(Expr::Floor(e, q));
+                } else {
+                    lo.push(Expr::Ceil(negate(&e)?, q));
+                }
+            }
+        }
+        if lo.is_empty() || up.is_empty() {
+            return Err(unsupported(format!("date {d} is unbounded")));
+        }
+        Ok((simplify(Expr::Max(lo)), simplify(Expr::Min(up))))
+    }
+
+    /// A row (`aff >= 0` or `= 0`) as a guard.
+    fn cond(&self, c: &Constraint, vals: &[Val]) -> Result<Cond, ScanError> {
+        Ok(Cond {
+            aff: self.resolve(&c.coeffs, c.constant, vals)?,
+            eq: c.kind == ConstraintKind::Eq,
+        })
+    }
+
+    /// `coeffs · [params | dates] + constant` in loop variables and
+    /// parameters.
+    fn resolve(&self, coeffs: &[i64], constant: i64, vals: &[Val]) -> Result<Aff, ScanError> {
+        let mut aff = Aff {
+            terms: Vec::new(),
+            constant,
+        };
+        for t in 0..self.n {
+            let c = coeffs.get(self.np + t).copied().unwrap_or(0);
+            if c == 0 {
+                continue;
+            }
+            match vals.get(t) {
+                Some(Val::Const(k)) => {
+                    aff.constant = checked_add(aff.constant, checked_mul(c, *k)?)?
+                }
+                Some(Val::Var { name, sign }) => add_term(&mut aff, checked_mul(c, *sign)?, name)?,
+                Some(Val::Subst(sc, sk)) => {
+                    let inner = self.resolve(sc, *sk, &vals[..t])?;
+                    for (v, name) in &inner.terms {
+                        add_term(&mut aff, checked_mul(c, *v)?, name)?;
+                    }
+                    aff.constant = checked_add(aff.constant, checked_mul(c, inner.constant)?)?;
+                }
+                None => return Err(unsupported(format!("date {t} used before it is scanned"))),
+            }
+        }
+        for (p, name) in self.scop.params.iter().enumerate() {
+            let c = coeffs.get(p).copied().unwrap_or(0);
+            if c != 0 {
+                add_term(&mut aff, c, name)?;
+            }
+        }
+        Ok(aff)
+    }
+
+    fn leaves(&self, live: &[usize], ctx: &BasicSet, vals: &[Val]) -> Result<Vec<Node>, ScanError> {
+        let mut out = Vec::new();
+        for &i in live {
+            let item = &self.items[i];
+            let total = self.total(item);
+            let guard = self.project(item, self.n - 1)?;
+            if guard.intersect(ctx)?.is_empty()? {
+                continue;
+            }
+            let conds = guard
+                .gist(ctx)?
+                .constraints()
+                .iter()
+                .map(|c| self.cond(c, vals))
+                .collect::<Result<Vec<_>, _>>()?;
+            let m = item.n_iter;
+            let (p, _) = item
+                .set
+                .project_out_rational(self.n + m, total - self.n - m)?;
+            let mut rows: Vec<Constraint> = p
+                .constraints()
+                .iter()
+                .filter(|c| c.kind == ConstraintKind::Eq)
+                .cloned()
+                .collect();
+            let base = self.np + self.n;
+            let mut pivots = Vec::new();
+            for j in 0..m {
+                let c = base + j;
+                let Some(r) =
+                    (0..rows.len()).find(|r| !pivots.contains(r) && rows[*r].coeffs[c] != 0)
+                else {
+                    return Err(unsupported(format!(
+                        "the schedule of {} does not determine its iterator {}",
+                        self.scop.statements[item.statement].name,
+                        self.scop.statements[item.statement].iterators[j]
+                    )));
+                };
+                let p = rows[r].clone();
+                for (k, row) in rows.iter_mut().enumerate() {
+                    if k != r && row.coeffs[c] != 0 {
+                        *row = combine(p.coeffs[c], row, row.coeffs[c], &p)?;
+                    }
+                }
+                pivots.push(r);
+            }
+            let mut iterators = Vec::new();
+            for (j, &r) in pivots.iter().enumerate() {
+                let row = &rows[r];
+                let g = row
+                    .coeffs
+                    .iter()
+                    .fold(row.constant, |g, &v| gcd(g, v))
+                    .max(1);
+                let a = row.coeffs[base + j] / g;
+                // a·i + rest = 0  ⇒  i = -rest / a.
+                let s = if a > 0 { -1 } else { 1 };
+                let coeffs: Vec<i64> = row.coeffs[..base]
+                    .iter()
+                    .map(|v| checked_mul(v / g, s))
+                    .collect::<Result<_, _>>()?;
+                let constant = checked_mul(row.constant / g, s)?;
+                iterators.push((self.resolve(&coeffs, constant, vals)?, a.abs()));
+            }
+            let node = Node::Stmt {
+                statement: item.statement,
+                iterators,
+            };
+            if conds.is_empty() {
+                out.push(node);
+            } else {
+                out.push(Node::If {
+                    conds,
+                    body: vec![node],
+                });
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn add_term(aff: &mut Aff, c: i64, name: &str) -> Result<(), ScanError> {
+    if let Some(t) = aff.terms.iter_mut().find(|t| t.1 == name) {
+        t.0 = checked_add(t.0, c)?;
+    } else {
+        aff.terms.push((c, name.to_string()));
+    }
+    aff.terms.retain(|t| t.0 != 0);
+    Ok(())
+}
+
+/// Rows whose union is the complement of `r`.
+fn negations(r: &Constraint) -> Result<Vec<Constraint>, ScanError> {
+    Ok(match r.kind {
+        ConstraintKind::Ineq => vec![violated(r)?],
+        ConstraintKind::Eq => {
+            let down = Constraint::ineq(r.coeffs.iter().map(|v| -v).collect(), -r.constant);
+            vec![
+                violated(&down)?,
+                violated(&Constraint::ineq(r.coeffs.clone(), r.constant))?,
+            ]
+        }
+    })
+}
+
+/// `not (e >= 0)`: `-e - 1 >= 0`.
+fn violated(c: &Constraint) -> Result<Constraint, ScanError> {
+    let coeffs = c
+        .coeffs
+        .iter()
+        .map(|v| checked_mul(*v, -1))
+        .collect::<Result<Vec<_>, _>>()?;
+    let constant = checked_add(checked_mul(c.constant, -1)?, -1)?;
+    Ok(Constraint::ineq(coeffs, constant))
+}
+
+fn negate(a: &Aff) -> Result<Aff, ScanError> {
+    Ok(Aff {
+        terms: a
+            .terms
+            .iter()
+            .map(|(c, n)| checked_mul(*c, -1).map(|c| (c, n.clone())))
+            .collect::<Result<_, _>>()?,
+        constant: checked_mul(a.constant, -1)?,
+    })
+}
+
+/// Exact divisions folded, constants folded, duplicates dropped,
+/// single-element `max`/`min` unwrapped.
+fn simplify(e: Expr) -> Expr {
+    match e {
+        Expr::Ceil(a, q) | Expr::Floor(a, q) if q > 1 && divides(&a, q) => Expr::Ceil(
+            Aff {
+                terms: a.terms.iter().map(|(c, n)| (c / q, n.clone())).collect(),
+                constant: a.constant / q,
+            },
+            1,
+        ),
+        Expr::Max(v) => fold(v, true),
+        Expr::Min(v) => fold(v, false),
+        e => e,
+    }
+}
+
+/// `max` (or `min`) of `v`, simplified.
+fn fold(v: Vec<Expr>, max: bool) -> Expr {
+    let mut out: Vec<Expr> = Vec::new();
+    let mut best: Option<i64> = None;
+    for e in v.into_iter().map(simplify) {
+        let flat = match e {
+            Expr::Max(w) if max => w,
+            Expr::Min(w) if !max => w,
+            e => vec![e],
+        };
+        for e in flat {
+            if let Some(k) = constant_of(&e) {
+                best = Some(match best {
+                    Some(b) if max => b.max(k),
+                    Some(b) => b.min(k),
+                    None => k,
+                });
+            } else if let Some(pos) = out.iter().position(|o| same_terms(o, &e)) {
+                // Same terms, different constants: keep the larger (smaller).
+                let (ko, ke) = (unit_constant(&out[pos]), unit_constant(&e));
+                if (max && ke > ko) || (!max && ke < ko) {
+                    out[pos] = e;
+                }
+            } else if !out.contains(&e) {
+                out.push(e);
+            }
+        }
+    }
+    if let Some(k) = best {
+        out.push(Expr::Ceil(
+            Aff {
+                terms: Vec::new(),
+                constant: k,
+            },
+            1,
+        ));
+    }
+    if out.len() == 1 {
+        return out.into_iter().next().unwrap_or(Expr::Max(Vec::new()));
+    }
+    if max {
+        Expr::Max(out)
+    } else {
+        Expr::Min(out)
+    }
+}
+
+/// Whether both are `aff` (no division) with the same non-constant terms.
+fn same_terms(a: &Expr, b: &Expr) -> bool {
+    match (a, b) {
+        (Expr::Ceil(x, 1) | Expr::Floor(x, 1), Expr::Ceil(y, 1) | Expr::Floor(y, 1)) => {
+            !x.terms.is_empty() && x.terms == y.terms
+        }
+        _ => false,
+    }
+}
+
+fn unit_constant(e: &Expr) -> i64 {
+    match e {
+        Expr::Ceil(a, _) | Expr::Floor(a, _) => a.constant,
+        _ => 0,
+    }
+}
+
+/// The value of a constant expression.
+fn constant_of(e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Ceil(a, q) if a.is_constant() => {
+            Some(a.constant.div_euclid(*q) + i64::from(a.constant.rem_euclid(*q) != 0))
+        }
+        Expr::Floor(a, q) if a.is_constant() => Some(a.constant.div_euclid(*q)),
+        _ => None,
+    }
+}
+
+fn divides(a: &Aff, q: i64) -> bool {
+    a.constant % q == 0 && a.terms.iter().all(|(c, _)| c % q == 0)
+}

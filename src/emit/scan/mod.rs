@@ -1,0 +1,57 @@
+//! Polyhedral scanning (Quilleré–Rajopadhye–Wilde, as CLooG does it): the
+//! union of the scheduled statement domains becomes a loop AST whose
+//! execution visits every scheduled instance once, in the lexicographic
+//! order of its dates.
+//!
+//! Each statement piece becomes one *item*: the integer set, over the dates
+//! `[β0, α1, β1, …]` followed by the statement's iterators (and the
+//! domain's and piece's existential variables, as plain dimensions), of
+//! the pairs (date, instance) that the piece maps. Scanning walks the
+//! dates outermost first ([`build`]): a β dimension separates items by
+//! value, in order; an α dimension becomes a loop whose bounds are the
+//! projections of the items (rational Fourier–Motzkin, then simplified
+//! under the enclosing constraints with `gist`), or an assignment when an
+//! equation fixes it. After the last date, each statement's iterators are
+//! read off the equations.
+//!
+//! This module knows schedules and `poly` only: not recipes, directives or
+//! C text (the printers in [`super::loops`] do that).
+
+pub mod ast;
+mod build;
+mod items;
+
+pub use ast::{Aff, Cond, Expr, Loop, Node};
+pub use build::scan;
+
+use crate::poly::PolyError;
+
+/// Why a schedule could not be scanned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScanError {
+    /// A `poly` operation could not decide.
+    Poly(PolyError),
+    /// The schedule has a form scanning does not handle (said in words).
+    Unsupported(String),
+}
+
+impl From<PolyError> for ScanError {
+    fn from(e: PolyError) -> ScanError {
+        ScanError::Poly(e)
+    }
+}
+
+impl From<crate::poly::Overflow> for ScanError {
+    fn from(_: crate::poly::Overflow) -> ScanError {
+        ScanError::Poly(PolyError::Overflow)
+    }
+}
+
+impl std::fmt::Display for ScanError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ScanError::Poly(e) => write!(f, "{e}"),
+            ScanError::Unsupported(s) => f.write_str(s),
+        }
+    }
+}
