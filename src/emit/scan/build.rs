@@ -145,6 +145,27 @@ impl Scanner<'_> {
         item.set.space().n_out()
     }
 
+    /// Whether every date point of `guard` within `ctx` (the enclosing
+    /// loops) has an integer instance of `item`: `guard ∩ ctx` is a subset
+    /// of the exact (existential) projection. Exact.
+    fn guard_is_exact(
+        &self,
+        item: &Item,
+        guard: &BasicSet,
+        ctx: &BasicSet,
+    ) -> Result<bool, ScanError> {
+        let total = self.total(item);
+        let exact = item.set.project_out(self.n, total - self.n);
+        let exact = BasicSet::from_parts(
+            self.space.clone(),
+            exact.n_local(),
+            exact.constraints().to_vec(),
+        );
+        let inside = crate::poly::Set::from_basic(guard.intersect(ctx)?);
+        let exact = crate::poly::Set::from_basic(exact.intersect(ctx)?);
+        Ok(inside.is_subset(&exact)?)
+    }
+
     /// The rational projection of `item` on dates `0..=d`, in the context's
     /// space (later dates unconstrained).
     fn project(&self, item: &Item, d: usize) -> Result<BasicSet, ScanError> {
@@ -288,6 +309,21 @@ impl Scanner<'_> {
                 r?
             } else {
                 let stride = self.stride(&kept, d, vals)?;
+                // The loop only visits the dates of its stride: say so in
+                // the context of everything inside it.
+                if let Some((g, coeffs, c)) = self.item_stride(&self.items[kept[0]], d)? {
+                    let e = inner.add_local();
+                    let mut row = vec![0; inner.n_cols()];
+                    for (k, v) in coeffs.iter().enumerate() {
+                        row[k] = v.checked_neg().ok_or(crate::poly::PolyError::Overflow)?;
+                    }
+                    row[col] = 1;
+                    row[e] = -g;
+                    inner.add(Constraint::eq(
+                        row,
+                        c.checked_neg().ok_or(crate::poly::PolyError::Overflow)?,
+                    ));
+                }
                 let (name, sign, declare) = if stride.is_some() && sign < 0 {
                     self.fresh_name(&kept, d, vals)
                 } else {
@@ -724,6 +760,18 @@ impl Scanner<'_> {
             let guard = self.project(item, self.n - 1)?;
             if guard.intersect(ctx)?.is_empty()? {
                 continue;
+            }
+            // The guard is a rational projection: where it is not exact
+            // over the integers it may admit dates with no instance, and
+            // the statement would run where it must not. Unless the
+            // enclosing loops (their strides) already exclude those dates,
+            // refuse.
+            let (_, exact) = item.set.project_out_rational(self.n, total - self.n)?;
+            if !exact && !self.guard_is_exact(item, &guard, ctx)? {
+                return Err(unsupported(format!(
+                    "the dates of {} do not determine its instances exactly (an exact guard is not generated yet)",
+                    self.scop.statements[item.statement].name
+                )));
             }
             let conds = guard
                 .gist(ctx)?
