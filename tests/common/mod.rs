@@ -67,25 +67,19 @@ pub fn scratch(name: &str) -> PathBuf {
 /// Compile `src` with `gcc -O2 -Wall -Werror` into `exe`; the compiler's
 /// complaint on failure.
 pub fn compile(src: &Path, exe: &Path) -> Result<(), String> {
-    let out = Command::new("gcc")
-        .args(["-O2", "-Wall", "-Werror", "-o"])
-        .arg(exe)
-        .arg(src)
-        .arg("-lm")
-        .output()
-        .map_err(|e| format!("cannot run gcc: {e}"))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
+    gcc(&["-O2", "-Wall", "-Werror"], src, exe)
 }
 
 /// Compile polyc's output as the issue asks: `gcc -O3 -fopenmp -Wall
 /// -Wextra -Werror` (no warning allowed); the complaint on failure.
 pub fn compile_generated(src: &Path, exe: &Path) -> Result<(), String> {
+    gcc(&["-O3", "-fopenmp", "-Wall", "-Wextra", "-Werror"], src, exe)
+}
+
+fn gcc(flags: &[&str], src: &Path, exe: &Path) -> Result<(), String> {
     let out = Command::new("gcc")
-        .args(["-O3", "-fopenmp", "-Wall", "-Wextra", "-Werror", "-o"])
+        .args(flags)
+        .arg("-o")
         .arg(exe)
         .arg(src)
         .arg("-lm")
