@@ -8,7 +8,7 @@ use crate::cli::{Cli, Emit, Target};
 use crate::emit::{print_loops, scan, splice, PrintOptions, HELPERS};
 use crate::lang::c::{read_source, SourceFile};
 use crate::lang::diagnostic::Diagnostic;
-use crate::lang::recipe::{parse_recipe, Recipe};
+use crate::lang::recipe::{clay_comment, parse_recipe, Recipe};
 use crate::recipe_run::{run_recipe, RecipeError};
 use crate::scop::deps_view::{deps_json, deps_text, DepsJson};
 use crate::scop::schedule::ScheduleJson;
@@ -99,6 +99,10 @@ pub fn run(cli: &Cli) -> Outcome {
         if let Err(o) = apply_recipe(&file, cli.scop, &recipe, &mut schedules, &mut stderr) {
             return o;
         }
+    } else if cli.schedule.is_none() {
+        if let Err(o) = apply_clay_comments(&file, cli.scop, &mut schedules, &mut stderr) {
+            return o;
+        }
     }
     let stdout = match cli.emit {
         Some(Emit::Scop) => emit_scop(&file, cli.scop),
@@ -137,6 +141,56 @@ pub fn run(cli: &Cli) -> Outcome {
         stdout,
         stderr,
     }
+}
+
+/// Without `--recipe`, a region holding a `/* Clay … */` comment gets that
+/// recipe (as Clay's own test files are written). Its diagnostics point
+/// into the C file.
+fn apply_clay_comments(
+    file: &SourceFile,
+    only: Option<usize>,
+    schedules: &mut [Schedule],
+    stderr: &mut String,
+) -> Result<(), Outcome> {
+    for (k, region) in file.regions.iter().enumerate() {
+        let Some(scop) = file.scops.get(k) else {
+            continue;
+        };
+        if only.is_some_and(|n| scop.region != n) {
+            continue;
+        }
+        let body = &file.text[region.body.clone()];
+        let Some(range) = clay_comment(body) else {
+            continue;
+        };
+        let offset = region.body.start + range.start;
+        let text = &body[range];
+        let recipe = parse_recipe(text, &[]).map_err(|d| Outcome {
+            status: 1,
+            stdout: String::new(),
+            stderr: d.shifted(offset).render(&file.name, &file.text),
+        })?;
+        let loaded = LoadedRecipe {
+            name: file.name.clone(),
+            text: file.text.clone(),
+            recipe: shift_recipe(recipe, offset),
+        };
+        apply_recipe(file, Some(scop.region), &loaded, schedules, stderr)?;
+    }
+    Ok(())
+}
+
+/// The recipe's spans moved `offset` bytes on, into the file around it.
+fn shift_recipe(mut recipe: Recipe, offset: usize) -> Recipe {
+    let shift = |r: &mut std::ops::Range<usize>| *r = r.start + offset..r.end + offset;
+    for call in &mut recipe.calls {
+        shift(&mut call.span);
+        shift(&mut call.name_span);
+        for a in &mut call.args {
+            shift(&mut a.span);
+        }
+    }
+    recipe
 }
 
 /// Read and parse the recipe at `path` with the `--set` overrides; a parse

@@ -42,6 +42,17 @@ impl Diagnostic {
         d
     }
 
+    /// The same diagnostic with every span moved `offset` bytes on (for
+    /// text parsed out of a larger file, such as a recipe in a C comment).
+    pub fn shifted(mut self, offset: usize) -> Diagnostic {
+        let shift = |r: &Range<usize>| r.start + offset..r.end + offset;
+        self.span = shift(&self.span);
+        for (r, _) in &mut self.details.secondary {
+            *r = shift(r);
+        }
+        self
+    }
+
     /// The text under the primary span.
     pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
         self.details.label = label.into();

@@ -73,7 +73,11 @@ pub fn compile(src: &Path, exe: &Path) -> Result<(), String> {
 /// Compile polyc's output as the issue asks: `gcc -O3 -fopenmp -Wall
 /// -Wextra -Werror` (no warning allowed); the complaint on failure.
 pub fn compile_generated(src: &Path, exe: &Path) -> Result<(), String> {
-    gcc(&["-O3", "-fopenmp", "-Wall", "-Wextra", "-Werror"], src, exe)
+    gcc(
+        &["-O3", "-fopenmp", "-Wall", "-Wextra", "-Werror"],
+        src,
+        exe,
+    )
 }
 
 fn gcc(flags: &[&str], src: &Path, exe: &Path) -> Result<(), String> {
