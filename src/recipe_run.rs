@@ -749,6 +749,7 @@ fn dep_text(scop: &Scop, dep: &Dependence) -> String {
 
 fn dep_details(dep: &Dependence) -> String {
     let distance = match &dep.distance {
+        Some(d) if d.is_empty() => "no common loop".to_string(),
         Some(d) => format!(
             "distance ({})",
             d.iter()
