@@ -132,12 +132,12 @@ impl Printer<'_> {
     }
 
     fn for_loop(&mut self, l: &Loop, indent: &str) {
+        // `unroll_noepilog` gets its remainder loop too: polyc does not
+        // prove that the trip count is a multiple of the factor, and a
+        // remainder that runs no iteration costs one test.
         let unroll = l.marks.iter().find_map(|m| match m {
             Mark::Unroll(k) | Mark::UnrollNoEpilog(k) | Mark::UnrollJam(k) if *k > 1 && !l.down => {
-                Some((
-                    i64::from(*k),
-                    matches!(m, Mark::Unroll(_) | Mark::UnrollJam(_)),
-                ))
+                Some((i64::from(*k), true))
             }
             _ => None,
         });
