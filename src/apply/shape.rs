@@ -110,6 +110,7 @@ pub fn unembed(schedule: &Schedule, beta: &[i64]) -> Result<Schedule, ApplyError
 /// the β after it go away; the loop at `depth + 1` keeps the iterations.
 pub fn linearize(schedule: &Schedule, beta: &[i64], depth: usize) -> Result<Schedule, ApplyError> {
     let targets = under(schedule, beta)?;
+    check_depth(schedule, &targets, depth, "linearize")?;
     check_depth(schedule, &targets, depth + 1, "linearize")?;
     whole_statements(schedule, &targets, "linearize")?;
     for t in &targets {
