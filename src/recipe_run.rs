@@ -30,7 +30,6 @@ pub enum RecipeError {
 const LATER: &[&str] = &[
     "block",
     "context",
-    "unroll_jam",
     "dimreorder",
     "dimprivatize",
     "dimcontract",
@@ -93,6 +92,7 @@ fn prototype(name: &str) -> Option<(&'static str, usize)> {
         }
         "unroll" => "unroll(beta_loop, factor)",
         "unroll_noepilog" => "unroll_noepilog(beta_loop, factor)",
+        "unroll_jam" => "unroll_jam(beta, depth, factor)",
         "parallelize" => "parallelize(beta, depth)",
         "vectorize" => "vectorize(beta, depth)",
         "grain" => "grain(beta, depth, factor)",
@@ -211,6 +211,11 @@ fn to_directive(call: &Call, scop: &Scop, schedule: &Schedule) -> Result<Directi
         "parallelize" => Directive::Parallelize {
             beta,
             depth: a.depth(1)?,
+        },
+        "unroll_jam" => Directive::UnrollJam {
+            beta,
+            depth: a.depth(1)?,
+            factor: a.factor(2)?,
         },
         "vectorize" => Directive::Vectorize {
             beta,
@@ -656,6 +661,7 @@ fn targeted_statements(directive: &Directive, schedule: &Schedule) -> Vec<usize>
         | Directive::Embed { beta }
         | Directive::Unembed { beta }
         | Directive::Unroll { beta, .. }
+        | Directive::UnrollJam { beta, .. }
         | Directive::Parallelize { beta, .. }
         | Directive::Vectorize { beta, .. } => beta,
     };

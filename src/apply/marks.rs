@@ -2,9 +2,10 @@
 //! marks on a loop, and are legal iff the loop carries no dependence among
 //! the statements it encloses (exact: [`carried_dependence`]).
 
+use super::dates::{alpha, swap_dates};
 use super::tree::under;
 use super::{check_depth, ApplyError};
-use crate::scop::validity::carried_dependence;
+use crate::scop::validity::{carried_dependence, first_violation};
 use crate::scop::{Dependence, Mark, Schedule, Scop};
 
 /// Mark the loop at `depth` around the statements under `beta` parallel
@@ -111,6 +112,48 @@ pub fn unroll(
         let marks = &mut next.statements[t.statement].marks[depth - 1];
         marks.retain(|m| !matches!(m, Mark::Unroll(_) | Mark::UnrollNoEpilog(_)));
         marks.push(mark.clone());
+    }
+    Ok(next)
+}
+
+/// Mark the loop at `depth` around the statements under `beta` to be
+/// unrolled by `factor` and jammed: its copies of the inner loops are
+/// fused. Legal iff strip-mining the loop by `factor` and moving the point
+/// loop innermost respects every dependence (checked exactly on that
+/// schedule). The schedule itself only gets the mark.
+pub fn unroll_jam(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    beta: &[i64],
+    depth: usize,
+    factor: u32,
+) -> Result<Schedule, ApplyError> {
+    let targets = under(schedule, beta)?;
+    check_depth(schedule, &targets, depth, "unroll_jam")?;
+    if factor < 2 {
+        return Err(ApplyError::precondition(format!(
+            "unroll_jam: the factor must be at least 2, not {factor}"
+        )));
+    }
+    // The jammed order: strip-mine, then the point loop goes innermost.
+    let mut jammed = super::blocking::stripmine(schedule, beta, depth, i64::from(factor))?;
+    for t in &targets {
+        let st = &mut jammed.statements[t.statement];
+        let innermost = st.depth();
+        let piece = &mut st.pieces[t.piece];
+        for d in depth + 1..innermost {
+            *piece = swap_dates(piece, alpha(d), alpha(d + 1));
+        }
+    }
+    if let Some(v) = first_violation(scop, &jammed, deps)? {
+        return Err(ApplyError::Violation(Box::new(v)));
+    }
+    let mut next = schedule.clone();
+    for t in &targets {
+        let marks = &mut next.statements[t.statement].marks[depth - 1];
+        marks.retain(|m| !matches!(m, Mark::UnrollJam(_)));
+        marks.push(Mark::UnrollJam(factor));
     }
     Ok(next)
 }

@@ -111,6 +111,12 @@ pub enum Directive {
         factor: u32,
         epilog: bool,
     },
+    /// Mark the loop at `depth` to be unrolled by `factor` and jammed.
+    UnrollJam {
+        beta: Vec<i64>,
+        depth: usize,
+        factor: u32,
+    },
     /// Mark the loop at `depth` parallel (it must carry no dependence).
     Parallelize { beta: Vec<i64>, depth: usize },
     /// Mark the innermost loop at `depth` vector (it must carry no dependence).
@@ -232,6 +238,11 @@ pub fn apply(
             factor,
             epilog,
         } => marks::unroll(schedule, beta, *factor, *epilog)?,
+        Directive::UnrollJam {
+            beta,
+            depth,
+            factor,
+        } => marks::unroll_jam(scop, deps, schedule, beta, *depth, *factor)?,
         Directive::Parallelize { beta, depth } => {
             marks::parallelize(scop, deps, schedule, beta, *depth, false)?
         }
