@@ -58,7 +58,7 @@ pub fn run(cli: &Cli) -> Outcome {
         },
         Err(e) => return Outcome::usage(format!("cannot read {name}: {e}")),
     };
-    let file = match read_source(&name, text.clone()) {
+    let mut file = match read_source(&name, text.clone()) {
         Ok(f) => f,
         Err(d) => {
             return Outcome {
@@ -96,12 +96,14 @@ pub fn run(cli: &Cli) -> Outcome {
             Ok(r) => r,
             Err(o) => return o,
         };
-        if let Err(o) = apply_recipe(&file, cli.scop, &recipe, &mut schedules, &mut stderr) {
-            return o;
+        match apply_recipe(&file, cli.scop, &recipe, &mut schedules, &mut stderr) {
+            Ok(narrowed) => file.scops = narrowed,
+            Err(o) => return o,
         }
     } else if cli.schedule.is_none() {
-        if let Err(o) = apply_clay_comments(&file, cli.scop, &mut schedules, &mut stderr) {
-            return o;
+        match apply_clay_comments(&file, cli.scop, &mut schedules, &mut stderr) {
+            Ok(narrowed) => file.scops = narrowed,
+            Err(o) => return o,
         }
     }
     let stdout = match cli.emit {
@@ -151,7 +153,8 @@ fn apply_clay_comments(
     only: Option<usize>,
     schedules: &mut [Schedule],
     stderr: &mut String,
-) -> Result<(), Outcome> {
+) -> Result<Vec<crate::scop::Scop>, Outcome> {
+    let mut scops = file.scops.clone();
     for (k, region) in file.regions.iter().enumerate() {
         let Some(scop) = file.scops.get(k) else {
             continue;
@@ -175,9 +178,10 @@ fn apply_clay_comments(
             text: file.text.clone(),
             recipe: shift_recipe(recipe, offset),
         };
-        apply_recipe(file, Some(scop.region), &loaded, schedules, stderr)?;
+        let narrowed = apply_recipe(file, Some(scop.region), &loaded, schedules, stderr)?;
+        scops[k] = narrowed[k].clone();
     }
-    Ok(())
+    Ok(scops)
 }
 
 /// The recipe's spans moved `offset` bytes on, into the file around it.
@@ -301,8 +305,9 @@ fn apply_recipe(
     recipe: &LoadedRecipe,
     schedules: &mut [Schedule],
     stderr: &mut String,
-) -> Result<(), Outcome> {
+) -> Result<Vec<crate::scop::Scop>, Outcome> {
     let several = file.scops.len() > 1;
+    let mut scops = file.scops.clone();
     for (scop, schedule) in file.scops.iter().zip(schedules.iter_mut()) {
         if only.is_some_and(|n| scop.region != n) {
             continue;
@@ -330,6 +335,9 @@ fn apply_recipe(
                     stderr.push_str(&name_region(w).render(&recipe.name, &recipe.text));
                 }
                 *schedule = done.schedule;
+                if let Some(slot) = scops.iter_mut().find(|s| s.region == scop.region) {
+                    *slot = done.scop;
+                }
             }
             Err(RecipeError::Rejected(d)) => {
                 return Err(Outcome {
@@ -341,7 +349,7 @@ fn apply_recipe(
             Err(RecipeError::NotImplemented(what)) => return Err(not_implemented(&what)),
         }
     }
-    Ok(())
+    Ok(scops)
 }
 
 #[derive(serde::Serialize)]

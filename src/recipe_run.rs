@@ -10,12 +10,14 @@ use crate::apply::{apply, ApplyError, Directive, SplitForm};
 use crate::lang::diagnostic::Diagnostic;
 use crate::lang::recipe::{AffineConstraint, AffineExpr, Arg, Call, CmpOp, Recipe, Value};
 use crate::scop::validity::Violation;
-use crate::scop::{DepKind, Dependence, Schedule, Scop};
+use crate::scop::{dependences, DepKind, DepOptions, Dependence, Schedule, Scop};
 
-/// The schedule after a recipe, and the warnings it gave.
+/// The schedule after a recipe, the warnings it gave, and the scop (whose
+/// context `context(...)` may have narrowed).
 pub struct RecipeOutcome {
     pub schedule: Schedule,
     pub warnings: Vec<Diagnostic>,
+    pub scop: Scop,
 }
 
 /// Why a recipe stopped.
@@ -29,7 +31,6 @@ pub enum RecipeError {
 /// Directives that parse but are not implemented yet.
 const LATER: &[&str] = &[
     "block",
-    "context",
     "dimreorder",
     "dimprivatize",
     "dimcontract",
@@ -41,6 +42,8 @@ const LATER: &[&str] = &[
 ];
 
 /// Apply every call of `recipe` in order, starting from `schedule`.
+/// `context(...)` narrows the parameters' context; the dependences are then
+/// computed again under it.
 pub fn run_recipe(
     scop: &Scop,
     deps: &[Dependence],
@@ -48,10 +51,25 @@ pub fn run_recipe(
     recipe: &Recipe,
 ) -> Result<RecipeOutcome, RecipeError> {
     let mut schedule = schedule;
+    let mut scop = scop.clone();
+    let mut deps = deps.to_vec();
     let mut warnings = Vec::new();
     for call in &recipe.calls {
-        let directive = to_directive(call, scop, &schedule)?;
-        match apply(scop, deps, &schedule, &directive) {
+        if call.name == "context" {
+            scop = narrow_context(call, scop)?;
+            deps = dependences(&scop, &DepOptions::default()).map_err(|e| {
+                RecipeError::Rejected(
+                    Diagnostic::error(
+                        format!("dependence analysis failed under the new context: {e}"),
+                        call.span.clone(),
+                    )
+                    .with_label("after this context"),
+                )
+            })?;
+            continue;
+        }
+        let directive = to_directive(call, &scop, &schedule)?;
+        match apply(&scop, &deps, &schedule, &directive) {
             Ok(applied) => {
                 if !applied.changed {
                     warnings.push(
@@ -67,12 +85,78 @@ pub fn run_recipe(
             Err(e) => {
                 let targeted = targeted_statements(&directive, &schedule);
                 return Err(RecipeError::Rejected(refusal(
-                    call, scop, deps, e, &targeted,
+                    call, &scop, &deps, e, &targeted,
                 )));
             }
         }
     }
-    Ok(RecipeOutcome { schedule, warnings })
+    Ok(RecipeOutcome {
+        schedule,
+        warnings,
+        scop,
+    })
+}
+
+/// Clay's `context([e/i, p1, …, pn, c])`: the parameters satisfy
+/// `p·params + c = 0` (flag 0) or `>= 0` (flag 1) from now on; the code
+/// polyc prints may assume it. A context with no parameter values left is
+/// refused.
+fn narrow_context(call: &Call, mut scop: Scop) -> Result<Scop, RecipeError> {
+    let n = scop.params.len();
+    let usage =
+        || {
+            RecipeError::Rejected(
+                Diagnostic::error(
+                    format!(
+                    "`context` takes one list [e/i, one coefficient per parameter ({}), constant]",
+                    if n == 0 { "none here".to_string() } else { scop.params.join(", ") }
+                ),
+                    call.span.clone(),
+                )
+                .with_label("in this call")
+                .with_note("e/i is 0 for an equality, 1 for an inequality (OpenScop's flag)"),
+            )
+        };
+    let [arg] = call.args.as_slice() else {
+        return Err(usage());
+    };
+    let Value::Beta(list) = &arg.value else {
+        return Err(usage());
+    };
+    if list.len() != n + 2 || !(0..=1).contains(&list[0]) {
+        return Err(usage());
+    }
+    let row = crate::poly::Constraint {
+        kind: if list[0] == 0 {
+            crate::poly::ConstraintKind::Eq
+        } else {
+            crate::poly::ConstraintKind::Ineq
+        },
+        coeffs: list[1..=n].to_vec(),
+        constant: list[n + 1],
+    };
+    let mut context = scop.context.clone();
+    context.add(row);
+    let empty = context.is_empty().map_err(|e| {
+        RecipeError::Rejected(
+            Diagnostic::error(
+                format!("the new context could not be checked: {e}"),
+                call.span.clone(),
+            )
+            .with_label("in this call"),
+        )
+    })?;
+    if empty {
+        return Err(RecipeError::Rejected(
+            Diagnostic::error(
+                "this context leaves no value of the parameters",
+                call.span.clone(),
+            )
+            .with_label("contradicts the context so far"),
+        ));
+    }
+    scop.context = context;
+    Ok(scop)
 }
 
 /// The prototype and arity of each implemented directive.

@@ -103,3 +103,27 @@ fn every_accepted_recipe_runs_and_prints_the_same_as_the_original() {
     assert!(accepted >= 10, "only {accepted} recipes accepted");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// `context(...)` narrows the parameters, and the dependences are computed
+/// again under it: with `m = 0`, `A[i] = A[i + m]` carries nothing, so the
+/// loop may be reversed; without it, it may not. A context that leaves no
+/// parameter value is refused.
+#[test]
+fn context_narrows_the_dependences() {
+    let src = "void f(int n, int m, double A[]) {\n#pragma scop\n\
+               for (i = 0; i < n; i++)\n  A[i] = A[i + m] + 1;\n#pragma endscop\n}\n";
+    let file = read_source("f.c", src.to_string()).expect("accepted");
+    let scop = &file.scops[0];
+    assert_eq!(scop.params, ["n", "m"]);
+    let deps = dependences(scop, &DepOptions::default()).expect("deps");
+    let run = |text: &str| {
+        let recipe = parse_recipe(text, &[]).expect("parses");
+        run_recipe(scop, &deps, Schedule::original(scop), &recipe)
+    };
+    assert!(run("reverse([0], 1);").is_err());
+    let done = run("context([0, 0, 1, 0]);\nreverse([0], 1);")
+        .unwrap_or_else(|_| panic!("legal once m = 0"));
+    assert_eq!(done.schedule.to_text(&done.scop), "S0: [0, -i, 0]\n");
+    assert!(run("context([0, 0, 1, 0]);\ncontext([0, 0, 1, -1]);").is_err());
+    assert!(run("context([0, 1]);").is_err());
+}
