@@ -189,8 +189,9 @@ pub(super) fn whole_statements(
             .count();
         if taken != all {
             return Err(ApplyError::precondition(format!(
-                "{what}: statement S{} is split in {all} pieces (iss) and only {taken} of them are under this β-vector",
-                t.statement
+                "{what}: statement S{} is split in {all} pieces (iss) and only {taken} of them {} under this β-vector",
+                t.statement,
+                if taken == 1 { "is" } else { "are" }
             ))
             .with_help("apply it to a β-vector above the split, or before the split"));
         }
