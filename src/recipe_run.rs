@@ -30,7 +30,6 @@ pub enum RecipeError {
 
 /// Directives that parse but are not implemented yet.
 const LATER: &[&str] = &[
-    "block",
     "dimreorder",
     "dimprivatize",
     "dimcontract",
@@ -180,6 +179,7 @@ fn prototype(name: &str) -> Option<(&'static str, usize)> {
         "parallelize" => "parallelize(beta, depth)",
         "vectorize" => "vectorize(beta, depth)",
         "grain" => "grain(beta, depth, factor)",
+        "block" => "block(beta_stmt_1, beta_stmt_2)",
         "peel" => "peel(beta_loop, {params | const})",
         "collapse" => "collapse(beta_loop)",
         "densify" => "densify(beta, depth)",
@@ -313,6 +313,10 @@ fn to_directive(call: &Call, scop: &Scop, schedule: &Schedule) -> Result<Directi
         "linearize" => Directive::Linearize {
             beta,
             depth: a.depth(1)?,
+        },
+        "block" => Directive::Block {
+            first: beta,
+            second: a.beta(1)?,
         },
         "embed" => Directive::Embed { beta },
         "unembed" => Directive::Unembed { beta },
@@ -735,6 +739,7 @@ fn targeted_statements(directive: &Directive, schedule: &Schedule) -> Vec<usize>
         | Directive::Reorder { beta, .. }
         | Directive::Split { beta, .. }
         | Directive::Fuse { beta }
+        | Directive::Block { first: beta, .. }
         | Directive::Iss { beta, .. }
         | Directive::Grain { beta, .. }
         | Directive::Peel { beta, .. }
@@ -806,15 +811,26 @@ fn carried(
     v: &Violation,
 ) -> Diagnostic {
     let dep = &deps[v.dependence];
-    Diagnostic::error(
+    let message = if call.name == "parallelize" || call.name == "vectorize" {
         format!(
             "the loop at depth {depth} carries a {} dependence {}: it cannot be marked {}",
             kind(dep.kind),
             dep_text(scop, dep),
-            if call.name == "vectorize" { "vector" } else { "parallel" }
-        ),
-        call.span.clone(),
-    )
+            if call.name == "vectorize" {
+                "vector"
+            } else {
+                "parallel"
+            }
+        )
+    } else {
+        format!(
+            "after `{}`, the loop at depth {depth}, marked parallel or vector earlier, would carry a {} dependence {}",
+            call.name,
+            kind(dep.kind),
+            dep_text(scop, dep)
+        )
+    };
+    Diagnostic::error(message, call.span.clone())
     .with_label("this loop's iterations are not independent")
     .with_note(dep_details(dep))
     .with_note(format!("for example: {}", v.describe(scop, deps)))

@@ -157,3 +157,40 @@ pub fn unroll_jam(
     }
     Ok(next)
 }
+
+/// Every loop marked parallel or vector still carries no dependence (a
+/// later directive may have moved statements into it, or changed its
+/// dates). Exact; one carried-dependence test per marked loop.
+pub fn check_marks(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+) -> Result<(), ApplyError> {
+    let mut checked: Vec<(Vec<i64>, usize)> = Vec::new();
+    for st in &schedule.statements {
+        for (k, marks) in st.marks.iter().enumerate() {
+            if !marks
+                .iter()
+                .any(|m| matches!(m, Mark::Parallel | Mark::Vector))
+            {
+                continue;
+            }
+            let depth = k + 1;
+            for p in 0..st.pieces.len() {
+                let Some(beta) = st.beta(p) else { continue };
+                let prefix = beta[..depth].to_vec();
+                if checked.contains(&(prefix.clone(), depth)) {
+                    continue;
+                }
+                if let Some(v) = carried_dependence(scop, schedule, deps, &prefix, depth)? {
+                    return Err(ApplyError::Carried {
+                        depth,
+                        violation: Box::new(v),
+                    });
+                }
+                checked.push((prefix, depth));
+            }
+        }
+    }
+    Ok(())
+}

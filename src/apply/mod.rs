@@ -73,6 +73,8 @@ pub enum Directive {
     Split { beta: Vec<i64>, depth: usize },
     /// Merge the next loop into loop `beta`.
     Fuse { beta: Vec<i64> },
+    /// The statement at `second` joins the statement at `first`, right after it.
+    Block { first: Vec<i64>, second: Vec<i64> },
     /// Index-set split of loop `beta`: where `form >= 0` moves to a copy
     /// of the loop right after it.
     Iss { beta: Vec<i64>, form: SplitForm },
@@ -177,7 +179,8 @@ pub struct Applied {
 }
 
 /// Apply `directive` to `schedule`: preconditions, rewrite, β
-/// normalisation, then the exact dependence check against `deps`.
+/// normalisation, then the exact dependence check against `deps`, and the
+/// check that every loop marked parallel or vector still carries nothing.
 pub fn apply(
     scop: &Scop,
     deps: &[Dependence],
@@ -211,6 +214,7 @@ pub fn apply(
         Directive::Reorder { beta, order } => order::reorder(schedule, beta, order)?,
         Directive::Split { beta, depth } => order::split(schedule, beta, *depth)?,
         Directive::Fuse { beta } => order::fuse(schedule, beta)?,
+        Directive::Block { first, second } => order::block(schedule, scop, first, second)?,
         Directive::Iss { beta, form } => split::iss(schedule, beta, form)?,
         Directive::Peel {
             beta,
@@ -254,6 +258,7 @@ pub fn apply(
     if let Some(v) = first_violation(scop, &next, deps)? {
         return Err(ApplyError::Violation(Box::new(v)));
     }
+    marks::check_marks(scop, deps, &next)?;
     let changed = next != *schedule;
     Ok(Applied {
         schedule: next,

@@ -1,10 +1,11 @@
 //! The directives that change only β-vectors (the textual order and the
-//! loop structure): `reorder`, `split` (fission), `fuse`.
+//! loop structure): `reorder`, `split` (fission), `fuse`, and `block` (a
+//! statement joins another one's loops).
 
 use super::dates::beta as beta_date;
 use super::tree::{all_betas, set_constant_date, under};
 use super::ApplyError;
-use crate::scop::Schedule;
+use crate::scop::{Schedule, Scop};
 
 /// `schedule` with each piece's β-vector replaced by `f(β)` where it gives one.
 fn rewrite_betas(
@@ -144,4 +145,97 @@ pub fn fuse(schedule: &Schedule, beta: &[i64]) -> Result<Schedule, ApplyError> {
         new[depth] += offset;
         Some(new)
     })
+}
+
+/// Clay's `block(beta1, beta2)`: the second statement joins the first,
+/// right after it in the same loops (one block per iteration). Both must be
+/// single statements (not loops, not split by `iss`) with the same number
+/// of iterators and the same domain (exact).
+pub fn block(
+    schedule: &Schedule,
+    scop: &Scop,
+    b1: &[i64],
+    b2: &[i64],
+) -> Result<Schedule, ApplyError> {
+    let one = |b: &[i64]| -> Result<usize, ApplyError> {
+        let t = under(schedule, b)?;
+        match t.as_slice() {
+            [only]
+                if schedule.statements[only.statement].pieces.len() == 1
+                    && schedule.statements[only.statement].beta(0).as_deref() == Some(b) =>
+            {
+                Ok(only.statement)
+            }
+            _ => Err(ApplyError::precondition(format!(
+                "block: {b:?} is not a single statement (a loop, or a statement split by iss)"
+            ))
+            .with_help(
+                "block takes the β-vectors of two statements, as `--emit schedule-text` shows them",
+            )),
+        }
+    };
+    let (s1, s2) = (one(b1)?, one(b2)?);
+    if s1 == s2 {
+        return Err(ApplyError::precondition(
+            "block: both β-vectors name the same statement",
+        ));
+    }
+    let (st1, st2) = (&scop.statements[s1], &scop.statements[s2]);
+    if st1.iterators.len() != st2.iterators.len() {
+        return Err(ApplyError::precondition(format!(
+            "block: {} has {} iterators and {} has {}; a block needs the same loops",
+            st1.name,
+            st1.iterators.len(),
+            st2.name,
+            st2.iterators.len()
+        )));
+    }
+    // The same domain, compared in one space.
+    let respaced = |set: &crate::poly::Set| {
+        let mut out = crate::poly::Set::empty(st1.domain.space().clone());
+        for b in set.basics() {
+            out.push(crate::poly::BasicSet::from_parts(
+                st1.domain.space().clone(),
+                b.n_local(),
+                b.constraints().to_vec(),
+            ));
+        }
+        out
+    };
+    if !respaced(&st2.domain).is_equal(&st1.domain)? {
+        return Err(ApplyError::precondition(format!(
+            "block: {} and {} do not have the same domain",
+            st1.name, st2.name
+        ))
+        .with_help("iss or peel one of them first so that their iteration domains match"));
+    }
+    // S2 takes S1's dates, one place after it at the innermost level.
+    let p1 = &schedule.statements[s1].pieces[0];
+    let last = p1.space().n_out() - 1;
+    let beta1 = schedule.statements[s1].beta(0).unwrap_or_default();
+    let x = beta1.last().copied().unwrap_or(0);
+    let prefix = &beta1[..beta1.len() - 1];
+    let mut next = rewrite_betas(schedule, |b| {
+        (b.len() == beta1.len() && b.starts_with(prefix) && b[b.len() - 1] > x).then(|| {
+            let mut n = b.to_vec();
+            n[b.len() - 1] += 1;
+            n
+        })
+    })?;
+    let space2 = schedule.statements[s2].pieces[0].space().clone();
+    let joined = crate::poly::BasicMap::from_columns(
+        crate::poly::Space::map(
+            space2.params.clone(),
+            space2
+                .input
+                .clone()
+                .unwrap_or_else(|| crate::poly::Tuple::new(None, Vec::new())),
+            p1.space().output.clone(),
+        ),
+        p1.n_local(),
+        p1.constraints().to_vec(),
+    );
+    next.statements[s2].pieces = vec![set_constant_date(&joined, last, x + 1)];
+    next.statements[s2].marks = next.statements[s1].marks.clone();
+    Ok(next)
 }
