@@ -50,18 +50,9 @@ fn every_hand_schedule_runs_and_prints_the_same_as_the_original() {
         let kernel = PathBuf::from(kernel_of(&s));
         let generated = dir.join(format!("{name}.c"));
         fs::write(&generated, generate(&s, "openmp")).unwrap();
-        let (orig, new) = (
-            dir.join(format!("{name}.orig")),
-            dir.join(format!("{name}.new")),
-        );
-        let result = common::compile(&kernel, &orig)
-            .and_then(|_| common::compile_generated(&generated, &new))
-            .and_then(|_| Ok((common::execute(&orig)?, common::execute(&new)?)));
-        match result {
-            Ok((a, b)) if a == b && !a.is_empty() => {}
-            Ok(_) => failures.push(format!("{name}: output differs")),
-            Err(e) => failures.push(format!("{name}: {e}")),
-        }
+        failures.extend(common::differs_from_original(
+            &dir, &name, &kernel, &generated,
+        ));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

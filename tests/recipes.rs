@@ -87,18 +87,12 @@ fn every_accepted_recipe_runs_and_prints_the_same_as_the_original() {
         let generated = dir.join(format!("{name}.c"));
         std::fs::write(&generated, &out.stdout).expect("write");
         insta::assert_snapshot!(format!("code_{name}"), common::region_text(&out.stdout));
-        let (orig, new) = (
-            dir.join(format!("{name}.orig")),
-            dir.join(format!("{name}.new")),
-        );
-        let result = common::compile(std::path::Path::new(&kernel), &orig)
-            .and_then(|_| common::compile_generated(&generated, &new))
-            .and_then(|_| Ok((common::execute(&orig)?, common::execute(&new)?)));
-        match result {
-            Ok((a, b)) if a == b && !a.is_empty() => {}
-            Ok(_) => failures.push(format!("{name}: output differs")),
-            Err(e) => failures.push(format!("{name}: {e}")),
-        }
+        failures.extend(common::differs_from_original(
+            &dir,
+            &name,
+            std::path::Path::new(&kernel),
+            &generated,
+        ));
     }
     assert!(accepted >= 10, "only {accepted} recipes accepted");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));

@@ -7,9 +7,7 @@
 //! column has a unit coefficient on one side, which
 //! [`BasicSet::project_out_rational`] reports.
 
-use super::{
-    checked_add, checked_mul, BasicSet, Constraint, ConstraintKind, Overflow, PolyError, Space,
-};
+use super::{checked_add, checked_mul, BasicSet, Constraint, ConstraintKind, Overflow, PolyError};
 
 /// A bound `floor(expr / div)` (upper) or `ceil(expr / div)` (lower) of one
 /// dimension: `expr` over parameters and the dimensions before it (columns of
@@ -128,20 +126,7 @@ impl BasicSet {
         let keep: Vec<usize> = (0..np + nd)
             .filter(|&k| k < np + first || k >= np + first + count)
             .collect();
-        let dims: Vec<String> = self
-            .space
-            .output
-            .dims
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| *k < first || *k >= first + count)
-            .map(|(_, d)| d.clone())
-            .collect();
-        let space = Space::set(
-            self.space.params.clone(),
-            self.space.output.name.clone(),
-            dims,
-        );
+        let space = self.space.without_dims(first, count);
         let rows: Vec<Constraint> = rows
             .into_iter()
             .map(|c| Constraint {

@@ -83,18 +83,7 @@ impl BasicSet {
     pub fn project_out(&self, first: usize, count: usize) -> BasicSet {
         let np = self.space.n_param();
         let nd = self.space.n_out();
-        let dims = &self.space.output.dims;
-        let keep: Vec<String> = dims
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| *k < first || *k >= first + count)
-            .map(|(_, d)| d.clone())
-            .collect();
-        let space = Space::set(
-            self.space.params.clone(),
-            self.space.output.name.clone(),
-            keep,
-        );
+        let space = self.space.without_dims(first, count);
         // New order: params, kept dims, projected dims, old locals.
         let mut order: Vec<usize> = (0..np).collect();
         order.extend(

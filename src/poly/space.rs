@@ -61,6 +61,19 @@ impl Space {
         self.n_param() + self.n_in() + self.n_out()
     }
 
+    /// The set space without output dimensions `first..first + count`.
+    pub fn without_dims(&self, first: usize, count: usize) -> Space {
+        let dims = self
+            .output
+            .dims
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k < first || *k >= first + count)
+            .map(|(_, d)| d.clone())
+            .collect();
+        Space::set(self.params.clone(), self.output.name.clone(), dims)
+    }
+
     /// Column of input dimension `k`.
     pub fn in_col(&self, k: usize) -> usize {
         self.n_param() + k

@@ -107,6 +107,29 @@ pub fn region_text(file: &str) -> String {
     file[start..end].to_string()
 }
 
+/// Build the original `kernel` (`gcc -O2`) and polyc's `generated` output
+/// (`compile_generated`) in `dir` under `name`, run both, and say how they
+/// differ: `None` when both print the same non-empty output.
+pub fn differs_from_original(
+    dir: &Path,
+    name: &str,
+    kernel: &Path,
+    generated: &Path,
+) -> Option<String> {
+    let (orig, new) = (
+        dir.join(format!("{name}.orig")),
+        dir.join(format!("{name}.new")),
+    );
+    let result = compile(kernel, &orig)
+        .and_then(|_| compile_generated(generated, &new))
+        .and_then(|_| Ok((execute(&orig)?, execute(&new)?)));
+    match result {
+        Ok((a, b)) if a == b && !a.is_empty() => None,
+        Ok(_) => Some(format!("{name}: output differs")),
+        Err(e) => Some(format!("{name}: {e}")),
+    }
+}
+
 /// Run a compiled program, returning its stdout.
 pub fn execute(exe: &Path) -> Result<String, String> {
     let out = Command::new(exe)
