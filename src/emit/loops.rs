@@ -111,7 +111,9 @@ impl Printer<'_> {
         let mut map = HashMap::new();
         for (name, (aff, div)) in st.iterators.iter().zip(iterators) {
             let text = self.aff(aff);
-            let simple = aff.terms.len() == 1 && aff.constant == 0 && aff.terms[0].0 == 1;
+            // A name or a non-negative literal needs no parentheses.
+            let simple = (aff.terms.len() == 1 && aff.constant == 0 && aff.terms[0].0 == 1)
+                || (aff.terms.is_empty() && aff.constant >= 0);
             let text = match (*div, simple) {
                 (1, true) => text,
                 (1, false) => format!("({text})"),

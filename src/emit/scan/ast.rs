@@ -81,3 +81,34 @@ pub enum Node {
         iterators: Vec<(Aff, i64)>,
     },
 }
+
+/// The same nodes with adjacent guards on the same conditions merged into
+/// one (`if (c) A; if (c) B;` is `if (c) { A; B; }`), at every depth.
+pub fn merge_adjacent_guards(nodes: Vec<Node>) -> Vec<Node> {
+    let mut out: Vec<Node> = Vec::with_capacity(nodes.len());
+    for node in nodes {
+        let node = match node {
+            Node::For(mut l) => {
+                l.body = merge_adjacent_guards(std::mem::take(&mut l.body));
+                Node::For(l)
+            }
+            Node::If { conds, body } => {
+                let body = merge_adjacent_guards(body);
+                if let Some(Node::If {
+                    conds: last,
+                    body: last_body,
+                }) = out.last_mut()
+                {
+                    if *last == conds {
+                        last_body.extend(body);
+                        continue;
+                    }
+                }
+                Node::If { conds, body }
+            }
+            stmt => stmt,
+        };
+        out.push(node);
+    }
+    out
+}

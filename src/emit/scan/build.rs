@@ -12,8 +12,9 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::ast::{Aff, Cond, Expr, Loop, Node};
+use super::ast::{merge_adjacent_guards, Aff, Cond, Expr, Loop, Node};
 use super::items::{items, Item};
+use super::separate::{negations, separate, tightened};
 use super::ScanError;
 use crate::lang::c::ast::Stmt;
 use crate::poly::{checked_add, checked_mul, BasicSet, Constraint, ConstraintKind, Space};
@@ -65,7 +66,8 @@ pub fn scan(scop: &Scop, schedule: &Schedule) -> Result<Vec<Node>, ScanError> {
     };
     let all: Vec<usize> = (0..scanner.items.len()).collect();
     let mut vals = Vec::new();
-    scanner.level(&all, 0, &ctx, &mut vals)
+    let nodes = scanner.level(&all, 0, &ctx, &mut vals)?;
+    Ok(merge_adjacent_guards(nodes))
 }
 
 /// Iterators of loops that do not declare them (`for (i = 0; …)`): the
@@ -178,6 +180,25 @@ impl Scanner<'_> {
         Ok(out)
     }
 
+    /// The rows of `set` (no locals) that `ctx` does not imply, with the
+    /// equalities that hold on `set ∩ ctx` made explicit first, so that a
+    /// date fixed under `ctx` is substituted rather than looped over once.
+    /// Equalities that need `ctx`'s locals are left out.
+    fn simplified(&self, set: &BasicSet, ctx: &BasicSet) -> Result<Vec<Constraint>, ScanError> {
+        let width = self.np + self.n;
+        let mut out = set.clone();
+        for c in set.intersect(ctx)?.detect_equalities()?.constraints() {
+            if c.kind == ConstraintKind::Eq && c.coeffs[width..].iter().all(|&v| v == 0) {
+                let mut row = tightened(c.clone());
+                row.coeffs.truncate(width);
+                if !out.constraints().contains(&row) {
+                    out.add(row);
+                }
+            }
+        }
+        Ok(out.gist(ctx)?.constraints().to_vec())
+    }
+
     fn level(
         &self,
         live: &[usize],
@@ -261,25 +282,94 @@ impl Scanner<'_> {
                 continue;
             }
             kept.push(i);
-            gists.push(p.gist(ctx)?.constraints().to_vec());
+            gists.push(self.simplified(&p, ctx)?);
         }
         if kept.is_empty() {
             return Ok(Vec::new());
         }
-        let same = gists
+        let same = |a: &[&Constraint], b: &[&Constraint]| {
+            a.len() == b.len() && a.iter().all(|r| b.contains(r))
+        };
+        let all: Vec<Vec<&Constraint>> = gists.iter().map(|g| g.iter().collect()).collect();
+        if all.iter().all(|g| same(g, &all[0])) {
+            return self.shared_loop(&kept, d, ctx, &gists[0], vals);
+        }
+        // Different ranges of the date: separate them into disjoint loops
+        // when they can be ordered. Only the rows on the date decide the
+        // pieces; a range that differs only in outer guards shares the loop
+        // (the guards go further in) rather than duplicate it.
+        let on_d: Vec<Vec<&Constraint>> = all
             .iter()
-            .all(|g| g.len() == gists[0].len() && g.iter().all(|r| gists[0].contains(r)));
-        let (name, sign, declare) = self.loop_name(&kept, d, vals);
-        if same {
-            let rows = &gists[0];
+            .map(|g| g.iter().copied().filter(|c| c.coeffs[col] != 0).collect())
+            .collect();
+        if !on_d.iter().all(|g| same(g, &on_d[0])) {
+            let ranges: Vec<BasicSet> = on_d
+                .iter()
+                .map(|g| {
+                    BasicSet::from_parts(
+                        self.space.clone(),
+                        0,
+                        g.iter().map(|c| (*c).clone()).collect(),
+                    )
+                })
+                .collect();
+            if let Some(pieces) = separate(&ranges, col, ctx)? {
+                let mut out = Vec::new();
+                for piece in pieces {
+                    let members: Vec<usize> = piece.members.iter().map(|&m| kept[m]).collect();
+                    let rows = self.simplified(&piece.set, ctx)?;
+                    out.extend(self.shared_loop(&members, d, ctx, &rows, vals)?);
+                }
+                return Ok(out);
+            }
+        }
+        self.merged_loop(&kept, &gists, d, ctx, vals)
+    }
+
+    /// One loop (or one substitution) at α date `d` shared by the items
+    /// `kept`, whose projections on the dates so far are `rows` under
+    /// `ctx`: the rows on the date are its bounds, the others guards
+    /// around it.
+    fn shared_loop(
+        &self,
+        kept: &[usize],
+        d: usize,
+        ctx: &BasicSet,
+        rows: &[Constraint],
+        vals: &mut Vec<Val>,
+    ) -> Result<Vec<Node>, ScanError> {
+        let col = self.np + d;
+        let (name, sign, declare) = self.loop_name(kept, d, vals);
+        {
             let (on_d, outer): (Vec<&Constraint>, Vec<&Constraint>) =
                 rows.iter().partition(|c| c.coeffs[col] != 0);
-            // A guard that the loops further in enforce by being empty is
-            // left out (and not assumed in simplifying their bounds).
-            let mut guards = Vec::new();
-            for r in outer {
-                if !self.enforced_below(r, &kept, d, ctx)? {
-                    guards.push(r);
+            // An equation with a unit coefficient: substitute, no loop.
+            let unit_eq = on_d
+                .iter()
+                .find(|c| c.kind == ConstraintKind::Eq && c.coeffs[col].abs() == 1);
+            let mut guards: Vec<Constraint> = Vec::new();
+            if let Some(eq) = unit_eq {
+                // No loop enforces anything here: every outer row is a
+                // guard, and so is every other row on the date, with the
+                // date substituted (a = ±1: r - r[col]·a·eq).
+                guards.extend(outer.iter().map(|c| (*c).clone()));
+                for r in &on_d {
+                    if !std::ptr::eq(*r, *eq) {
+                        guards.push(combine(
+                            1,
+                            r,
+                            checked_mul(r.coeffs[col], eq.coeffs[col])?,
+                            eq,
+                        )?);
+                    }
+                }
+            } else {
+                // A guard that the loops further in enforce by being empty
+                // is left out (and not assumed in simplifying their bounds).
+                for r in outer {
+                    if !self.enforced_below(r, kept, d, ctx)? {
+                        guards.push(r.clone());
+                    }
                 }
             }
             let conds = guards
@@ -287,13 +377,9 @@ impl Scanner<'_> {
                 .map(|c| self.cond(c, vals))
                 .collect::<Result<Vec<_>, _>>()?;
             let mut inner = ctx.clone();
-            for c in guards.iter().chain(&on_d) {
-                inner.add((*c).clone());
+            for c in guards.iter().chain(on_d.iter().copied()) {
+                inner.add(c.clone());
             }
-            // An equation with a unit coefficient: substitute, no loop.
-            let unit_eq = on_d
-                .iter()
-                .find(|c| c.kind == ConstraintKind::Eq && c.coeffs[col].abs() == 1);
             let body = if let Some(eq) = unit_eq {
                 let a = eq.coeffs[col];
                 // a = ±1: date = -a · (rest + k).
@@ -304,11 +390,11 @@ impl Scanner<'_> {
                     .collect::<Result<Vec<i64>, _>>()?;
                 coeffs[col] = 0;
                 vals.push(Val::Subst(coeffs, checked_mul(eq.constant, -a)?));
-                let r = self.level(&kept, d + 1, &inner, vals);
+                let r = self.level(kept, d + 1, &inner, vals);
                 vals.pop();
                 r?
             } else {
-                let stride = self.stride(&kept, d, vals)?;
+                let stride = self.stride(kept, d, vals)?;
                 // The loop only visits the dates of its stride: say so in
                 // the context of everything inside it.
                 if let Some((g, coeffs, c)) = self.item_stride(&self.items[kept[0]], d)? {
@@ -325,11 +411,27 @@ impl Scanner<'_> {
                     ));
                 }
                 let (name, sign, declare) = if stride.is_some() && sign < 0 {
-                    self.fresh_name(&kept, d, vals)
+                    self.fresh_name(kept, d, vals)
                 } else {
                     (name, sign, declare)
                 };
                 let (lower, upper) = self.bounds(&on_d, d, sign, vals)?;
+                // Equal constant bounds: one iteration, no loop.
+                if let (None, Some(lo), Some(up)) =
+                    (&stride, constant_of(&lower), constant_of(&upper))
+                {
+                    if lo == up {
+                        vals.push(Val::Const(checked_mul(sign, lo)?));
+                        let r = self.level(kept, d + 1, &inner, vals);
+                        vals.pop();
+                        let body = r?;
+                        return Ok(match (body.is_empty(), conds.is_empty()) {
+                            (true, _) => Vec::new(),
+                            (false, true) => body,
+                            (false, false) => vec![Node::If { conds, body }],
+                        });
+                    }
+                }
                 let (lower, stride) = match stride {
                     Some((g, offset)) => (
                         Expr::StrideStart {
@@ -345,7 +447,7 @@ impl Scanner<'_> {
                     name: name.clone(),
                     sign,
                 });
-                let r = self.level(&kept, d + 1, &inner, vals);
+                let r = self.level(kept, d + 1, &inner, vals);
                 vals.pop();
                 let body = r?;
                 if body.is_empty() {
@@ -368,11 +470,24 @@ impl Scanner<'_> {
             if conds.is_empty() {
                 return Ok(body);
             }
-            return Ok(vec![Node::If { conds, body }]);
+            Ok(vec![Node::If { conds, body }])
         }
-        // The items disagree: one loop over the union of their ranges; each
-        // item's own constraints become guards further in.
-        for &i in &kept {
+    }
+
+    /// One loop over the union of the ranges of the items `kept` (their
+    /// projections `gists`) at α date `d`; each item's own constraints
+    /// become guards further in.
+    fn merged_loop(
+        &self,
+        kept: &[usize],
+        gists: &[Vec<Constraint>],
+        d: usize,
+        ctx: &BasicSet,
+        vals: &mut Vec<Val>,
+    ) -> Result<Vec<Node>, ScanError> {
+        let col = self.np + d;
+        let (name, sign, declare) = self.loop_name(kept, d, vals);
+        for &i in kept {
             if self.stride(&[i], d, vals)?.is_some() {
                 return Err(unsupported(
                     "a strided loop shared with statements of other strides",
@@ -382,7 +497,7 @@ impl Scanner<'_> {
         // What holds on every item still holds inside the loop.
         let mut inner = ctx.clone();
         let mut candidates: Vec<&Constraint> = Vec::new();
-        for g in &gists {
+        for g in gists {
             for r in g {
                 if !candidates.contains(&r) {
                     candidates.push(r);
@@ -391,7 +506,7 @@ impl Scanner<'_> {
         }
         let mut hull = BasicSet::universe(self.space.clone());
         for r in candidates {
-            if self.holds_on_all(r, &kept, d, ctx)? {
+            if self.holds_on_all(r, kept, d, ctx)? {
                 inner.add(r.clone());
                 hull.add(r.clone());
             }
@@ -417,7 +532,7 @@ impl Scanner<'_> {
         } else {
             let mut lowers = Vec::new();
             let mut uppers = Vec::new();
-            for g in &gists {
+            for g in gists {
                 let on_d: Vec<&Constraint> = g.iter().filter(|c| c.coeffs[col] != 0).collect();
                 let (l, u) = self.bounds(&on_d, d, sign, vals)?;
                 lowers.push(l);
@@ -429,7 +544,7 @@ impl Scanner<'_> {
             name: name.clone(),
             sign,
         });
-        let r = self.level(&kept, d + 1, &inner, vals);
+        let r = self.level(kept, d + 1, &inner, vals);
         vals.pop();
         let body = r?;
         if body.is_empty() {
@@ -709,16 +824,27 @@ impl Scanner<'_> {
     }
 
     /// A row (`aff >= 0` or `= 0`) as a guard.
+    /// Divided by the gcd of its coefficients (over the integers:
+    /// `2n - 3 >= 0` is `n - 2 >= 0`).
     fn cond(&self, c: &Constraint, vals: &[Val]) -> Result<Cond, ScanError> {
-        Ok(Cond {
-            aff: self.resolve(&c.coeffs, c.constant, vals)?,
-            eq: c.kind == ConstraintKind::Eq,
-        })
+        let mut aff = self.resolve(&c.coeffs, c.constant, vals)?;
+        let eq = c.kind == ConstraintKind::Eq;
+        let g = aff.terms.iter().fold(0, |g, (v, _)| gcd(g, *v));
+        if g > 1 && (!eq || aff.constant % g == 0) {
+            for t in &mut aff.terms {
+                t.0 /= g;
+            }
+            aff.constant = aff.constant.div_euclid(g);
+        }
+        Ok(Cond { aff, eq })
     }
 
     /// `coeffs · [params | dates] + constant` in loop variables and
     /// parameters.
     fn resolve(&self, coeffs: &[i64], constant: i64, vals: &[Val]) -> Result<Aff, ScanError> {
+        if coeffs.iter().skip(self.np + self.n).any(|&v| v != 0) {
+            return Err(unsupported("a bound or guard on an existential variable"));
+        }
         let mut aff = Aff {
             terms: Vec::new(),
             constant,
@@ -853,31 +979,6 @@ fn add_term(aff: &mut Aff, c: i64, name: &str) -> Result<(), ScanError> {
     }
     aff.terms.retain(|t| t.0 != 0);
     Ok(())
-}
-
-/// Rows whose union is the complement of `r`.
-fn negations(r: &Constraint) -> Result<Vec<Constraint>, ScanError> {
-    Ok(match r.kind {
-        ConstraintKind::Ineq => vec![violated(r)?],
-        ConstraintKind::Eq => {
-            let down = Constraint::ineq(r.coeffs.iter().map(|v| -v).collect(), -r.constant);
-            vec![
-                violated(&down)?,
-                violated(&Constraint::ineq(r.coeffs.clone(), r.constant))?,
-            ]
-        }
-    })
-}
-
-/// `not (e >= 0)`: `-e - 1 >= 0`.
-fn violated(c: &Constraint) -> Result<Constraint, ScanError> {
-    let coeffs = c
-        .coeffs
-        .iter()
-        .map(|v| checked_mul(*v, -1))
-        .collect::<Result<Vec<_>, _>>()?;
-    let constant = checked_add(checked_mul(c.constant, -1)?, -1)?;
-    Ok(Constraint::ineq(coeffs, constant))
 }
 
 fn negate(a: &Aff) -> Result<Aff, ScanError> {
