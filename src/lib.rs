@@ -2,10 +2,13 @@
 //!
 //! The data flow (see `docs/architecture.md`): [`lang::c`] reads the scop
 //! regions of a C file into the model of [`scop`], whose sets and relations
-//! are [`poly`]'s; [`emit`] prints C back. [`driver`] is the CLI's logic.
+//! are [`poly`]'s; [`emit`] prints C back. [`driver`] is the CLI's logic,
+//! [`bench_driver`] that of `polyc bench`, which times programs with [`bench`].
 
 pub mod apply;
 pub mod auto;
+pub mod bench;
+pub mod bench_driver;
 pub mod cli;
 pub mod driver;
 pub mod emit;

@@ -1,4 +1,6 @@
 //! The `polyc` binary: parse the command line, run the driver, print, exit.
+//! `polyc bench …` is a subcommand with its own arguments; anything else is
+//! `polyc FILE.c …` (a file named `bench` is `./bench`).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -6,8 +8,15 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = polyc::cli::Cli::parse();
-    let outcome = polyc::driver::run(&cli);
+    let mut args = std::env::args_os();
+    let first = args.nth(1);
+    let outcome = if first.as_deref() == Some(std::ffi::OsStr::new("bench")) {
+        // `polyc bench` is the program name for clap's usage and errors.
+        let argv = std::iter::once("polyc bench".into()).chain(args);
+        polyc::bench_driver::run(&polyc::cli::BenchCli::parse_from(argv))
+    } else {
+        polyc::driver::run(&polyc::cli::Cli::parse())
+    };
     let _ = std::io::stdout().write_all(outcome.stdout.as_bytes());
     let _ = std::io::stderr().write_all(outcome.stderr.as_bytes());
     ExitCode::from(u8::try_from(outcome.status).unwrap_or(2))
