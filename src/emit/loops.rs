@@ -9,8 +9,9 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use super::c::expr_text;
+use super::scan::rewrite::jammed;
 use super::scan::{Aff, Cond, Expr, Loop, Node};
-use crate::lang::c::ast::{Expr as CExpr, ExprKind};
+use crate::lang::c::ast::{BinaryOp, Expr as CExpr, ExprKind};
 use crate::scop::schedule::Mark;
 use crate::scop::Scop;
 
@@ -114,13 +115,17 @@ impl Printer<'_> {
             // A name or a non-negative literal needs no parentheses.
             let simple = (aff.terms.len() == 1 && aff.constant == 0 && aff.terms[0].0 == 1)
                 || (aff.terms.is_empty() && aff.constant >= 0);
-            let text = match (*div, simple) {
-                (1, true) => text,
-                (1, false) => format!("({text})"),
-                (q, true) => format!("({text} / {q})"),
-                (q, false) => format!("(({text}) / {q})"),
+            let bare = match (*div, simple) {
+                (1, _) => text,
+                (q, true) => format!("{text} / {q}"),
+                (q, false) => format!("({text}) / {q}"),
             };
-            map.insert(name.clone(), text);
+            let operand = if simple && *div == 1 {
+                bare.clone()
+            } else {
+                format!("({bare})")
+            };
+            map.insert(name.clone(), Substitute { bare, operand });
         }
         let body = substitute(&st.body, &map);
         let label = match &st.label {
@@ -138,9 +143,10 @@ impl Printer<'_> {
         // prove that the trip count is a multiple of the factor, and a
         // remainder that runs no iteration costs one test.
         let unroll = l.marks.iter().find_map(|m| match m {
-            Mark::Unroll(k) | Mark::UnrollNoEpilog(k) | Mark::UnrollJam(k) if *k > 1 && !l.down => {
-                Some((i64::from(*k), true))
+            Mark::Unroll(k) | Mark::UnrollNoEpilog(k) if *k > 1 && !l.down => {
+                Some((i64::from(*k), false))
             }
+            Mark::UnrollJam(k) if *k > 1 && !l.down => Some((i64::from(*k), true)),
             _ => None,
         });
         if self.opts.pragmas {
@@ -167,8 +173,8 @@ impl Printer<'_> {
         }
         let v = &l.var;
         let decl = if l.declare { "int " } else { "" };
-        if let Some((k, remainder)) = unroll {
-            self.unrolled(l, k, remainder, indent);
+        if let Some((k, jam)) = unroll {
+            self.unrolled(l, k, jam, indent);
             return;
         }
         let (lo, up) = (self.expr(&l.lower), self.expr(&l.upper));
@@ -201,8 +207,10 @@ impl Printer<'_> {
         format!("{v} <= {}", self.expr(upper))
     }
 
-    /// The loop written out `k` times per iteration, then the remainder.
-    fn unrolled(&mut self, l: &Loop, k: i64, remainder: bool, indent: &str) {
+    /// The loop written out `k` times per iteration (with `jam`, the copies
+    /// in its innermost loop, when the nest allows it), then the
+    /// remainder.
+    fn unrolled(&mut self, l: &Loop, k: i64, jam: bool, indent: &str) {
         let v = &l.var;
         let s = l.stride;
         let lo = self.expr(&l.lower);
@@ -221,34 +229,41 @@ impl Printer<'_> {
             k.saturating_mul(s)
         );
         let deeper = format!("{ind}{STEP}");
-        let saved = self.offsets.get(v).copied();
-        for j in 0..k {
-            self.offsets.insert(
-                v.clone(),
-                saved.unwrap_or(0).saturating_add(j.saturating_mul(s)),
-            );
-            for n in &l.body {
-                self.node(n, &deeper);
+        match jam.then(|| jammed(&l.body, v, k, s)).flatten() {
+            Some(body) => {
+                for n in &body {
+                    self.node(n, &deeper);
+                }
+            }
+            None => {
+                let saved = self.offsets.get(v).copied();
+                for j in 0..k {
+                    self.offsets.insert(
+                        v.clone(),
+                        saved.unwrap_or(0).saturating_add(j.saturating_mul(s)),
+                    );
+                    for n in &l.body {
+                        self.node(n, &deeper);
+                    }
+                }
+                match saved {
+                    Some(o) => self.offsets.insert(v.clone(), o),
+                    None => self.offsets.remove(v),
+                };
             }
         }
-        match saved {
-            Some(o) => self.offsets.insert(v.clone(), o),
-            None => self.offsets.remove(v),
-        };
         let _ = writeln!(self.out, "{ind}}}");
-        if remainder {
-            let step = if s == 1 {
-                format!("{v}++")
-            } else {
-                format!("{v} += {s}")
-            };
-            let _ = write!(
-                self.out,
-                "{ind}for (; {}; {step})",
-                self.upper_cond(v, &l.upper)
-            );
-            self.body(&l.body, ind);
-        }
+        let step = if s == 1 {
+            format!("{v}++")
+        } else {
+            format!("{v} += {s}")
+        };
+        let _ = write!(
+            self.out,
+            "{ind}for (; {}; {step})",
+            self.upper_cond(v, &l.upper)
+        );
+        self.body(&l.body, ind);
         if l.declare {
             let _ = writeln!(self.out, "{indent}}}");
         }
@@ -377,22 +392,45 @@ fn collect_private(nodes: &[Node], out: &mut Vec<String>) {
 }
 
 /// `e` with every variable named in `map` replaced by its text.
-fn substitute(e: &CExpr, map: &HashMap<String, String>) -> CExpr {
+/// The text that replaces an iterator: `bare` where the iterator is a
+/// whole subscript or argument, `operand` (parenthesized unless atomic)
+/// inside a larger expression.
+struct Substitute {
+    bare: String,
+    operand: String,
+}
+
+/// `e` with the iterators replaced; a subscript, an argument or the left
+/// operand of `+`/`-` that is just an iterator gets the bare text
+/// (`A[k + 1]`, not `A[(k + 1)]`).
+fn substitute(e: &CExpr, map: &HashMap<String, Substitute>) -> CExpr {
+    let whole = |x: &CExpr| match &x.kind {
+        ExprKind::Var(n) => match map.get(n) {
+            Some(t) => CExpr {
+                kind: ExprKind::Var(t.bare.clone()),
+                span: x.span.clone(),
+            },
+            None => x.clone(),
+        },
+        _ => substitute(x, map),
+    };
     let kind = match &e.kind {
         ExprKind::Var(n) => match map.get(n) {
-            Some(t) => ExprKind::Var(t.clone()),
+            Some(t) => ExprKind::Var(t.operand.clone()),
             None => ExprKind::Var(n.clone()),
         },
         ExprKind::Index(b, subs) => ExprKind::Index(
             Box::new(substitute(b, map)),
-            subs.iter().map(|s| substitute(s, map)).collect(),
+            subs.iter().map(whole).collect(),
         ),
-        ExprKind::Call(f, args) => {
-            ExprKind::Call(f.clone(), args.iter().map(|a| substitute(a, map)).collect())
-        }
+        ExprKind::Call(f, args) => ExprKind::Call(f.clone(), args.iter().map(whole).collect()),
         ExprKind::Member(b, f) => ExprKind::Member(Box::new(substitute(b, map)), f.clone()),
         ExprKind::Unary(op, x) => ExprKind::Unary(*op, Box::new(substitute(x, map))),
         ExprKind::Cast(t, x) => ExprKind::Cast(t.clone(), Box::new(substitute(x, map))),
+        // A sum needs no parentheses as the left operand of `+` or `-`.
+        ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), a, b) => {
+            ExprKind::Binary(*op, Box::new(whole(a)), Box::new(substitute(b, map)))
+        }
         ExprKind::Binary(op, a, b) => ExprKind::Binary(
             *op,
             Box::new(substitute(a, map)),

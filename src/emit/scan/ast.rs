@@ -21,6 +21,11 @@ impl Aff {
     pub fn is_constant(&self) -> bool {
         self.terms.is_empty()
     }
+
+    /// Whether `name` has a non-zero coefficient.
+    pub fn mentions(&self, name: &str) -> bool {
+        self.terms.iter().any(|(c, n)| *c != 0 && n == name)
+    }
 }
 
 /// A bound or an index: affine forms rounded after an exact division, and
@@ -40,6 +45,19 @@ pub enum Expr {
         offset: Aff,
         stride: i64,
     },
+}
+
+impl Expr {
+    /// Whether `name` appears in the expression.
+    pub fn mentions(&self, name: &str) -> bool {
+        match self {
+            Expr::Ceil(a, _) | Expr::Floor(a, _) => a.mentions(name),
+            Expr::Max(v) | Expr::Min(v) => v.iter().any(|e| e.mentions(name)),
+            Expr::StrideStart { lower, offset, .. } => {
+                lower.mentions(name) || offset.mentions(name)
+            }
+        }
+    }
 }
 
 /// A guard condition: `aff >= 0`, or `aff == 0` when `eq`.
@@ -80,35 +98,4 @@ pub enum Node {
         statement: usize,
         iterators: Vec<(Aff, i64)>,
     },
-}
-
-/// The same nodes with adjacent guards on the same conditions merged into
-/// one (`if (c) A; if (c) B;` is `if (c) { A; B; }`), at every depth.
-pub fn merge_adjacent_guards(nodes: Vec<Node>) -> Vec<Node> {
-    let mut out: Vec<Node> = Vec::with_capacity(nodes.len());
-    for node in nodes {
-        let node = match node {
-            Node::For(mut l) => {
-                l.body = merge_adjacent_guards(std::mem::take(&mut l.body));
-                Node::For(l)
-            }
-            Node::If { conds, body } => {
-                let body = merge_adjacent_guards(body);
-                if let Some(Node::If {
-                    conds: last,
-                    body: last_body,
-                }) = out.last_mut()
-                {
-                    if *last == conds {
-                        last_body.extend(body);
-                        continue;
-                    }
-                }
-                Node::If { conds, body }
-            }
-            stmt => stmt,
-        };
-        out.push(node);
-    }
-    out
 }

@@ -12,8 +12,9 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::ast::{merge_adjacent_guards, Aff, Cond, Expr, Loop, Node};
+use super::ast::{Aff, Cond, Expr, Loop, Node};
 use super::items::{items, Item};
+use super::rewrite::merge_adjacent_guards;
 use super::separate::{negations, separate, tightened};
 use super::ScanError;
 use crate::lang::c::ast::Stmt;

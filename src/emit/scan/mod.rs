@@ -20,6 +20,7 @@
 pub mod ast;
 mod build;
 mod items;
+pub mod rewrite;
 mod separate;
 
 pub use ast::{Aff, Cond, Expr, Loop, Node};

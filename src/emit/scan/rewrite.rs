@@ -1,0 +1,129 @@
+//! Rewrites of the loop AST that keep what it executes and only change
+//! how it is written: adjacent guards on the same conditions merged, and
+//! the copies of an unrolled loop jammed into its innermost loop.
+//!
+//! Jamming reorders instances; whether that order respects the
+//! dependences is decided by the `unroll_jam` directive, on the schedule.
+//! Here only the shape is checked: a perfect nest whose inner bounds and
+//! guards do not depend on the unrolled variable.
+
+use super::ast::{Aff, Cond, Node};
+
+/// The same nodes with adjacent guards on the same conditions merged into
+/// one (`if (c) A; if (c) B;` is `if (c) { A; B; }`), at every depth.
+pub fn merge_adjacent_guards(nodes: Vec<Node>) -> Vec<Node> {
+    let mut out: Vec<Node> = Vec::with_capacity(nodes.len());
+    for node in nodes {
+        let node = match node {
+            Node::For(mut l) => {
+                l.body = merge_adjacent_guards(std::mem::take(&mut l.body));
+                Node::For(l)
+            }
+            Node::If { conds, body } => {
+                let body = merge_adjacent_guards(body);
+                if let Some(Node::If {
+                    conds: last,
+                    body: last_body,
+                }) = out.last_mut()
+                {
+                    if *last == conds {
+                        last_body.extend(body);
+                        continue;
+                    }
+                }
+                Node::If { conds, body }
+            }
+            stmt => stmt,
+        };
+        out.push(node);
+    }
+    out
+}
+
+/// The body of a loop over `var` (step `stride`) unrolled by `factor` with
+/// its copies jammed: the same perfect nest, whose innermost body holds the
+/// `factor` copies (`var`, `var + stride`, …) one after the other. `None`
+/// when `body` is not a perfect nest down to an innermost loop, or when an
+/// inner bound or guard depends on `var` (the copies would need different
+/// bounds): the loop is then unrolled without jamming.
+pub fn jammed(body: &[Node], var: &str, factor: i64, stride: i64) -> Option<Vec<Node>> {
+    let [only] = body else {
+        return None;
+    };
+    match only {
+        Node::For(l) => {
+            if l.lower.mentions(var) || l.upper.mentions(var) {
+                return None;
+            }
+            let mut inner = l.clone();
+            if l.body.iter().any(has_loop) {
+                inner.body = jammed(&l.body, var, factor, stride)?;
+            } else {
+                let mut copies = Vec::new();
+                for j in 0..factor {
+                    let offset = j.checked_mul(stride)?;
+                    for n in &l.body {
+                        copies.push(shifted(n, var, offset)?);
+                    }
+                }
+                inner.body = copies;
+            }
+            Some(vec![Node::For(inner)])
+        }
+        Node::If { conds, body } => {
+            if conds.iter().any(|c| c.aff.mentions(var)) {
+                return None;
+            }
+            Some(vec![Node::If {
+                conds: conds.clone(),
+                body: jammed(body, var, factor, stride)?,
+            }])
+        }
+        Node::Stmt { .. } => None,
+    }
+}
+
+fn has_loop(n: &Node) -> bool {
+    match n {
+        Node::For(_) => true,
+        Node::If { body, .. } => body.iter().any(has_loop),
+        Node::Stmt { .. } => false,
+    }
+}
+
+/// `n` (a loop-free node) with `var` replaced by `var + offset`; `None` on
+/// overflow.
+fn shifted(n: &Node, var: &str, offset: i64) -> Option<Node> {
+    let aff = |a: &Aff| -> Option<Aff> {
+        let mut a = a.clone();
+        for (c, name) in &a.terms {
+            if name == var {
+                a.constant = a.constant.checked_add(c.checked_mul(offset)?)?;
+            }
+        }
+        Some(a)
+    };
+    Some(match n {
+        Node::Stmt {
+            statement,
+            iterators,
+        } => Node::Stmt {
+            statement: *statement,
+            iterators: iterators
+                .iter()
+                .map(|(a, q)| aff(a).map(|a| (a, *q)))
+                .collect::<Option<_>>()?,
+        },
+        Node::If { conds, body } => Node::If {
+            conds: conds
+                .iter()
+                .map(|c| aff(&c.aff).map(|a| Cond { aff: a, eq: c.eq }))
+                .collect::<Option<_>>()?,
+            body: body
+                .iter()
+                .map(|b| shifted(b, var, offset))
+                .collect::<Option<_>>()?,
+        },
+        Node::For(_) => return None,
+    })
+}
