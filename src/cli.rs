@@ -34,7 +34,8 @@ Examples:
   polyc kernel.c --emit scop                       print the program model as JSON
   polyc kernel.c --emit deps-text                  list the dependences, one per line
   polyc kernel.c --recipe tune.poly -o out.c       apply a recipe, write OpenMP C
-  polyc kernel.c --recipe tune.poly --set T=64     override a recipe variable";
+  polyc kernel.c --recipe tune.poly --set T=64     override a recipe variable
+  polyc kernel.c --recipe search.rhai              run a scripted recipe (docs/scripting.md)";
 
 /// polyc: a polyhedral loop-transformation compiler for C kernels.
 #[derive(Clone, Debug, Parser)]
@@ -69,4 +70,14 @@ pub struct Cli {
     /// Apply the recipe to scop region N only (1-based)
     #[arg(long = "scop", value_name = "N")]
     pub scop: Option<usize>,
+    /// With a .rhai script: stop it after N operations (0: no limit)
+    #[arg(
+        long = "max-operations",
+        value_name = "N",
+        default_value_t = 100_000_000
+    )]
+    pub max_operations: u64,
+    /// With a .rhai script: stop it after SECONDS of wall-clock time (0: no limit)
+    #[arg(long = "time-limit", value_name = "SECONDS", default_value_t = 60.0)]
+    pub time_limit: f64,
 }

@@ -6,6 +6,7 @@
 
 pub mod apply;
 pub mod auto;
+pub mod bench;
 pub mod cli;
 pub mod driver;
 pub mod emit;
