@@ -31,6 +31,8 @@ pub fn run(cli: &BenchCli) -> Outcome {
         explain: false,
         schedule: cli.schedule.clone(),
         scop: None,
+        max_operations: crate::cli::DEFAULT_MAX_OPERATIONS,
+        time_limit: crate::cli::DEFAULT_TIME_LIMIT_S,
     });
     if generated.status != 0 {
         return Outcome {

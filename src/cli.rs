@@ -28,6 +28,12 @@ pub enum Emit {
     ScheduleText,
 }
 
+/// A script's operation limit when `--max-operations` is not given.
+pub const DEFAULT_MAX_OPERATIONS: u64 = 100_000_000;
+
+/// A script's time limit (seconds) when `--time-limit` is not given.
+pub const DEFAULT_TIME_LIMIT_S: f64 = 60.0;
+
 const EXAMPLES: &str = "\
 Examples:
   polyc recipes/gemm/gemm.c                        re-emit the kernel's scop regions
@@ -35,6 +41,7 @@ Examples:
   polyc kernel.c --emit deps-text                  list the dependences, one per line
   polyc kernel.c --recipe tune.poly -o out.c       apply a recipe, write OpenMP C
   polyc kernel.c --recipe tune.poly --set T=64     override a recipe variable
+  polyc kernel.c --recipe search.rhai              run a scripted recipe (docs/scripting.md)
   polyc bench kernel.c --recipe tune.poly          compare speed and output with the original";
 
 /// polyc: a polyhedral loop-transformation compiler for C kernels.
@@ -76,6 +83,16 @@ pub struct Cli {
     /// Apply the recipe to scop region N only (1-based)
     #[arg(long = "scop", value_name = "N")]
     pub scop: Option<usize>,
+    /// With a .rhai script: stop it after N operations (0: no limit)
+    #[arg(
+        long = "max-operations",
+        value_name = "N",
+        default_value_t = DEFAULT_MAX_OPERATIONS
+    )]
+    pub max_operations: u64,
+    /// With a .rhai script: stop it after SECONDS of wall-clock time (0: no limit)
+    #[arg(long = "time-limit", value_name = "SECONDS", default_value_t = DEFAULT_TIME_LIMIT_S)]
+    pub time_limit: f64,
 }
 
 const BENCH_EXAMPLES: &str = "\

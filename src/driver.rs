@@ -4,12 +4,14 @@
 use std::fs;
 use std::path::Path;
 
+use crate::bench::{compare, BenchOptions};
 use crate::cli::{Cli, Emit, Target};
 use crate::emit::{print_loops, scan, splice, PrintOptions, HELPERS};
 use crate::lang::c::{read_source, SourceFile};
 use crate::lang::diagnostic::Diagnostic;
 use crate::lang::recipe::{clay_comment, parse_recipe, Recipe};
-use crate::recipe_run::{run_recipe, RecipeError};
+use crate::lang::script::{run_script, LogEntry, Measurement, Measurer, ScriptOptions};
+use crate::recipe_run::{run_recipe, RecipeError, RecipeState};
 use crate::scop::deps_view::{deps_json, deps_text, DepsJson};
 use crate::scop::schedule::ScheduleJson;
 use crate::scop::validity::{carried_dependence, first_violation};
@@ -91,7 +93,12 @@ pub fn run(cli: &Cli) -> Outcome {
         },
         None => file.scops.iter().map(Schedule::original).collect(),
     };
-    if let Some(path) = &cli.recipe {
+    if let Some(path) = cli.recipe.as_deref().filter(|p| is_script(p)) {
+        match apply_script(&file, cli, path, &mut schedules, &mut stderr) {
+            Ok(narrowed) => file.scops = narrowed,
+            Err(o) => return o,
+        }
+    } else if let Some(path) = &cli.recipe {
         let recipe = match load_recipe(path, &cli.set) {
             Ok(r) => r,
             Err(o) => return o,
@@ -197,28 +204,38 @@ fn shift_recipe(mut recipe: Recipe, offset: usize) -> Recipe {
     recipe
 }
 
+/// A `.rhai` recipe is a script (`lang::script`), anything else a `.poly` recipe.
+fn is_script(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "rhai")
+}
+
+/// `--set NAME=VALUE` as pairs; a usage error without `=`.
+fn overrides(set: &[String]) -> Result<Vec<(String, String)>, Outcome> {
+    set.iter()
+        .map(|s| match s.split_once('=') {
+            Some((n, v)) => Ok((n.trim().to_string(), v.trim().to_string())),
+            None => Err(Outcome::usage(format!("--set {s}: expected NAME=VALUE"))),
+        })
+        .collect()
+}
+
+/// The text of a recipe or script file; an I/O error is a usage error.
+fn read_text(path: &Path) -> Result<String, Outcome> {
+    let name = path.display();
+    match fs::read(path) {
+        Ok(bytes) => {
+            String::from_utf8(bytes).map_err(|_| Outcome::usage(format!("{name}: not UTF-8 text")))
+        }
+        Err(e) => Err(Outcome::usage(format!("cannot read {name}: {e}"))),
+    }
+}
+
 /// Read and parse the recipe at `path` with the `--set` overrides; a parse
-/// error is rendered against the recipe file (exit 1), a `.rhai` script is
-/// not implemented yet (exit 2).
+/// error is rendered against the recipe file (exit 1).
 fn load_recipe(path: &Path, set: &[String]) -> Result<LoadedRecipe, Outcome> {
     let name = path.display().to_string();
-    if path.extension().is_some_and(|e| e == "rhai") {
-        return Err(not_implemented(
-            "--recipe FILE.rhai (scripted recipes land with rhai)",
-        ));
-    }
-    let mut overrides = Vec::new();
-    for s in set {
-        let Some((n, v)) = s.split_once('=') else {
-            return Err(Outcome::usage(format!("--set {s}: expected NAME=VALUE")));
-        };
-        overrides.push((n.trim().to_string(), v.trim().to_string()));
-    }
-    let text = match fs::read(path) {
-        Ok(bytes) => String::from_utf8(bytes)
-            .map_err(|_| Outcome::usage(format!("{name}: not UTF-8 text")))?,
-        Err(e) => return Err(Outcome::usage(format!("cannot read {name}: {e}"))),
-    };
+    let overrides = overrides(set)?;
+    let text = read_text(path)?;
     match parse_recipe(&text, &overrides) {
         Ok(recipe) => Ok(LoadedRecipe { name, text, recipe }),
         Err(d) => Err(Outcome {
@@ -350,6 +367,126 @@ fn apply_recipe(
         }
     }
     Ok(scops)
+}
+
+/// Run the script at `path` on each selected region in turn (its queries
+/// and β-vectors relative to that region), as `apply_recipe` runs a
+/// recipe. What the script prints and its warnings go to `stderr`; a
+/// refusal or a sandbox limit is a diagnostic on the script (exit 1).
+fn apply_script(
+    file: &SourceFile,
+    cli: &Cli,
+    path: &Path,
+    schedules: &mut [Schedule],
+    stderr: &mut String,
+) -> Result<Vec<crate::scop::Scop>, Outcome> {
+    let name = path.display().to_string();
+    let time_limit = if cli.time_limit == 0.0 {
+        None
+    } else {
+        let t = cli.time_limit;
+        Some(std::time::Duration::try_from_secs_f64(t).map_err(|_| {
+            Outcome::usage(format!(
+                "--time-limit {t}: expected a number of seconds, 0 or more"
+            ))
+        })?)
+    };
+    let opts = ScriptOptions {
+        max_operations: cli.max_operations,
+        time_limit,
+        constants: overrides(&cli.set)?,
+    };
+    let text = read_text(path)?;
+    let several = file.scops.len() > 1;
+    let mut scops = file.scops.clone();
+    for k in 0..file.scops.len() {
+        let scop = &file.scops[k];
+        if cli.scop.is_some_and(|n| scop.region != n) {
+            continue;
+        }
+        let deps = dependences(scop, &DepOptions::default()).map_err(|e| {
+            region_error(
+                file,
+                scop,
+                format!(
+                    "dependence analysis of scop region {} failed: {e}",
+                    scop.region
+                ),
+            )
+        })?;
+        let name_region = |d: Diagnostic| {
+            if several {
+                d.with_note(format!("in scop region {} of {}", scop.region, file.name))
+            } else {
+                d
+            }
+        };
+        let write_log = |log: Vec<LogEntry>, stderr: &mut String| {
+            for entry in log {
+                match entry {
+                    LogEntry::Print(p) => {
+                        stderr.push_str(&p);
+                        stderr.push('\n');
+                    }
+                    LogEntry::Warning(w) => stderr.push_str(&name_region(w).render(&name, &text)),
+                }
+            }
+        };
+        let mut context = file.clone();
+        context.scops = scops.clone();
+        let measurer = measurer(context, schedules.to_vec(), k, cli.target == Target::Openmp);
+        let start = RecipeState::new(scop, &deps, schedules[k].clone());
+        match run_script(&name, &text, start, Some(measurer), &opts) {
+            Ok(done) => {
+                write_log(done.log, stderr);
+                schedules[k] = done.state.schedule;
+                scops[k] = done.state.scop;
+            }
+            Err(failure) => {
+                let mut out = std::mem::take(stderr);
+                write_log(failure.log, &mut out);
+                let status = match failure.error {
+                    RecipeError::Rejected(d) => {
+                        out.push_str(&name_region(d).render(&name, &text));
+                        1
+                    }
+                    RecipeError::NotImplemented(what) => {
+                        out.push_str(&format!("error: not implemented yet: {what}\n"));
+                        2
+                    }
+                };
+                return Err(Outcome {
+                    status,
+                    stdout: String::new(),
+                    stderr: out,
+                });
+            }
+        }
+    }
+    Ok(scops)
+}
+
+/// What `measure` in a script on region `k` of `file` runs: the file with
+/// region `k` generated from the variant's schedule (the other regions from
+/// `schedules`), compiled and timed against the input file as it is.
+fn measurer(file: SourceFile, schedules: Vec<Schedule>, k: usize, pragmas: bool) -> Box<Measurer> {
+    Box::new(move |scop, schedule, runs| {
+        let mut variant = file.clone();
+        variant.scops[k] = scop.clone();
+        let mut all = schedules.clone();
+        all[k] = schedule.clone();
+        let c = generate(&variant, &all, PrintOptions { pragmas })
+            .map_err(|o| format!("code generation failed: {}", o.stderr.trim_end()))?;
+        let mut opts = BenchOptions::from_env();
+        opts.runs = runs;
+        let report = compare(&file.text, &c, &opts).map_err(|e| e.to_string())?;
+        Ok(Measurement {
+            original_s: report.original.median_s,
+            transformed_s: report.transformed.median_s,
+            speedup: report.speedup,
+            mismatch: report.mismatch,
+        })
+    })
 }
 
 #[derive(serde::Serialize)]

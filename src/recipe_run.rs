@@ -49,51 +49,94 @@ pub fn run_recipe(
     schedule: Schedule,
     recipe: &Recipe,
 ) -> Result<RecipeOutcome, RecipeError> {
-    let mut schedule = schedule;
-    let mut scop = scop.clone();
-    let mut deps = deps.to_vec();
+    let mut state = RecipeState::new(scop, deps, schedule);
     let mut warnings = Vec::new();
     for call in &recipe.calls {
-        if call.name == "context" {
-            scop = narrow_context(call, scop)?;
-            deps = dependences(&scop, &DepOptions::default()).map_err(|e| {
-                RecipeError::Rejected(
-                    Diagnostic::error(
-                        format!("dependence analysis failed under the new context: {e}"),
-                        call.span.clone(),
-                    )
-                    .with_label("after this context"),
-                )
-            })?;
-            continue;
-        }
-        let directive = to_directive(call, &scop, &schedule)?;
-        match apply(&scop, &deps, &schedule, &directive) {
-            Ok(applied) => {
-                if !applied.changed {
-                    warnings.push(
-                        Diagnostic::warning(
-                            format!("`{}` changes nothing", call.name),
-                            call.span.clone(),
-                        )
-                        .with_label("this directive leaves the schedule as it was"),
-                    );
-                }
-                schedule = applied.schedule;
-            }
-            Err(e) => {
-                let targeted = targeted_statements(&directive, &schedule);
-                return Err(RecipeError::Rejected(refusal(
-                    call, &scop, &deps, e, &targeted,
-                )));
-            }
-        }
+        warnings.extend(step(&mut state, call)?);
     }
     Ok(RecipeOutcome {
-        schedule,
+        schedule: state.schedule,
         warnings,
-        scop,
+        scop: state.scop,
     })
+}
+
+/// What a recipe has done so far: the schedule, and the scop and
+/// dependences (which `context(...)` may have narrowed). Every front end
+/// (`.poly` recipes, `.rhai` scripts) applies its calls to one of these
+/// with [`step`].
+#[derive(Clone, Debug)]
+pub struct RecipeState {
+    pub scop: Scop,
+    pub deps: Vec<Dependence>,
+    pub schedule: Schedule,
+}
+
+impl RecipeState {
+    /// The state before any directive.
+    pub fn new(scop: &Scop, deps: &[Dependence], schedule: Schedule) -> RecipeState {
+        RecipeState {
+            scop: scop.clone(),
+            deps: deps.to_vec(),
+            schedule,
+        }
+    }
+}
+
+/// Apply one call to `state`: the directive's arguments and preconditions,
+/// the rewrite, the dependence check. On success the state moves on and the
+/// result is the call's warning, if any (a directive that changes
+/// nothing); on a refusal the state is left as it was.
+pub fn step(state: &mut RecipeState, call: &Call) -> Result<Option<Diagnostic>, RecipeError> {
+    if call.name == "context" {
+        let scop = narrow_context(call, state.scop.clone())?;
+        let deps = dependences(&scop, &DepOptions::default()).map_err(|e| {
+            RecipeError::Rejected(
+                Diagnostic::error(
+                    format!("dependence analysis failed under the new context: {e}"),
+                    call.span.clone(),
+                )
+                .with_label("after this context"),
+            )
+        })?;
+        state.scop = scop;
+        state.deps = deps;
+        return Ok(None);
+    }
+    let directive = to_directive(call, &state.scop, &state.schedule)?;
+    match apply(&state.scop, &state.deps, &state.schedule, &directive) {
+        Ok(applied) => {
+            let warning = (!applied.changed).then(|| {
+                Diagnostic::warning(
+                    format!("`{}` changes nothing", call.name),
+                    call.span.clone(),
+                )
+                .with_label("this directive leaves the schedule as it was")
+            });
+            state.schedule = applied.schedule;
+            Ok(warning)
+        }
+        Err(e) => {
+            let targeted = targeted_statements(&directive, &state.schedule);
+            Err(RecipeError::Rejected(refusal(
+                call,
+                &state.scop,
+                &state.deps,
+                e,
+                &targeted,
+            )))
+        }
+    }
+}
+
+/// Every directive name a recipe may call (aliases included), implemented
+/// or not: the script front end offers each as a function.
+pub fn directive_names() -> impl Iterator<Item = &'static str> {
+    PROTOTYPES
+        .iter()
+        .map(|(name, _)| *name)
+        .chain(std::iter::once("context"))
+        .chain(LATER.iter().copied())
 }
 
 /// Clay's `context([e/i, p1, …, pn, c])`: the parameters satisfy
@@ -158,37 +201,48 @@ fn narrow_context(call: &Call, mut scop: Scop) -> Result<Scop, RecipeError> {
     Ok(scop)
 }
 
+/// The implemented directives (aliases included) and their prototypes.
+const PROTOTYPES: &[(&str, &str)] = &[
+    ("interchange", "interchange(beta, depth_1, depth_2)"),
+    ("reverse", "reverse(beta, depth)"),
+    ("skew", "skew(beta, depth, depth_other, coeff)"),
+    ("shift", "shift(beta, depth, [param coeffs], const)"),
+    ("stripmine", "stripmine(beta, depth, size)"),
+    ("tile", "tile(beta, depth, depth_outer, size)"),
+    ("reorder", "reorder(beta, [new order])"),
+    ("split", "split(beta, depth)"),
+    ("fission", "split(beta, depth)"),
+    ("distribute", "split(beta, depth)"),
+    ("fuse", "fuse(beta_loop)"),
+    ("merge", "fuse(beta_loop)"),
+    ("fuse_next", "fuse(beta_loop)"),
+    (
+        "iss",
+        "iss(beta_loop, {out | in | params | const}) or iss(beta_loop, c1 >= N / 2)",
+    ),
+    (
+        "indexsetsplit",
+        "iss(beta_loop, {out | in | params | const}) or iss(beta_loop, c1 >= N / 2)",
+    ),
+    ("unroll", "unroll(beta_loop, factor)"),
+    ("unroll_noepilog", "unroll_noepilog(beta_loop, factor)"),
+    ("unroll_jam", "unroll_jam(beta, depth, factor)"),
+    ("parallelize", "parallelize(beta, depth)"),
+    ("vectorize", "vectorize(beta, depth)"),
+    ("grain", "grain(beta, depth, factor)"),
+    ("block", "block(beta_stmt_1, beta_stmt_2)"),
+    ("peel", "peel(beta_loop, {params | const})"),
+    ("collapse", "collapse(beta_loop)"),
+    ("densify", "densify(beta, depth)"),
+    ("reshape", "reshape(beta, depth, iterator, amount)"),
+    ("linearize", "linearize(beta_loop, depth)"),
+    ("embed", "embed(beta_stmt)"),
+    ("unembed", "unembed(beta_stmt)"),
+];
+
 /// The prototype and arity of each implemented directive.
 fn prototype(name: &str) -> Option<(&'static str, usize)> {
-    let proto = match name {
-        "interchange" => "interchange(beta, depth_1, depth_2)",
-        "reverse" => "reverse(beta, depth)",
-        "skew" => "skew(beta, depth, depth_other, coeff)",
-        "shift" => "shift(beta, depth, [param coeffs], const)",
-        "stripmine" => "stripmine(beta, depth, size)",
-        "tile" => "tile(beta, depth, depth_outer, size)",
-        "reorder" => "reorder(beta, [new order])",
-        "split" | "fission" | "distribute" => "split(beta, depth)",
-        "fuse" | "merge" | "fuse_next" => "fuse(beta_loop)",
-        "iss" | "indexsetsplit" => {
-            "iss(beta_loop, {out | in | params | const}) or iss(beta_loop, c1 >= N / 2)"
-        }
-        "unroll" => "unroll(beta_loop, factor)",
-        "unroll_noepilog" => "unroll_noepilog(beta_loop, factor)",
-        "unroll_jam" => "unroll_jam(beta, depth, factor)",
-        "parallelize" => "parallelize(beta, depth)",
-        "vectorize" => "vectorize(beta, depth)",
-        "grain" => "grain(beta, depth, factor)",
-        "block" => "block(beta_stmt_1, beta_stmt_2)",
-        "peel" => "peel(beta_loop, {params | const})",
-        "collapse" => "collapse(beta_loop)",
-        "densify" => "densify(beta, depth)",
-        "reshape" => "reshape(beta, depth, iterator, amount)",
-        "linearize" => "linearize(beta_loop, depth)",
-        "embed" => "embed(beta_stmt)",
-        "unembed" => "unembed(beta_stmt)",
-        _ => return None,
-    };
+    let proto = PROTOTYPES.iter().find(|(n, _)| *n == name)?.1;
     let arity = match name {
         "fuse" | "merge" | "fuse_next" | "embed" | "unembed" | "collapse" => 1,
         "peel" => 2,

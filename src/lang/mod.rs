@@ -1,7 +1,8 @@
 //! Front ends: C scop extraction ([`c`]), the recipe language
-//! ([`recipe`]) and the diagnostics they report. Scripting joins here when
-//! it lands.
+//! ([`recipe`]), scripted recipes in rhai ([`script`]) and the diagnostics
+//! they report.
 
 pub mod c;
 pub mod diagnostic;
 pub mod recipe;
+pub mod script;
