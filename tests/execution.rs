@@ -62,3 +62,51 @@ fn every_kernel_compiles_cleanly_and_prints_the_same_after_polyc() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// The recipe library: every `.poly` under `recipes/<dir>/`, applied to
+/// every C file beside it, is accepted and prints what the original prints.
+/// (gemm-1024.c is left out: a 1024³ gemm is a benchmark, not a test.)
+#[test]
+fn every_library_recipe_prints_the_same_as_the_original() {
+    let dir = common::scratch("library");
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for kernel in common::all_kernels() {
+        if !kernel.starts_with("recipes") || kernel.ends_with("gemm-1024.c") {
+            continue;
+        }
+        let Some(folder) = kernel.parent() else {
+            continue;
+        };
+        let mut recipes: Vec<_> = fs::read_dir(folder)
+            .expect("read the recipe folder")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "poly"))
+            .collect();
+        recipes.sort();
+        for recipe in recipes {
+            let name = format!(
+                "{}-{}",
+                kernel.file_stem().unwrap_or_default().to_string_lossy(),
+                recipe.file_stem().unwrap_or_default().to_string_lossy()
+            );
+            let out = common::polyc(&[
+                &kernel.to_string_lossy(),
+                "--recipe",
+                &recipe.to_string_lossy(),
+            ]);
+            if out.status != 0 {
+                failures.push(format!("{name}: polyc failed:\n{}", out.stderr));
+                continue;
+            }
+            let generated = dir.join(format!("{name}.polyc.c"));
+            fs::write(&generated, &out.stdout).expect("write generated file");
+            if let Some(e) = common::differs_from_original(&dir, &name, &kernel, &generated) {
+                failures.push(e);
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 1, "no library recipe was checked");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -738,3 +738,36 @@ fn a_script_runs_once_per_region() {
         out.stderr
     );
 }
+
+#[test]
+fn the_tile_search_example_measures_every_pair_and_keeps_one() {
+    // On the small gemm (the example is meant for gemm-1024.c; here only
+    // its logic is checked): 16 variants, one run each.
+    let out = common::polyc(&[
+        "recipes/gemm/gemm.c",
+        "--recipe",
+        "recipes/examples/tile-search.rhai",
+        "--set",
+        "RUNS=1",
+        "--emit",
+        "schedule-text",
+    ]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let rows = out
+        .stderr
+        .lines()
+        .filter(|l| l.trim_end().ends_with("same"))
+        .count();
+    assert_eq!(rows, 16, "{}", out.stderr);
+    let best = out
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("best: Tk = "))
+        .unwrap_or_else(|| panic!("no best: {}", out.stderr));
+    let tk = best.split(',').next().unwrap_or_default();
+    assert!(
+        out.stdout.contains(&format!("{tk}c")),
+        "the best tiling is not the schedule left:\n{}",
+        out.stdout
+    );
+}
