@@ -3,12 +3,15 @@
 //! At a β date the items are grouped by value and the groups emitted in
 //! increasing order. At an α date every item is projected (rationally) on
 //! the dates so far and simplified under the enclosing constraints
-//! (`gist`); the rows that do not mention the date are guards, hoisted
-//! around the loop, the others its bounds. When all items agree, they share
-//! one loop (or one substitution, when an equation fixes the date); when
-//! they do not, the loop runs over the union of their ranges and each item
-//! keeps its own bounds as guards further in. After the last date, each
-//! statement's iterators are solved from the equations of its item.
+//! (equalities made explicit, then `gist`); the rows that do not mention
+//! the date are guards, hoisted around the loop, the others its bounds.
+//! When all items agree, they share one loop (or one substitution, when an
+//! equation fixes the date). When their bounds differ, the ranges are
+//! separated into disjoint, ordered pieces ([`super::separate`]), a loop
+//! each; when that cannot be proven, the loop runs over the union of their
+//! ranges and each item keeps its own bounds as guards further in. After
+//! the last date, each statement's iterators are solved from the equations
+//! of its item.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -341,138 +344,135 @@ impl Scanner<'_> {
     ) -> Result<Vec<Node>, ScanError> {
         let col = self.np + d;
         let (name, sign, declare) = self.loop_name(kept, d, vals);
-        {
-            let (on_d, outer): (Vec<&Constraint>, Vec<&Constraint>) =
-                rows.iter().partition(|c| c.coeffs[col] != 0);
-            // An equation with a unit coefficient: substitute, no loop.
-            let unit_eq = on_d
-                .iter()
-                .find(|c| c.kind == ConstraintKind::Eq && c.coeffs[col].abs() == 1);
-            let mut guards: Vec<Constraint> = Vec::new();
-            if let Some(eq) = unit_eq {
-                // No loop enforces anything here: every outer row is a
-                // guard, and so is every other row on the date, with the
-                // date substituted (a = ±1: r - r[col]·a·eq).
-                guards.extend(outer.iter().map(|c| (*c).clone()));
-                for r in &on_d {
-                    if !std::ptr::eq(*r, *eq) {
-                        guards.push(combine(
-                            1,
-                            r,
-                            checked_mul(r.coeffs[col], eq.coeffs[col])?,
-                            eq,
-                        )?);
-                    }
-                }
-            } else {
-                // A guard that the loops further in enforce by being empty
-                // is left out (and not assumed in simplifying their bounds).
-                for r in outer {
-                    if !self.enforced_below(r, kept, d, ctx)? {
-                        guards.push(r.clone());
-                    }
+        let (on_d, outer): (Vec<&Constraint>, Vec<&Constraint>) =
+            rows.iter().partition(|c| c.coeffs[col] != 0);
+        // An equation with a unit coefficient: substitute, no loop.
+        let unit_eq = on_d
+            .iter()
+            .find(|c| c.kind == ConstraintKind::Eq && c.coeffs[col].abs() == 1);
+        let mut guards: Vec<Constraint> = Vec::new();
+        if let Some(eq) = unit_eq {
+            // No loop enforces anything here: every outer row is a
+            // guard, and so is every other row on the date, with the
+            // date substituted (a = ±1: r - r[col]·a·eq).
+            guards.extend(outer.iter().map(|c| (*c).clone()));
+            for r in &on_d {
+                if !std::ptr::eq(*r, *eq) {
+                    guards.push(combine(
+                        1,
+                        r,
+                        checked_mul(r.coeffs[col], eq.coeffs[col])?,
+                        eq,
+                    )?);
                 }
             }
-            let conds = guards
-                .iter()
-                .map(|c| self.cond(c, vals))
-                .collect::<Result<Vec<_>, _>>()?;
-            let mut inner = ctx.clone();
-            for c in guards.iter().chain(on_d.iter().copied()) {
-                inner.add(c.clone());
+        } else {
+            // A guard that the loops further in enforce by being empty
+            // is left out (and not assumed in simplifying their bounds).
+            for r in outer {
+                if !self.enforced_below(r, kept, d, ctx)? {
+                    guards.push(r.clone());
+                }
             }
-            let body = if let Some(eq) = unit_eq {
-                let a = eq.coeffs[col];
-                // a = ±1: date = -a · (rest + k).
-                let mut coeffs = eq
-                    .coeffs
-                    .iter()
-                    .map(|v| checked_mul(*v, -a))
-                    .collect::<Result<Vec<i64>, _>>()?;
-                coeffs[col] = 0;
-                vals.push(Val::Subst(coeffs, checked_mul(eq.constant, -a)?));
-                let r = self.level(kept, d + 1, &inner, vals);
-                vals.pop();
-                r?
+        }
+        let conds = guards
+            .iter()
+            .map(|c| self.cond(c, vals))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut inner = ctx.clone();
+        for c in guards.iter().chain(on_d.iter().copied()) {
+            inner.add(c.clone());
+        }
+        let body = if let Some(eq) = unit_eq {
+            let a = eq.coeffs[col];
+            // a = ±1: date = -a · (rest + k).
+            let mut coeffs = eq
+                .coeffs
+                .iter()
+                .map(|v| checked_mul(*v, -a))
+                .collect::<Result<Vec<i64>, _>>()?;
+            coeffs[col] = 0;
+            vals.push(Val::Subst(coeffs, checked_mul(eq.constant, -a)?));
+            let r = self.level(kept, d + 1, &inner, vals);
+            vals.pop();
+            r?
+        } else {
+            let stride = self.stride(kept, d, vals)?;
+            // The loop only visits the dates of its stride: say so in
+            // the context of everything inside it.
+            if let Some((g, coeffs, c)) = self.item_stride(&self.items[kept[0]], d)? {
+                let e = inner.add_local();
+                let mut row = vec![0; inner.n_cols()];
+                for (k, v) in coeffs.iter().enumerate() {
+                    row[k] = v.checked_neg().ok_or(crate::poly::PolyError::Overflow)?;
+                }
+                row[col] = 1;
+                row[e] = -g;
+                inner.add(Constraint::eq(
+                    row,
+                    c.checked_neg().ok_or(crate::poly::PolyError::Overflow)?,
+                ));
+            }
+            let (name, sign, declare) = if stride.is_some() && sign < 0 {
+                self.fresh_name(kept, d, vals)
             } else {
-                let stride = self.stride(kept, d, vals)?;
-                // The loop only visits the dates of its stride: say so in
-                // the context of everything inside it.
-                if let Some((g, coeffs, c)) = self.item_stride(&self.items[kept[0]], d)? {
-                    let e = inner.add_local();
-                    let mut row = vec![0; inner.n_cols()];
-                    for (k, v) in coeffs.iter().enumerate() {
-                        row[k] = v.checked_neg().ok_or(crate::poly::PolyError::Overflow)?;
-                    }
-                    row[col] = 1;
-                    row[e] = -g;
-                    inner.add(Constraint::eq(
-                        row,
-                        c.checked_neg().ok_or(crate::poly::PolyError::Overflow)?,
-                    ));
-                }
-                let (name, sign, declare) = if stride.is_some() && sign < 0 {
-                    self.fresh_name(kept, d, vals)
-                } else {
-                    (name, sign, declare)
-                };
-                let (lower, upper) = self.bounds(&on_d, d, sign, vals)?;
-                // Equal constant bounds: one iteration, no loop.
-                if let (None, Some(lo), Some(up)) =
-                    (&stride, constant_of(&lower), constant_of(&upper))
-                {
-                    if lo == up {
-                        vals.push(Val::Const(checked_mul(sign, lo)?));
-                        let r = self.level(kept, d + 1, &inner, vals);
-                        vals.pop();
-                        let body = r?;
-                        return Ok(match (body.is_empty(), conds.is_empty()) {
-                            (true, _) => Vec::new(),
-                            (false, true) => body,
-                            (false, false) => vec![Node::If { conds, body }],
-                        });
-                    }
-                }
-                let (lower, stride) = match stride {
-                    Some((g, offset)) => (
-                        Expr::StrideStart {
-                            lower: Box::new(lower),
-                            offset,
-                            stride: g,
-                        },
-                        g,
-                    ),
-                    None => (lower, 1),
-                };
-                vals.push(Val::Var {
-                    name: name.clone(),
-                    sign,
-                });
-                let r = self.level(kept, d + 1, &inner, vals);
-                vals.pop();
-                let body = r?;
-                if body.is_empty() {
-                    return Ok(Vec::new());
-                }
-                vec![Node::For(Box::new(Loop {
-                    var: name,
-                    declare,
-                    down: sign < 0,
-                    lower,
-                    upper,
-                    stride,
-                    marks: self.items[kept[0]].marks[d].clone(),
-                    body,
-                }))]
+                (name, sign, declare)
             };
+            let (lower, upper) = self.bounds(&on_d, d, sign, vals)?;
+            // Equal constant bounds: one iteration, no loop.
+            if let (None, Some(lo), Some(up)) = (&stride, constant_of(&lower), constant_of(&upper))
+            {
+                if lo == up {
+                    vals.push(Val::Const(checked_mul(sign, lo)?));
+                    let r = self.level(kept, d + 1, &inner, vals);
+                    vals.pop();
+                    let body = r?;
+                    return Ok(match (body.is_empty(), conds.is_empty()) {
+                        (true, _) => Vec::new(),
+                        (false, true) => body,
+                        (false, false) => vec![Node::If { conds, body }],
+                    });
+                }
+            }
+            let (lower, stride) = match stride {
+                Some((g, offset)) => (
+                    Expr::StrideStart {
+                        lower: Box::new(lower),
+                        offset,
+                        stride: g,
+                    },
+                    g,
+                ),
+                None => (lower, 1),
+            };
+            vals.push(Val::Var {
+                name: name.clone(),
+                sign,
+            });
+            let r = self.level(kept, d + 1, &inner, vals);
+            vals.pop();
+            let body = r?;
             if body.is_empty() {
                 return Ok(Vec::new());
             }
-            if conds.is_empty() {
-                return Ok(body);
-            }
-            Ok(vec![Node::If { conds, body }])
+            vec![Node::For(Box::new(Loop {
+                var: name,
+                declare,
+                down: sign < 0,
+                lower,
+                upper,
+                stride,
+                marks: self.items[kept[0]].marks[d].clone(),
+                body,
+            }))]
+        };
+        if body.is_empty() {
+            return Ok(Vec::new());
         }
+        if conds.is_empty() {
+            return Ok(body);
+        }
+        Ok(vec![Node::If { conds, body }])
     }
 
     /// One loop over the union of the ranges of the items `kept` (their

@@ -11,7 +11,8 @@
 //! value, in order; an α dimension becomes a loop whose bounds are the
 //! projections of the items (rational Fourier–Motzkin, then simplified
 //! under the enclosing constraints with `gist`), or an assignment when an
-//! equation fixes it. After the last date, each statement's iterators are
+//! equation fixes it; items whose bounds differ get disjoint loops in
+//! order ([`separate`]). After the last date, each statement's iterators are
 //! read off the equations.
 //!
 //! This module knows schedules and `poly` only: not recipes, directives or

@@ -226,3 +226,120 @@ fn gcd(a: u64, b: u64) -> u64 {
         gcd(b, a % b)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! `separate` against enumeration: for every parameter value in a
+    //! range, the pieces are disjoint, cover exactly the union, tag each
+    //! point with exactly the ranges that hold it, and come in increasing
+    //! order of the date.
+
+    use super::*;
+    use crate::poly::parse_basic_set;
+
+    fn holds(set: &BasicSet, point: &[i64]) -> bool {
+        set.constraints().iter().all(|c| {
+            let v: i64 = c.coeffs.iter().zip(point).map(|(a, x)| a * x).sum::<i64>() + c.constant;
+            if c.kind == ConstraintKind::Eq {
+                v == 0
+            } else {
+                v >= 0
+            }
+        })
+    }
+
+    /// Ranges over `[n] -> [t]`, the date `t` at column 1.
+    fn check(ranges: &[&str]) {
+        let ranges: Vec<BasicSet> = ranges
+            .iter()
+            .map(|r| parse_basic_set(r).expect("a range"))
+            .collect();
+        let ctx = BasicSet::universe(ranges[0].space().clone());
+        let pieces = separate(&ranges, 1, &ctx)
+            .expect("no overflow")
+            .expect("separable");
+        for n in -3..12 {
+            let mut last_piece = None;
+            for t in -5..20 {
+                let p = [n, t];
+                let inside: Vec<usize> = (0..ranges.len())
+                    .filter(|&k| holds(&ranges[k], &p))
+                    .collect();
+                let hits: Vec<usize> = (0..pieces.len())
+                    .filter(|&k| holds(&pieces[k].set, &p))
+                    .collect();
+                if inside.is_empty() {
+                    assert!(hits.is_empty(), "n={n} t={t}: a piece outside the union");
+                    continue;
+                }
+                assert_eq!(hits.len(), 1, "n={n} t={t}: pieces {hits:?}");
+                let mut members = pieces[hits[0]].members.clone();
+                members.sort();
+                assert_eq!(members, inside, "n={n} t={t}");
+                // Increasing t visits the pieces in their order.
+                if let Some(last) = last_piece {
+                    assert!(
+                        hits[0] >= last,
+                        "n={n} t={t}: piece {} after {last}",
+                        hits[0]
+                    );
+                }
+                last_piece = Some(hits[0]);
+            }
+        }
+    }
+
+    #[test]
+    fn shifted_ranges_give_a_prologue_a_shared_part_and_an_epilogue() {
+        check(&[
+            "[n] -> { [t] : 1 <= t <= n - 2 }",
+            "[n] -> { [t] : 2 <= t <= n - 1 }",
+        ]);
+    }
+
+    #[test]
+    fn a_range_inside_another_splits_it_in_three() {
+        check(&[
+            "[n] -> { [t] : 0 <= t <= n }",
+            "[n] -> { [t] : 3 <= t <= 5 }",
+        ]);
+    }
+
+    #[test]
+    fn three_ranges_and_a_point() {
+        check(&[
+            "[n] -> { [t] : 0 <= t <= n }",
+            "[n] -> { [t] : 1 <= t <= n + 2 }",
+            "[n] -> { [t] : t = 4 }",
+        ]);
+    }
+
+    #[test]
+    fn ranges_whose_order_flips_with_the_parameter_are_ordered_piecewise() {
+        // t = 0 comes first when n > 0, last when n < 0: the differences
+        // split both at the sign of n, and each part has its place.
+        check(&["[n] -> { [t] : t = 0 }", "[n] -> { [t] : t = n }"]);
+    }
+
+    #[test]
+    fn pieces_that_cross_are_not_ordered() {
+        let piece = |text: &str, k: usize| Piece {
+            set: parse_basic_set(text).expect("a piece"),
+            members: vec![k],
+        };
+        let a = piece("[n] -> { [t] : t = 0 and 0 <= n <= 10 }", 0);
+        let b = piece("[n] -> { [t] : t = n - 5 and 0 <= n <= 10 }", 1);
+        let ctx = BasicSet::universe(a.set.space().clone());
+        assert!(order(vec![a, b], 1, &ctx).expect("no overflow").is_none());
+    }
+
+    #[test]
+    fn tightened_rows_round_towards_the_integer_points() {
+        // 2t - 3 >= 0 is t - 2 >= 0 over the integers.
+        let c = tightened(Constraint::ineq(vec![0, 2], -3));
+        assert_eq!((c.coeffs, c.constant), (vec![0, 1], -2));
+        // 2t - 3 = 0 has no integer point: left alone.
+        let c = tightened(Constraint::eq(vec![0, 2], -3));
+        assert_eq!((c.coeffs, c.constant), (vec![0, 2], -3));
+    }
+}
