@@ -323,29 +323,13 @@ fn apply_recipe(
     schedules: &mut [Schedule],
     stderr: &mut String,
 ) -> Result<Vec<crate::scop::Scop>, Outcome> {
-    let several = file.scops.len() > 1;
     let mut scops = file.scops.clone();
     for (scop, schedule) in file.scops.iter().zip(schedules.iter_mut()) {
         if only.is_some_and(|n| scop.region != n) {
             continue;
         }
-        let deps = dependences(scop, &DepOptions::default()).map_err(|e| {
-            region_error(
-                file,
-                scop,
-                format!(
-                    "dependence analysis of scop region {} failed: {e}",
-                    scop.region
-                ),
-            )
-        })?;
-        let name_region = |d: Diagnostic| {
-            if several {
-                d.with_note(format!("in scop region {} of {}", scop.region, file.name))
-            } else {
-                d
-            }
-        };
+        let deps = region_dependences(file, scop)?;
+        let name_region = |d: Diagnostic| in_region(d, file, scop);
         match run_recipe(scop, &deps, schedule.clone(), &recipe.recipe) {
             Ok(done) => {
                 for w in done.warnings {
@@ -397,30 +381,14 @@ fn apply_script(
         constants: overrides(&cli.set)?,
     };
     let text = read_text(path)?;
-    let several = file.scops.len() > 1;
     let mut scops = file.scops.clone();
     for k in 0..file.scops.len() {
         let scop = &file.scops[k];
         if cli.scop.is_some_and(|n| scop.region != n) {
             continue;
         }
-        let deps = dependences(scop, &DepOptions::default()).map_err(|e| {
-            region_error(
-                file,
-                scop,
-                format!(
-                    "dependence analysis of scop region {} failed: {e}",
-                    scop.region
-                ),
-            )
-        })?;
-        let name_region = |d: Diagnostic| {
-            if several {
-                d.with_note(format!("in scop region {} of {}", scop.region, file.name))
-            } else {
-                d
-            }
-        };
+        let deps = region_dependences(file, scop)?;
+        let name_region = |d: Diagnostic| in_region(d, file, scop);
         let write_log = |log: Vec<LogEntry>, stderr: &mut String| {
             for entry in log {
                 match entry {
@@ -556,6 +524,32 @@ struct FileScheduleInput {
 
 /// The schedules of `--schedule FILE.json` (the form `--emit schedule` prints).
 /// An exit-1 diagnostic on a whole region.
+/// The dependences of `scop`, or a diagnostic on its region.
+fn region_dependences(
+    file: &SourceFile,
+    scop: &crate::scop::Scop,
+) -> Result<Vec<crate::scop::Dependence>, Outcome> {
+    dependences(scop, &DepOptions::default()).map_err(|e| {
+        region_error(
+            file,
+            scop,
+            format!(
+                "dependence analysis of scop region {} failed: {e}",
+                scop.region
+            ),
+        )
+    })
+}
+
+/// `d` with a note naming the region, when the file has several.
+fn in_region(d: Diagnostic, file: &SourceFile, scop: &crate::scop::Scop) -> Diagnostic {
+    if file.scops.len() > 1 {
+        d.with_note(format!("in scop region {} of {}", scop.region, file.name))
+    } else {
+        d
+    }
+}
+
 fn region_error(file: &SourceFile, scop: &crate::scop::Scop, msg: String) -> Outcome {
     let d = Diagnostic::error(msg, trimmed(&file.text, &scop.span)).with_label("in this region");
     Outcome {
@@ -603,12 +597,7 @@ fn check_loaded(
     schedule: &Schedule,
 ) -> Result<(), Outcome> {
     let fail = |msg: String| region_error(file, scop, msg);
-    let deps = dependences(scop, &DepOptions::default()).map_err(|e| {
-        fail(format!(
-            "dependence analysis of scop region {} failed: {e}",
-            scop.region
-        ))
-    })?;
+    let deps = region_dependences(file, scop)?;
     let unproven = |e| {
         fail(format!(
             "the schedule of scop region {} could not be checked: {e}",

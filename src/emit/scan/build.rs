@@ -203,6 +203,22 @@ impl Scanner<'_> {
         Ok(out.gist(ctx)?.constraints().to_vec())
     }
 
+    /// The nodes inside date `d`, which stands for `val` there: the scan
+    /// of the dates after it.
+    fn inside(
+        &self,
+        val: Val,
+        live: &[usize],
+        d: usize,
+        ctx: &BasicSet,
+        vals: &mut Vec<Val>,
+    ) -> Result<Vec<Node>, ScanError> {
+        vals.push(val);
+        let r = self.level(live, d + 1, ctx, vals);
+        vals.pop();
+        r
+    }
+
     fn level(
         &self,
         live: &[usize],
@@ -240,10 +256,7 @@ impl Scanner<'_> {
             let mut row = vec![0; self.np + self.n];
             row[self.np + d] = 1;
             inner.add(Constraint::eq(row, checked_mul(-1, v)?));
-            vals.push(Val::Const(v));
-            let r = self.level(&group, d + 1, &inner, vals);
-            vals.pop();
-            out.extend(r?);
+            out.extend(self.inside(Val::Const(v), &group, d, &inner, vals)?);
         }
         Ok(out)
     }
@@ -392,10 +405,8 @@ impl Scanner<'_> {
                 .map(|v| checked_mul(*v, -a))
                 .collect::<Result<Vec<i64>, _>>()?;
             coeffs[col] = 0;
-            vals.push(Val::Subst(coeffs, checked_mul(eq.constant, -a)?));
-            let r = self.level(kept, d + 1, &inner, vals);
-            vals.pop();
-            r?
+            let val = Val::Subst(coeffs, checked_mul(eq.constant, -a)?);
+            self.inside(val, kept, d, &inner, vals)?
         } else {
             let stride = self.stride(kept, d, vals)?;
             // The loop only visits the dates of its stride: say so in
@@ -423,10 +434,8 @@ impl Scanner<'_> {
             if let (None, Some(lo), Some(up)) = (&stride, constant_of(&lower), constant_of(&upper))
             {
                 if lo == up {
-                    vals.push(Val::Const(checked_mul(sign, lo)?));
-                    let r = self.level(kept, d + 1, &inner, vals);
-                    vals.pop();
-                    let body = r?;
+                    let val = Val::Const(checked_mul(sign, lo)?);
+                    let body = self.inside(val, kept, d, &inner, vals)?;
                     return Ok(match (body.is_empty(), conds.is_empty()) {
                         (true, _) => Vec::new(),
                         (false, true) => body,
@@ -445,13 +454,11 @@ impl Scanner<'_> {
                 ),
                 None => (lower, 1),
             };
-            vals.push(Val::Var {
+            let var = Val::Var {
                 name: name.clone(),
                 sign,
-            });
-            let r = self.level(kept, d + 1, &inner, vals);
-            vals.pop();
-            let body = r?;
+            };
+            let body = self.inside(var, kept, d, &inner, vals)?;
             if body.is_empty() {
                 return Ok(Vec::new());
             }
@@ -541,13 +548,11 @@ impl Scanner<'_> {
             }
             (simplify(Expr::Min(lowers)), simplify(Expr::Max(uppers)))
         };
-        vals.push(Val::Var {
+        let var = Val::Var {
             name: name.clone(),
             sign,
-        });
-        let r = self.level(kept, d + 1, &inner, vals);
-        vals.pop();
-        let body = r?;
+        };
+        let body = self.inside(var, kept, d, &inner, vals)?;
         if body.is_empty() {
             return Ok(Vec::new());
         }
