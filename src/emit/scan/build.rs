@@ -454,15 +454,7 @@ impl Scanner<'_> {
                 ),
                 None => (lower, 1),
             };
-            let var = Val::Var {
-                name: name.clone(),
-                sign,
-            };
-            let body = self.inside(var, kept, d, &inner, vals)?;
-            if body.is_empty() {
-                return Ok(Vec::new());
-            }
-            vec![Node::For(Box::new(Loop {
+            let head = Loop {
                 var: name,
                 declare,
                 down: sign < 0,
@@ -470,8 +462,9 @@ impl Scanner<'_> {
                 upper,
                 stride,
                 marks: self.items[kept[0]].marks[d].clone(),
-                body,
-            }))]
+                body: Vec::new(),
+            };
+            self.filled(head, kept, d, &inner, vals)?
         };
         if body.is_empty() {
             return Ok(Vec::new());
@@ -548,15 +541,7 @@ impl Scanner<'_> {
             }
             (simplify(Expr::Min(lowers)), simplify(Expr::Max(uppers)))
         };
-        let var = Val::Var {
-            name: name.clone(),
-            sign,
-        };
-        let body = self.inside(var, kept, d, &inner, vals)?;
-        if body.is_empty() {
-            return Ok(Vec::new());
-        }
-        Ok(vec![Node::For(Box::new(Loop {
+        let head = Loop {
             var: name,
             declare,
             down: sign < 0,
@@ -564,8 +549,31 @@ impl Scanner<'_> {
             upper,
             stride: 1,
             marks: self.items[kept[0]].marks[d].clone(),
-            body,
-        }))])
+            body: Vec::new(),
+        };
+        self.filled(head, kept, d, &inner, vals)
+    }
+
+    /// `head` (a loop at date `d` with no body yet) around the scan of the
+    /// dates inside it; nothing when no statement runs there.
+    fn filled(
+        &self,
+        mut head: Loop,
+        kept: &[usize],
+        d: usize,
+        inner: &BasicSet,
+        vals: &mut Vec<Val>,
+    ) -> Result<Vec<Node>, ScanError> {
+        let var = Val::Var {
+            name: head.var.clone(),
+            sign: if head.down { -1 } else { 1 },
+        };
+        head.body = self.inside(var, kept, d, inner, vals)?;
+        Ok(if head.body.is_empty() {
+            Vec::new()
+        } else {
+            vec![Node::For(Box::new(head))]
+        })
     }
 
     /// Whether row `r` (over parameters and dates before `d`) follows,
