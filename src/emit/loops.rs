@@ -111,7 +111,10 @@ impl Printer<'_> {
         };
         let mut map = HashMap::new();
         for (name, (aff, div)) in st.iterators.iter().zip(iterators) {
-            let text = self.aff(aff);
+            // Judged on the form of this copy: in an unrolled copy `i`
+            // stands for `i + 1`, which is not atomic.
+            let aff = &self.resolve(aff);
+            let text = aff_text(aff);
             // A name or a non-negative literal needs no parentheses.
             let simple = (aff.terms.len() == 1 && aff.constant == 0 && aff.terms[0].0 == 1)
                 || (aff.terms.is_empty() && aff.constant >= 0);
@@ -141,23 +144,27 @@ impl Printer<'_> {
     fn for_loop(&mut self, l: &Loop, indent: &str) {
         // `unroll_noepilog` gets its remainder loop too: polyc does not
         // prove that the trip count is a multiple of the factor, and a
-        // remainder that runs no iteration costs one test.
+        // remainder that runs no iteration costs one test. A loop that
+        // counts down is unrolled when its step is 1 (the only step a
+        // downward loop is printed with).
         let unroll = l.marks.iter().find_map(|m| match m {
-            Mark::Unroll(k) | Mark::UnrollNoEpilog(k) if *k > 1 && !l.down => {
+            Mark::Unroll(k) | Mark::UnrollNoEpilog(k)
+                if *k > 1 && (!l.down || l.stride == 1) =>
+            {
                 Some((i64::from(*k), false))
             }
-            Mark::UnrollJam(k) if *k > 1 && !l.down => Some((i64::from(*k), true)),
+            Mark::UnrollJam(k) if *k > 1 && (!l.down || l.stride == 1) => {
+                Some((i64::from(*k), true))
+            }
             _ => None,
         });
         if self.opts.pragmas {
             if l.marks.contains(&Mark::Parallel) {
                 let mut private = Vec::new();
                 collect_private(&l.body, &mut private);
-                if unroll.is_some() && !l.declare {
-                    // The variable outlives the loop: still one per thread.
-                } else {
-                    private.retain(|n| *n != l.var);
-                }
+                // The loop's own variable is private to each thread by
+                // OpenMP's rule for the loop of a `for` construct.
+                private.retain(|n| *n != l.var);
                 if private.is_empty() {
                     let _ = writeln!(self.out, "{indent}#pragma omp parallel for");
                 } else {
@@ -167,16 +174,19 @@ impl Printer<'_> {
                         private.join(", ")
                     );
                 }
-            } else if l.marks.contains(&Mark::Vector) && unroll.is_none() {
+            } else if l.marks.contains(&Mark::Vector) {
+                // On an unrolled loop the mark goes on the main (unrolled)
+                // loop: its iterations are groups of the original's, which
+                // the directive proved carry no dependence.
                 let _ = writeln!(self.out, "{indent}#pragma omp simd");
             }
         }
-        let v = &l.var;
-        let decl = if l.declare { "int " } else { "" };
         if let Some((k, jam)) = unroll {
             self.unrolled(l, k, jam, indent);
             return;
         }
+        let v = &l.var;
+        let decl = if l.declare { "int " } else { "" };
         let (lo, up) = (self.expr(&l.lower), self.expr(&l.upper));
         if l.down {
             let _ = write!(
@@ -207,29 +217,99 @@ impl Printer<'_> {
         format!("{v} <= {}", self.expr(upper))
     }
 
+    /// `e + delta` as C (folded into an affine bound when it is one).
+    fn plus(&self, e: &Expr, delta: i64) -> String {
+        if delta == 0 {
+            return self.expr(e);
+        }
+        if let Expr::Ceil(a, 1) | Expr::Floor(a, 1) = e {
+            if let Some(c) = a.constant.checked_add(delta) {
+                let mut b = a.clone();
+                b.constant = c;
+                return self.aff(&b);
+            }
+        }
+        match delta.checked_neg() {
+            Some(m) if delta < 0 => format!("{} - {m}", self.expr(e)),
+            _ => format!("{} + {delta}", self.expr(e)),
+        }
+    }
+
+    /// The number of iterations of `l` (`>= 0`) as C: `max(0, (upper -
+    /// lower) / stride + 1)`, folded when the bounds are affine.
+    fn trip_count(&self, l: &Loop) -> String {
+        let affine = |e: &Expr| match e {
+            Expr::Ceil(a, 1) | Expr::Floor(a, 1) => Some(a.clone()),
+            _ => None,
+        };
+        let span = match (affine(&l.upper), affine(&l.lower)) {
+            (Some(u), Some(lo)) => difference(&u, &lo).map(|d| (self.aff(&d), d)),
+            _ => None,
+        };
+        let count = match (&span, l.stride) {
+            (Some((_, d)), 1) if d.is_constant() => {
+                return d
+                    .constant
+                    .checked_add(1)
+                    .map_or_else(|| "0".to_string(), |c| c.max(0).to_string());
+            }
+            (Some((_, d)), 1) => {
+                let mut d1 = d.clone();
+                match d1.constant.checked_add(1) {
+                    Some(c) => {
+                        d1.constant = c;
+                        self.aff(&d1)
+                    }
+                    None => format!("{} + 1", self.aff(d)),
+                }
+            }
+            (Some((text, _)), s) => format!("polyc_floord({text}, {s}) + 1"),
+            (None, 1) => format!("{} - ({}) + 1", self.expr(&l.upper), self.expr(&l.lower)),
+            (None, s) => format!(
+                "polyc_floord({} - ({}), {s}) + 1",
+                self.expr(&l.upper),
+                self.expr(&l.lower)
+            ),
+        };
+        format!("polyc_max(0, {count})")
+    }
+
     /// The loop written out `k` times per iteration (with `jam`, the copies
     /// in its innermost loop, when the nest allows it), then the
-    /// remainder.
+    /// remainder. Both loops are in OpenMP's canonical form (`v <= bound`
+    /// with an invariant bound), and the remainder starts at an explicit
+    /// value, computed from the bounds: after a parallel loop the variable
+    /// has no defined value.
     fn unrolled(&mut self, l: &Loop, k: i64, jam: bool, indent: &str) {
         let v = &l.var;
+        let decl = if l.declare { "int " } else { "" };
         let s = l.stride;
-        let lo = self.expr(&l.lower);
-        let mut inner_indent = indent.to_string();
-        if l.declare {
-            let _ = writeln!(self.out, "{indent}{{");
-            inner_indent.push_str(STEP);
-            let _ = writeln!(self.out, "{inner_indent}int {v};");
-        }
-        let ind = inner_indent.as_str();
-        let last = format!("{v} + {}", (k - 1).saturating_mul(s));
-        let _ = writeln!(
-            self.out,
-            "{ind}for ({v} = {lo}; {}; {v} += {}) {{",
-            self.upper_cond(&last, &l.upper),
-            k.saturating_mul(s)
-        );
-        let deeper = format!("{ind}{STEP}");
-        match jam.then(|| jammed(&l.body, v, k, s)).flatten() {
+        let span = (k - 1).saturating_mul(s);
+        let group = k.saturating_mul(s);
+        // Signed step of one original iteration.
+        let step = if l.down { -s } else { s };
+        let main_head = if l.down {
+            let lo_last = self.plus(&l.lower, span);
+            let up = self.expr(&l.upper);
+            format!("for ({decl}{v} = {up}; {v} >= {lo_last}; {v} -= {group})")
+        } else {
+            let lo = self.expr(&l.lower);
+            let cond = match &l.upper {
+                Expr::Ceil(a, 1) | Expr::Floor(a, 1) => match a.constant.checked_sub(span) {
+                    Some(c) => {
+                        let mut b = a.clone();
+                        b.constant = c;
+                        self.upper_cond(v, &Expr::Floor(b, 1))
+                    }
+                    None => format!("{v} <= {}", self.plus(&l.upper, -span)),
+                },
+                _ => format!("{v} <= {}", self.plus(&l.upper, -span)),
+            };
+            format!("for ({decl}{v} = {lo}; {cond}; {v} += {group})")
+        };
+        let _ = writeln!(self.out, "{indent}{main_head} {{");
+        let deeper = format!("{indent}{STEP}");
+        match jam.then(|| jammed(&l.body, v, k, step)).flatten() {
             Some(body) => {
                 for n in &body {
                     self.node(n, &deeper);
@@ -240,7 +320,7 @@ impl Printer<'_> {
                 for j in 0..k {
                     self.offsets.insert(
                         v.clone(),
-                        saved.unwrap_or(0).saturating_add(j.saturating_mul(s)),
+                        saved.unwrap_or(0).saturating_add(j.saturating_mul(step)),
                     );
                     for n in &l.body {
                         self.node(n, &deeper);
@@ -252,21 +332,35 @@ impl Printer<'_> {
                 };
             }
         }
-        let _ = writeln!(self.out, "{ind}}}");
-        let step = if s == 1 {
-            format!("{v}++")
+        let _ = writeln!(self.out, "{indent}}}");
+        // The remainder starts after the groups the main loop ran:
+        // `lower + k·stride·(count / k)` (downwards from `upper`).
+        let done = format!("{group} * ({} / {k})", self.trip_count(l));
+        let head = if l.down {
+            format!(
+                "for ({decl}{v} = {} - {done}; {v} >= {}; {v}--)",
+                self.expr(&l.upper),
+                self.expr(&l.lower)
+            )
         } else {
-            format!("{v} += {s}")
+            let lo = match &l.lower {
+                Expr::Ceil(a, 1) | Expr::Floor(a, 1) if a.is_constant() && a.constant == 0 => {
+                    done
+                }
+                _ => format!("{} + {done}", self.expr(&l.lower)),
+            };
+            let inc = if s == 1 {
+                format!("{v}++")
+            } else {
+                format!("{v} += {s}")
+            };
+            format!(
+                "for ({decl}{v} = {lo}; {}; {inc})",
+                self.upper_cond(v, &l.upper)
+            )
         };
-        let _ = write!(
-            self.out,
-            "{ind}for (; {}; {step})",
-            self.upper_cond(v, &l.upper)
-        );
-        self.body(&l.body, ind);
-        if l.declare {
-            let _ = writeln!(self.out, "{indent}}}");
-        }
+        let _ = write!(self.out, "{indent}{head}");
+        self.body(&l.body, indent);
     }
 
     fn cond(&self, c: &Cond) -> String {
@@ -293,37 +387,20 @@ impl Printer<'_> {
         format!("{} {op} {}", self.aff(&left), self.aff(&right))
     }
 
-    fn aff(&self, a: &Aff) -> String {
-        let mut s = String::new();
-        let mut constant = a.constant;
+    /// `a` with the unrolled copies' offsets folded in: the form it has
+    /// in the copy being printed.
+    fn resolve(&self, a: &Aff) -> Aff {
+        let mut r = a.clone();
         for (c, name) in &a.terms {
             if let Some(o) = self.offsets.get(name) {
-                constant = constant.saturating_add(c.saturating_mul(*o));
+                r.constant = r.constant.saturating_add(c.saturating_mul(*o));
             }
         }
-        for (c, name) in &a.terms {
-            let mag = c.abs();
-            if s.is_empty() {
-                if *c < 0 {
-                    s.push('-');
-                }
-            } else {
-                s.push_str(if *c < 0 { " - " } else { " + " });
-            }
-            if mag != 1 {
-                let _ = write!(s, "{mag} * ");
-            }
-            s.push_str(name);
-        }
-        if s.is_empty() {
-            return constant.to_string();
-        }
-        if constant > 0 {
-            let _ = write!(s, " + {constant}");
-        } else if constant < 0 {
-            let _ = write!(s, " - {}", constant.unsigned_abs());
-        }
-        s
+        r
+    }
+
+    fn aff(&self, a: &Aff) -> String {
+        aff_text(&self.resolve(a))
     }
 
     fn expr(&self, e: &Expr) -> String {
@@ -372,6 +449,48 @@ impl Printer<'_> {
             }
         }
     }
+}
+
+/// `Σ c·name + constant` as C: `2 * i - j + 1`, `-i`, `3`.
+fn aff_text(a: &Aff) -> String {
+    let mut s = String::new();
+    for (c, name) in &a.terms {
+        let mag = c.unsigned_abs();
+        if s.is_empty() {
+            if *c < 0 {
+                s.push('-');
+            }
+        } else {
+            s.push_str(if *c < 0 { " - " } else { " + " });
+        }
+        if mag != 1 {
+            let _ = write!(s, "{mag} * ");
+        }
+        s.push_str(name);
+    }
+    if s.is_empty() {
+        return a.constant.to_string();
+    }
+    if a.constant > 0 {
+        let _ = write!(s, " + {}", a.constant);
+    } else if a.constant < 0 {
+        let _ = write!(s, " - {}", a.constant.unsigned_abs());
+    }
+    s
+}
+
+/// `a - b`, exactly; `None` on overflow.
+fn difference(a: &Aff, b: &Aff) -> Option<Aff> {
+    let mut d = a.clone();
+    d.constant = d.constant.checked_sub(b.constant)?;
+    for (c, name) in &b.terms {
+        match d.terms.iter_mut().find(|(_, n)| n == name) {
+            Some(t) => t.0 = t.0.checked_sub(*c)?,
+            None => d.terms.push((c.checked_neg()?, name.clone())),
+        }
+    }
+    d.terms.retain(|(c, _)| *c != 0);
+    Some(d)
 }
 
 /// Loop variables in `nodes` that the file declares outside the region:
@@ -452,5 +571,130 @@ fn substitute(e: &CExpr, map: &HashMap<String, Substitute>) -> CExpr {
     CExpr {
         kind,
         span: e.span.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::c::read_source;
+
+    /// A one-statement scop whose body reads its iterator `j` in every
+    /// context where a sum needs parentheses.
+    const KERNEL: &str = "void f(int n, double X[9][9], double y[9]) {\n\
+        int i, j;\n\
+        #pragma scop\n\
+        for (i = 0; i < n; i++)\n\
+          for (j = 1; j < n; j++)\n\
+            X[i][n - 2 - j] = y[n - j - 1] * j + i / j + i % j - -j + (double)j;\n\
+        #pragma endscop\n\
+        }\n";
+
+    fn scop() -> Scop {
+        let file = read_source("k.c", KERNEL.to_string()).expect("the kernel parses");
+        file.scops.into_iter().next().expect("one scop")
+    }
+
+    fn var(name: &str) -> Aff {
+        Aff {
+            terms: vec![(1, name.to_string())],
+            constant: 0,
+        }
+    }
+
+    fn plus_constant(name: &str, c: i64) -> Expr {
+        Expr::Floor(
+            Aff {
+                terms: vec![(1, name.to_string())],
+                constant: c,
+            },
+            1,
+        )
+    }
+
+    /// `for (j = 1; j <= n - 1; j++)` around the statement, marked.
+    fn j_loop(marks: Vec<Mark>) -> Node {
+        Node::For(Box::new(Loop {
+            var: "j".into(),
+            declare: false,
+            down: false,
+            lower: Expr::Floor(constant(1), 1),
+            upper: plus_constant("n", -1),
+            stride: 1,
+            marks,
+            body: vec![Node::Stmt {
+                statement: 0,
+                iterators: vec![(var("i"), 1), (var("j"), 1)],
+            }],
+        }))
+    }
+
+    fn constant(c: i64) -> Aff {
+        Aff {
+            terms: Vec::new(),
+            constant: c,
+        }
+    }
+
+    fn printed(nodes: &[Node]) -> String {
+        print_loops(nodes, &scop(), "", PrintOptions { pragmas: true })
+    }
+
+    #[test]
+    fn an_unrolled_copy_parenthesises_its_iterator_by_precedence() {
+        let text = printed(&[j_loop(vec![Mark::Unroll(2)])]);
+        let copy = "X[i][n - 2 - (j + 1)] = y[n - (j + 1) - 1] * (j + 1) + i / (j + 1) \
+                    + i % (j + 1) - -(j + 1) + (double)(j + 1);";
+        assert!(text.contains(copy), "{text}");
+        let first = "X[i][n - 2 - j] = y[n - j - 1] * j + i / j + i % j - -j + (double)j;";
+        assert!(text.contains(first), "{text}");
+    }
+
+    #[test]
+    fn an_unrolled_loop_is_canonical_and_its_remainder_starts_explicitly() {
+        let text = printed(&[j_loop(vec![Mark::Unroll(4), Mark::Vector])]);
+        let expected = "\
+#pragma omp simd
+for (j = 1; j < n - 3; j += 4) {
+";
+        assert!(text.starts_with(expected), "{text}");
+        assert!(
+            text.contains("for (j = 1 + 4 * (polyc_max(0, n - 1) / 4); j < n; j++)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_downward_loop_is_unrolled_with_decreasing_copies() {
+        let Node::For(mut l) = j_loop(vec![Mark::Unroll(2)]) else {
+            unreachable!("j_loop is a loop")
+        };
+        l.down = true;
+        let text = printed(&[Node::For(l)]);
+        assert!(text.starts_with("for (j = n - 1; j >= 2; j -= 2) {\n"), "{text}");
+        assert!(text.contains("X[i][n - 2 - (j - 1)]"), "{text}");
+        assert!(
+            text.contains("for (j = n - 1 - 2 * (polyc_max(0, n - 1) / 2); j >= 1; j--)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn differences_are_exact() {
+        let a = Aff {
+            terms: vec![(1, "n".into()), (2, "i".into())],
+            constant: -1,
+        };
+        let b = Aff {
+            terms: vec![(2, "i".into()), (1, "m".into())],
+            constant: 3,
+        };
+        let d = difference(&a, &b).expect("no overflow");
+        assert_eq!(aff_text(&d), "n - m - 4");
+        let big = Aff {
+            terms: Vec::new(),
+            constant: i64::MIN,
+        };
+        assert_eq!(difference(&big, &constant(1)), None);
     }
 }
