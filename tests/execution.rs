@@ -34,7 +34,7 @@ fn every_kernel_compiles_cleanly_and_prints_the_same_after_polyc() {
                 common::compile_generated(&generated, &new_exe)
                     .map_err(|e| format!("output does not compile:\n{e}"))
             })
-            .and_then(|_| Ok((common::execute(&orig_exe)?, common::execute(&new_exe)?)));
+            .and_then(|_| Ok((common::execute(&orig_exe)?, common::execute_generated(&new_exe)?)));
         match result {
             Ok((a, b)) if a == b && !a.is_empty() => {}
             Ok(_) => failures.push(format!("{name}: output differs after polyc")),
@@ -51,7 +51,7 @@ fn every_kernel_compiles_cleanly_and_prints_the_same_after_polyc() {
         } else {
             fs::write(&twice, &again.stdout).expect("write re-emitted file");
             common::compile_generated(&twice, &twice_exe)
-                .and_then(|_| common::execute(&twice_exe))
+                .and_then(|_| common::execute_generated(&twice_exe))
                 .and_then(|b| common::execute(&orig_exe).map(|a| (a, b)))
         };
         match result {

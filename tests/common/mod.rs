@@ -70,25 +70,55 @@ pub fn compile(src: &Path, exe: &Path) -> Result<(), String> {
     gcc(&["-O2", "-Wall", "-Werror"], src, exe)
 }
 
-/// Compile polyc's output as the issue asks: `gcc -O3 -fopenmp -Wall
-/// -Wextra -Werror` (no warning allowed); the complaint on failure.
+/// The flags every generated program must compile under, with gcc and
+/// with clang (no warning allowed).
+pub const GENERATED_FLAGS: &[&str] = &["-O3", "-fopenmp", "-Wall", "-Wextra", "-Werror"];
+
+/// Compile polyc's output with `gcc` into `exe` and with `clang` into
+/// [`clang_exe`]`(exe)`, both under [`GENERATED_FLAGS`]; the first
+/// complaint on failure. Both compilers are required: `.ci/run` installs
+/// clang and its OpenMP runtime (`libomp-dev`).
 pub fn compile_generated(src: &Path, exe: &Path) -> Result<(), String> {
-    gcc(
-        &["-O3", "-fopenmp", "-Wall", "-Wextra", "-Werror"],
-        src,
-        exe,
-    )
+    cc("gcc", GENERATED_FLAGS, src, exe)?;
+    cc("clang", GENERATED_FLAGS, src, &clang_exe(exe))
+        .map_err(|e| format!("clang {}:\n{e}", GENERATED_FLAGS.join(" ")))
+}
+
+/// Where [`compile_generated`] puts the clang build of `exe`.
+pub fn clang_exe(exe: &Path) -> PathBuf {
+    let mut name = exe.as_os_str().to_owned();
+    name.push(".clang");
+    PathBuf::from(name)
+}
+
+/// Run both builds of [`compile_generated`]: the output when they print
+/// the same, else an error saying how they differ.
+pub fn execute_generated(exe: &Path) -> Result<String, String> {
+    let by_gcc = execute(exe)?;
+    let by_clang = execute(&clang_exe(exe))?;
+    if by_gcc == by_clang {
+        Ok(by_gcc)
+    } else {
+        Err(format!(
+            "{}: the gcc and clang builds print different output",
+            exe.display()
+        ))
+    }
 }
 
 fn gcc(flags: &[&str], src: &Path, exe: &Path) -> Result<(), String> {
-    let out = Command::new("gcc")
+    cc("gcc", flags, src, exe)
+}
+
+fn cc(compiler: &str, flags: &[&str], src: &Path, exe: &Path) -> Result<(), String> {
+    let out = Command::new(compiler)
         .args(flags)
         .arg("-o")
         .arg(exe)
         .arg(src)
         .arg("-lm")
         .output()
-        .map_err(|e| format!("cannot run gcc: {e}"))?;
+        .map_err(|e| format!("cannot run {compiler}: {e}"))?;
     if out.status.success() {
         Ok(())
     } else {
@@ -108,8 +138,9 @@ pub fn region_text(file: &str) -> String {
 }
 
 /// Build the original `kernel` (`gcc -O2`) and polyc's `generated` output
-/// (`compile_generated`) in `dir` under `name`, run both, and say how they
-/// differ: `None` when both print the same non-empty output.
+/// (`compile_generated`: gcc and clang) in `dir` under `name`, run them,
+/// and say how they differ: `None` when all print the same non-empty
+/// output.
 pub fn differs_from_original(
     dir: &Path,
     name: &str,
@@ -122,7 +153,7 @@ pub fn differs_from_original(
     );
     let result = compile(kernel, &orig)
         .and_then(|_| compile_generated(generated, &new))
-        .and_then(|_| Ok((execute(&orig)?, execute(&new)?)));
+        .and_then(|_| Ok((execute(&orig)?, execute_generated(&new)?)));
     match result {
         Ok((a, b)) if a == b && !a.is_empty() => None,
         Ok(_) => Some(format!("{name}: output differs")),
