@@ -148,9 +148,7 @@ impl Printer<'_> {
         // counts down is unrolled when its step is 1 (the only step a
         // downward loop is printed with).
         let unroll = l.marks.iter().find_map(|m| match m {
-            Mark::Unroll(k) | Mark::UnrollNoEpilog(k)
-                if *k > 1 && (!l.down || l.stride == 1) =>
-            {
+            Mark::Unroll(k) | Mark::UnrollNoEpilog(k) if *k > 1 && (!l.down || l.stride == 1) => {
                 Some((i64::from(*k), false))
             }
             Mark::UnrollJam(k) if *k > 1 && (!l.down || l.stride == 1) => {
@@ -344,9 +342,7 @@ impl Printer<'_> {
             )
         } else {
             let lo = match &l.lower {
-                Expr::Ceil(a, 1) | Expr::Floor(a, 1) if a.is_constant() && a.constant == 0 => {
-                    done
-                }
+                Expr::Ceil(a, 1) | Expr::Floor(a, 1) if a.is_constant() && a.constant == 0 => done,
                 _ => format!("{} + {done}", self.expr(&l.lower)),
             };
             let inc = if s == 1 {
@@ -364,6 +360,16 @@ impl Printer<'_> {
     }
 
     fn cond(&self, c: &Cond) -> String {
+        if let Some(m) = c.modulo {
+            // `%` truncates in C, but `x % m == 0` holds exactly when `m`
+            // divides `x`, whatever the sign of `x`.
+            let a = self.resolve(&c.aff);
+            return if a.terms.len() == 1 && a.terms[0].0 == 1 && a.constant == 0 {
+                format!("{} % {m} == 0", a.terms[0].1)
+            } else {
+                format!("({}) % {m} == 0", aff_text(&a))
+            };
+        }
         // Positive terms on the left, the rest on the right.
         let mut left = Aff::default();
         let mut right = Aff {
@@ -671,7 +677,10 @@ for (j = 1; j < n - 3; j += 4) {
         };
         l.down = true;
         let text = printed(&[Node::For(l)]);
-        assert!(text.starts_with("for (j = n - 1; j >= 2; j -= 2) {\n"), "{text}");
+        assert!(
+            text.starts_with("for (j = n - 1; j >= 2; j -= 2) {\n"),
+            "{text}"
+        );
         assert!(text.contains("X[i][n - 2 - (j - 1)]"), "{text}");
         assert!(
             text.contains("for (j = n - 1 - 2 * (polyc_max(0, n - 1) / 2); j >= 1; j--)"),

@@ -60,11 +60,14 @@ impl Expr {
     }
 }
 
-/// A guard condition: `aff >= 0`, or `aff == 0` when `eq`.
+/// A guard condition: `aff >= 0`, or `aff == 0` when `eq`; with
+/// `modulo: Some(m)` (and `eq`), `aff ≡ 0 (mod m)`: the date of a strided
+/// statement in a loop that also runs the dates between its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cond {
     pub aff: Aff,
     pub eq: bool,
+    pub modulo: Option<i64>,
 }
 
 /// One loop. The variable runs from `lower` to `upper` (both inclusive) by

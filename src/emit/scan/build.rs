@@ -411,7 +411,11 @@ impl Scanner<'_> {
             let stride = self.stride(kept, d, vals)?;
             // The loop only visits the dates of its stride: say so in
             // the context of everything inside it.
-            if let Some((g, coeffs, c)) = self.item_stride(&self.items[kept[0]], d)? {
+            let shared = match stride {
+                Some(_) => self.item_stride(&self.items[kept[0]], d)?,
+                None => None,
+            };
+            if let Some((g, coeffs, c)) = shared {
                 let e = inner.add_local();
                 let mut row = vec![0; inner.n_cols()];
                 for (k, v) in coeffs.iter().enumerate() {
@@ -488,13 +492,8 @@ impl Scanner<'_> {
     ) -> Result<Vec<Node>, ScanError> {
         let col = self.np + d;
         let (name, sign, declare) = self.loop_name(kept, d, vals);
-        for &i in kept {
-            if self.stride(&[i], d, vals)?.is_some() {
-                return Err(unsupported(
-                    "a strided loop shared with statements of other strides",
-                ));
-            }
-        }
+        // A strided item runs in this unit-step loop under a congruence
+        // guard at its leaf.
         // What holds on every item still holds inside the loop.
         let mut inner = ctx.clone();
         let mut candidates: Vec<&Constraint> = Vec::new();
@@ -702,7 +701,9 @@ impl Scanner<'_> {
     }
 
     /// The stride of date `d` that the equations of the items impose, with
-    /// its offset (the same for every item, or an error).
+    /// its offset, when every item has the same one; `None` (a unit-step
+    /// loop) otherwise: a strided item then gets a congruence guard at its
+    /// leaf ([`Self::leaves`]).
     fn stride(
         &self,
         kept: &[usize],
@@ -715,9 +716,7 @@ impl Scanner<'_> {
             if k == 0 {
                 found = s;
             } else if s != found {
-                return Err(unsupported(
-                    "statements sharing a loop with different strides",
-                ));
+                return Ok(None);
             }
         }
         match found {
@@ -850,7 +849,11 @@ impl Scanner<'_> {
             }
             aff.constant = aff.constant.div_euclid(g);
         }
-        Ok(Cond { aff, eq })
+        Ok(Cond {
+            aff,
+            eq,
+            modulo: None,
+        })
     }
 
     /// `coeffs · [params | dates] + constant` in loop variables and
@@ -907,18 +910,17 @@ impl Scanner<'_> {
             // enclosing loops (their strides) already exclude those dates,
             // refuse.
             let (_, exact) = item.set.project_out_rational(self.n, total - self.n)?;
+            let mut congruences = Vec::new();
             if !exact && !self.guard_is_exact(item, &guard, ctx)? {
-                return Err(unsupported(format!(
-                    "the dates of {} do not determine its instances exactly (an exact guard is not generated yet)",
-                    self.scop.statements[item.statement].name
-                )));
+                congruences = self.congruences(item, &guard, ctx, vals)?;
             }
-            let conds = guard
+            let mut conds = guard
                 .gist(ctx)?
                 .constraints()
                 .iter()
                 .map(|c| self.cond(c, vals))
                 .collect::<Result<Vec<_>, _>>()?;
+            conds.extend(congruences);
             let m = item.n_iter;
             let (p, _) = item
                 .set
@@ -982,6 +984,56 @@ impl Scanner<'_> {
             }
         }
         Ok(out)
+    }
+}
+
+impl Scanner<'_> {
+    /// The congruence guards (`date ≡ offset (mod g)`) that make the
+    /// rational guard of `item` exact under `ctx`: one per α date whose
+    /// stride the enclosing loop does not step by (a strided statement
+    /// sharing a unit-step loop), added until the guard is exact. An
+    /// error when even all of them do not make it exact.
+    fn congruences(
+        &self,
+        item: &Item,
+        guard: &BasicSet,
+        ctx: &BasicSet,
+        vals: &[Val],
+    ) -> Result<Vec<Cond>, ScanError> {
+        let mut conds = Vec::new();
+        let mut narrowed = ctx.clone();
+        for d in (1..self.n).step_by(2) {
+            let Some((g, coeffs, c)) = self.item_stride(item, d)? else {
+                continue;
+            };
+            // date_d - coeffs · [params | dates] - c ≡ 0 (mod g).
+            let mut row = vec![0; self.np + self.n];
+            for (k, v) in coeffs.iter().enumerate().take(row.len()) {
+                row[k] = v.checked_neg().ok_or(crate::poly::PolyError::Overflow)?;
+            }
+            let col = self.np + d;
+            row[col] = checked_add(row[col], 1)?;
+            let constant = c.checked_neg().ok_or(crate::poly::PolyError::Overflow)?;
+            let mut aff = self.resolve(&row, constant, vals)?;
+            aff.constant = aff.constant.rem_euclid(g);
+            conds.push(Cond {
+                aff,
+                eq: true,
+                modulo: Some(g),
+            });
+            let e = narrowed.add_local();
+            let mut with_local = vec![0; narrowed.n_cols()];
+            with_local[..row.len()].copy_from_slice(&row);
+            with_local[e] = -g;
+            narrowed.add(Constraint::eq(with_local, constant));
+            if self.guard_is_exact(item, guard, &narrowed)? {
+                return Ok(conds);
+            }
+        }
+        Err(unsupported(format!(
+            "the dates of {} do not determine its instances exactly (an exact guard is not generated yet)",
+            self.scop.statements[item.statement].name
+        )))
     }
 }
 

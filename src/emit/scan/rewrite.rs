@@ -117,7 +117,13 @@ fn shifted(n: &Node, var: &str, offset: i64) -> Option<Node> {
         Node::If { conds, body } => Node::If {
             conds: conds
                 .iter()
-                .map(|c| aff(&c.aff).map(|a| Cond { aff: a, eq: c.eq }))
+                .map(|c| {
+                    aff(&c.aff).map(|a| Cond {
+                        aff: a,
+                        eq: c.eq,
+                        modulo: c.modulo,
+                    })
+                })
                 .collect::<Option<_>>()?,
             body: body
                 .iter()
