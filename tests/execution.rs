@@ -34,7 +34,12 @@ fn every_kernel_compiles_cleanly_and_prints_the_same_after_polyc() {
                 common::compile_generated(&generated, &new_exe)
                     .map_err(|e| format!("output does not compile:\n{e}"))
             })
-            .and_then(|_| Ok((common::execute(&orig_exe)?, common::execute_generated(&new_exe)?)));
+            .and_then(|_| {
+                Ok((
+                    common::execute(&orig_exe)?,
+                    common::execute_generated(&new_exe)?,
+                ))
+            });
         match result {
             Ok((a, b)) if a == b && !a.is_empty() => {}
             Ok(_) => failures.push(format!("{name}: output differs after polyc")),

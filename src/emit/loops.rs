@@ -447,7 +447,20 @@ impl Printer<'_> {
                         }
                     }
                 }
-                let off = self.aff(offset);
+                let off = self.resolve(offset);
+                if let (true, Some(minus)) = (off.is_constant(), off.constant.checked_neg()) {
+                    // `c + g · ceil((lower - c) / g)`, without `0 +`.
+                    let scaled = format!(
+                        "{stride} * polyc_ceild({}, {stride})",
+                        self.plus(lower, minus)
+                    );
+                    return match off.constant {
+                        0 => scaled,
+                        c if c > 0 => format!("{c} + {scaled}"),
+                        c => format!("{scaled} - {}", c.unsigned_abs()),
+                    };
+                }
+                let off = aff_text(&off);
                 format!(
                     "{off} + {stride} * polyc_ceild({} - ({off}), {stride})",
                     self.expr(lower)
