@@ -97,9 +97,13 @@ pub fn unroll(
     let targets = under(schedule, beta)?;
     let depth = beta.len();
     check_depth(schedule, &targets, depth, what)?;
+    if factor == 1 {
+        // Unrolling by 1 changes nothing (a warning, as in Clay).
+        return Ok(schedule.clone());
+    }
     if factor < 2 {
         return Err(ApplyError::precondition(format!(
-            "{what}: the factor must be at least 2, not {factor}"
+            "{what}: the factor must be at least 1, not {factor}"
         )));
     }
     let mark = if epilog {

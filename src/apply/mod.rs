@@ -75,8 +75,8 @@ pub enum Directive {
     Fuse { beta: Vec<i64> },
     /// The statement at `second` joins the statement at `first`, right after it.
     Block { first: Vec<i64>, second: Vec<i64> },
-    /// Index-set split of loop `beta`: where `form >= 0` moves to a copy
-    /// of the loop right after it.
+    /// Index-set split of loop `beta`: where `form >= 0` becomes new
+    /// children of the same loop, after its existing ones (Clay's `clay_iss`).
     Iss { beta: Vec<i64>, form: SplitForm },
     /// `iss` on the loop's own counter: `α + params·p + const >= 0` goes second.
     Peel {
@@ -94,7 +94,7 @@ pub enum Directive {
     },
     /// Undo `grain`.
     Densify { beta: Vec<i64>, depth: usize },
-    /// `α_depth := α_depth + amount·iterator` (1-based iterator number).
+    /// `α_depth := α_depth − amount·iterator` (1-based iterator number; Clay's sign).
     Reshape {
         beta: Vec<i64>,
         depth: usize,

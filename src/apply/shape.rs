@@ -272,16 +272,14 @@ pub fn reshape(
             )));
         }
     }
-    let neg = amount
-        .checked_neg()
-        .ok_or(crate::poly::PolyError::Overflow)?;
+    // Clay's sign: α_depth := α_depth − amount·iterator.
     rewrite_pieces(schedule, &targets, |p| {
         let input = p.space().in_col(iterator - 1);
         Ok(super::dates::substitute_date(
             p,
             alpha(depth),
             &[],
-            &[(input, neg)],
+            &[(input, amount)],
             0,
         )?)
     })
