@@ -143,43 +143,61 @@ pub fn peel(
     shift_after(&split, &beta_max, depth)
 }
 
-/// Undo `iss`: loop `beta` and the loop after it hold the two parts of the
-/// same statements (each part the other's complement on one inequality);
-/// each pair of parts becomes one piece again in loop `beta`.
+/// Undo `iss`, as Clay's `clay_collapse`: the children of loop `beta` are
+/// `2n` pieces in pairs, child `x` and child `x + n` (the two parts `iss`
+/// made of one piece); each pair becomes one piece again, with the first
+/// one's β.
 pub fn collapse(schedule: &Schedule, beta: &[i64]) -> Result<Schedule, ApplyError> {
-    let Some((&at, parent)) = beta.split_last() else {
+    if beta.is_empty() {
         return Err(ApplyError::precondition(
             "collapse: name a loop, not the root",
         ));
-    };
-    let pos = beta.len() - 1;
-    let mut next_beta = parent.to_vec();
-    next_beta.push(at + 1);
-    let firsts = under(schedule, beta)?;
-    let seconds = under(schedule, &next_beta).map_err(|_| {
-        ApplyError::precondition(format!("collapse: no loop follows {beta:?} to merge back"))
-            .with_help("collapse undoes iss: the two parts are the loop and the one after it")
-    })?;
+    }
+    let pos = beta.len();
+    let mut matching: Vec<(super::tree::PieceRef, Vec<i64>)> = all_betas(schedule)?
+        .into_iter()
+        .filter(|(_, b)| b.starts_with(beta))
+        .collect();
+    if matching.is_empty() || matching.len() % 2 != 0 {
+        return Err(ApplyError::precondition(format!(
+            "collapse: the loop {beta:?} does not hold pairs of parts (it has {} pieces)",
+            matching.len()
+        ))
+        .with_help("collapse undoes iss: the loop holds both parts of each split piece"));
+    }
+    if matching.iter().any(|(_, b)| b.len() <= pos) {
+        return Err(ApplyError::precondition(format!(
+            "collapse: {beta:?} is a statement, not a loop"
+        )));
+    }
+    matching.sort_by(|x, y| x.1.cmp(&y.1));
+    let max_child = matching.iter().map(|(_, b)| b[pos]).max().unwrap_or(0);
+    let pairs = (max_child + 1) / 2;
     let mut next = schedule.clone();
     let mut drop: Vec<(usize, usize)> = Vec::new();
-    for s in &seconds {
-        let st = &schedule.statements[s.statement];
-        let second = set_constant_date(&st.pieces[s.piece], beta_date(pos), at);
-        let partner = firsts
+    for (first, first_beta) in &matching[..matching.len() / 2] {
+        let mut second_beta = first_beta.clone();
+        second_beta[pos] += pairs;
+        let second = matching
             .iter()
-            .filter(|f| f.statement == s.statement)
-            .find_map(|f| merged(&st.pieces[f.piece], &second).map(|m| (f.piece, m)));
-        let Some((first, merged)) = partner else {
+            .find(|(r, b)| *b == second_beta && r.statement == first.statement);
+        let st = &schedule.statements[first.statement];
+        let merged_piece = second.and_then(|(r, _)| {
+            let moved = set_constant_date(&st.pieces[r.piece], beta_date(pos), first_beta[pos]);
+            merged(&st.pieces[first.piece], &moved).map(|m| (r.piece, m))
+        });
+        let Some((second_piece, m)) = merged_piece else {
             return Err(ApplyError::precondition(format!(
-                "collapse: the part of statement S{} in the loop after {beta:?} is not the complement of a part in {beta:?}",
-                s.statement
+                "collapse: the part of statement S{} at {first_beta:?} has no complement at {second_beta:?}",
+                first.statement
             ))
-            .with_help("collapse undoes iss; both loops must come from one index-set split"));
+            .with_help("collapse undoes iss; both parts must come from one index-set split"));
         };
-        next.statements[s.statement].pieces[first] = merged;
-        drop.push((s.statement, s.piece));
+        next.statements[first.statement].pieces[first.piece] = m;
+        drop.push((first.statement, second_piece));
     }
     drop.sort();
+    drop.dedup();
     for (st, piece) in drop.into_iter().rev() {
         next.statements[st].pieces.remove(piece);
     }
