@@ -68,3 +68,25 @@ pub fn tile(
         Ok(swap_dates(p, alpha(depth), alpha(outer)))
     })
 }
+
+/// Clay's `CLAY_BETA_IS_LOOP`: `beta` must name a loop (every piece under
+/// it has a longer β-vector), not a statement.
+pub(super) fn is_loop(
+    schedule: &Schedule,
+    targets: &[super::tree::PieceRef],
+    beta: &[i64],
+    what: &str,
+) -> Result<(), ApplyError> {
+    let statement = targets.iter().any(|t| {
+        schedule.statements[t.statement]
+            .beta(t.piece)
+            .is_some_and(|b| b.len() <= beta.len())
+    });
+    if statement {
+        return Err(ApplyError::precondition(format!(
+            "{what}: the β-vector {beta:?} is not a loop: it names a statement"
+        ))
+        .with_help("give the β-vector of the loop around it (drop its last entry)"));
+    }
+    Ok(())
+}

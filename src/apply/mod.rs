@@ -16,6 +16,7 @@
 mod affine;
 mod blocking;
 pub mod dates;
+mod injective;
 mod marks;
 mod order;
 mod shape;
@@ -203,6 +204,8 @@ pub fn apply(
             constant,
         } => affine::shift(schedule, scop, beta, *depth, params, *constant)?,
         Directive::Stripmine { beta, depth, size } => {
+            // Clay refuses a statement's β here ("the beta is not a loop").
+            blocking::is_loop(schedule, &tree::under(schedule, beta)?, beta, "stripmine")?;
             blocking::stripmine(schedule, beta, *depth, *size)?
         }
         Directive::Tile {
@@ -255,6 +258,7 @@ pub fn apply(
         }
     };
     tree::normalize(&mut next)?;
+    injective::check(scop, schedule, &next)?;
     if let Some(v) = first_violation(scop, &next, deps)? {
         return Err(ApplyError::Violation(Box::new(v)));
     }
