@@ -510,18 +510,17 @@ impl Args<'_> {
                 // Clay's short forms: `{const}`, `{params | const}`,
                 // `{in | params | const}`; the full form `{out | in | params | const}`.
                 let empty = Vec::new;
-                let (alphas, iters, params, constant) = match s.as_slice() {
-                    [c] => (empty(), empty(), empty(), c),
-                    [p, c] => (empty(), empty(), p.clone(), c),
-                    [i, p, c] => (empty(), i.clone(), p.clone(), c),
-                    [o, i, p, c] => (o.clone(), i.clone(), p.clone(), c),
-                    _ => {
-                        return Err(self.wrong(
+                let (alphas, iters, params, constant) =
+                    match s.as_slice() {
+                        [c] => (empty(), empty(), empty(), c),
+                        [p, c] => (empty(), empty(), p.clone(), c),
+                        [i, p, c] => (empty(), i.clone(), p.clone(), c),
+                        [o, i, p, c] => (o.clone(), i.clone(), p.clone(), c),
+                        _ => return Err(self.wrong(
                             k,
                             "Clay's `{out | in | params | const}` (1 to 4 sections, one constant)",
-                        ))
-                    }
-                };
+                        )),
+                    };
                 if constant.len() > 1 {
                     return Err(self.wrong(
                         k,

@@ -27,9 +27,7 @@ use polyc::lang::c::ast::{Expr, ExprKind};
 use polyc::lang::recipe::{clay_comment, parse_recipe};
 use polyc::poly::{BasicMap, BasicSet, Constraint, Map, Set, Space, Tuple};
 use polyc::recipe_run::{run_recipe, RecipeError};
-use polyc::scop::{
-    dependences, Access, AccessKind, Array, DepOptions, Schedule, Scop, Statement,
-};
+use polyc::scop::{dependences, Access, AccessKind, Array, DepOptions, Schedule, Scop, Statement};
 
 /// One relation of an OpenScop file: its part(s), each with the sizes of
 /// its columns and its rows `[e/i, out.., in.., local.., params.., const]`.
@@ -180,7 +178,8 @@ fn read_openscop(text: &str) -> OpenScop {
                 let line = r.next();
                 let mut t = line.split_whitespace();
                 let id: i64 = t.next().and_then(|x| x.parse().ok()).expect("array id");
-                os.arrays.insert(id, t.next().expect("array name").to_string());
+                os.arrays
+                    .insert(id, t.next().expect("array name").to_string());
             }
         }
     }
@@ -242,7 +241,9 @@ fn pad(m: &BasicMap, n: usize) -> BasicMap {
     let extra = n.saturating_sub(n_out);
     let space = Space::map(
         s.params.clone(),
-        s.input.clone().unwrap_or_else(|| Tuple::new(None, Vec::new())),
+        s.input
+            .clone()
+            .unwrap_or_else(|| Tuple::new(None, Vec::new())),
         Tuple::new(None, dims("c", n_out + extra)),
     );
     let total = n_param + n_in + n_out + extra + m.n_local();
@@ -458,7 +459,12 @@ fn outcome(dir: &Path, name: &str) -> String {
         }
         let mut theirs = Map::empty(space.clone());
         for p in &scat.parts {
-            theirs.push(respace(&scattering(p, &scop.params, &st.iterators, n_dates)));
+            theirs.push(respace(&scattering(
+                p,
+                &scop.params,
+                &st.iterators,
+                n_dates,
+            )));
         }
         let mut domain = Set::empty(Space::set(scop.params.clone(), None, st.iterators.clone()));
         for b in st.domain.basics() {
@@ -561,7 +567,9 @@ fn clay_suite_replays_as_expected() {
     }
     for name in expected.keys() {
         if !seen.contains(name) {
-            failures.push(format!("{name}: listed in expected.txt but not in the suite"));
+            failures.push(format!(
+                "{name}: listed in expected.txt but not in the suite"
+            ));
         }
     }
     eprintln!("{report}");

@@ -85,19 +85,20 @@ fn pairs(
     };
     piece(p, np, lp, &mut rows);
     piece(q, np + n, lq, &mut rows);
-    let set = |b: &BasicSet, dims: usize, width: usize, locals: usize, rows: &mut Vec<Constraint>| {
-        for c in b.constraints() {
-            rows.push(c.remapped(total, |k| {
-                if k < np {
-                    k
-                } else if k < np + width {
-                    dims + (k - np)
-                } else {
-                    locals + (k - np - width)
-                }
-            }));
-        }
-    };
+    let set =
+        |b: &BasicSet, dims: usize, width: usize, locals: usize, rows: &mut Vec<Constraint>| {
+            for c in b.constraints() {
+                rows.push(c.remapped(total, |k| {
+                    if k < np {
+                        k
+                    } else if k < np + width {
+                        dims + (k - np)
+                    } else {
+                        locals + (k - np - width)
+                    }
+                }));
+            }
+        };
     set(dx, np, n, ldx, &mut rows);
     set(dy, np + n, n, ldy, &mut rows);
     set(&scop.context, 0, 0, lc, &mut rows);
@@ -114,7 +115,11 @@ fn pairs(
         }
     }
     let names: Vec<String> = (0..2 * n).map(|k| format!("x{k}")).collect();
-    BasicSet::from_parts(Space::set(scop.params.clone(), None, names), total - np - 2 * n, rows)
+    BasicSet::from_parts(
+        Space::set(scop.params.clone(), None, names),
+        total - np - 2 * n,
+        rows,
+    )
 }
 
 fn refusal(scop: &Scop, s: usize, n: usize, point: &[i64]) -> ApplyError {

@@ -60,7 +60,9 @@ pub fn embed(schedule: &Schedule, beta: &[i64]) -> Result<Schedule, ApplyError> 
         return Err(ApplyError::precondition(format!(
             "embed: the β-vector {beta:?} is not a statement: it names a loop"
         ))
-        .with_help("embed wraps one statement in a loop of one iteration; give its full β-vector"));
+        .with_help(
+            "embed wraps one statement in a loop of one iteration; give its full β-vector",
+        ));
     }
     let mut next = rewrite_pieces(schedule, &targets, |p| {
         let n = p.space().n_out();

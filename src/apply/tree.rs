@@ -114,7 +114,9 @@ pub fn shift_after(
             .find(|(x, y)| x != y)
             .is_some_and(|(x, y)| y > x);
         if after && b.len() > at {
-            let value = b[at].checked_add(1).ok_or(crate::poly::PolyError::Overflow)?;
+            let value = b[at]
+                .checked_add(1)
+                .ok_or(crate::poly::PolyError::Overflow)?;
             let piece = &mut next.statements[r.statement].pieces[r.piece];
             *piece = set_constant_date(piece, beta(at), value);
         }
