@@ -576,3 +576,54 @@ fn clay_suite_replays_as_expected() {
     eprintln!("{counts:#?}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The schedule text after `recipe` on a kernel of `tests/kernels`.
+fn schedule_after(kernel: &str, recipe: &str) -> String {
+    let path = format!("tests/kernels/{kernel}.c");
+    let text = fs::read_to_string(&path).expect("kernel");
+    let scop = polyc::lang::c::read_source(&path, text)
+        .expect("accepted")
+        .scops
+        .remove(0);
+    let deps = dependences(&scop, &DepOptions::default()).expect("deps");
+    let recipe = parse_recipe(recipe, &[]).expect("recipe parses");
+    match run_recipe(&scop, &deps, Schedule::original(&scop), &recipe) {
+        Ok(r) => r.schedule.to_text(&scop),
+        Err(RecipeError::Rejected(d)) => format!("refused: {}", d.message),
+        Err(RecipeError::NotImplemented(w)) => format!("not implemented: {w}"),
+    }
+}
+
+#[test]
+fn infix_iss_is_exactly_the_list_form() {
+    // `i >= 10` is `{0 | 1 | | -10}` and `c1 >= 10` is `{1 | | | -10}`:
+    // the satisfying points form the second part.
+    let infix = schedule_after("trisolv", "iss([0], i >= 10);");
+    assert_eq!(
+        infix,
+        schedule_after("trisolv", "iss([0], {0 | 1 | | -10});")
+    );
+    assert_eq!(infix, schedule_after("trisolv", "iss([0], c1 >= 10);"));
+    assert_eq!(infix, schedule_after("trisolv", "iss([0], {1 | | | -10});"));
+    // Clay's short forms: {in | params | const}, {params | const}, {const}.
+    assert_eq!(infix, schedule_after("trisolv", "iss([0], {1 | | -10});"));
+    assert!(infix.contains("S0: [0, i, 0] : i <= 9"), "{infix}");
+    assert!(infix.contains("S0: [0, i, 3] : i >= 10"), "{infix}");
+    let never = schedule_after("trisolv", "iss([0], {-1});");
+    assert_eq!(never, schedule_after("trisolv", "iss([0], {0 | -1});"));
+    // A no-break space is whitespace.
+    assert_eq!(
+        infix,
+        schedule_after("trisolv", "iss([0],\u{a0}{1 | | -10});")
+    );
+}
+
+#[test]
+fn split_of_a_deep_beta_moves_everything_after_it() {
+    // trisolv's first loop holds S0, the j loop of S1, then S2; splitting
+    // after S1 (a β of length 4) at depth 1 moves S2 to a new loop.
+    let text = schedule_after("trisolv", "split([0, 1, 0], 1);");
+    assert!(text.contains("S1: [0, i, 1, j, 0]"), "{text}");
+    assert!(text.contains("S2: [1, i, 0]"), "{text}");
+    assert!(text.contains("S3: [2, -i, 0]"), "{text}");
+}

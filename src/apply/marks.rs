@@ -154,13 +154,8 @@ pub fn unroll_jam(
             })
         })
         .collect();
-    let mut jammed = super::blocking::stripmine_pieces(
-        schedule,
-        &targets,
-        &[],
-        depth,
-        i64::from(factor),
-    )?;
+    let mut jammed =
+        super::blocking::stripmine_pieces(schedule, &targets, &[], depth, i64::from(factor))?;
     for t in &targets {
         let st = &mut jammed.statements[t.statement];
         let innermost = st.depth();
