@@ -196,8 +196,8 @@ fn constraints(p: &Part, drop_out: &[usize]) -> Vec<Constraint> {
         .map(|row| {
             let mut c = vec![0; n_cols];
             let at = |k: usize| row[1 + k];
-            for k in 0..p.n_param {
-                c[k] = at(p.n_out + p.n_in + p.n_local + k);
+            for (k, v) in c.iter_mut().take(p.n_param).enumerate() {
+                *v = at(p.n_out + p.n_in + p.n_local + k);
             }
             for k in 0..p.n_in {
                 c[p.n_param + k] = at(p.n_out + k);

@@ -55,7 +55,7 @@ pub(super) fn stripmine_pieces(
             }
             let b = st.beta(piece).unwrap_or_default();
             let differs_at = b.iter().zip(beta).position(|(x, y)| x != y);
-            if !differs_at.is_some_and(|j| j < depth) {
+            if differs_at.is_none_or(|j| j >= depth) {
                 return Err(ApplyError::precondition(format!(
                     "stripmine: statement S{s} is split in pieces (iss) and its piece at {b:?} shares the loop at depth {depth} with the pieces under {beta:?}"
                 ))

@@ -158,7 +158,7 @@ pub fn collapse(schedule: &Schedule, beta: &[i64]) -> Result<Schedule, ApplyErro
         .into_iter()
         .filter(|(_, b)| b.starts_with(beta))
         .collect();
-    if matching.is_empty() || matching.len() % 2 != 0 {
+    if matching.is_empty() || !matching.len().is_multiple_of(2) {
         return Err(ApplyError::precondition(format!(
             "collapse: the loop {beta:?} does not hold pairs of parts (it has {} pieces)",
             matching.len()
