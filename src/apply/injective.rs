@@ -14,7 +14,8 @@ use crate::scop::{Schedule, Scop};
 /// otherwise.
 pub fn check(scop: &Scop, before: &Schedule, after: &Schedule) -> Result<(), ApplyError> {
     for (s, st_sched) in after.statements.iter().enumerate() {
-        if before.statements.get(s) == Some(st_sched) {
+        // Only the statements whose dates changed (not just their marks).
+        if before.statements.get(s).map(|b| &b.pieces) == Some(&st_sched.pieces) {
             continue;
         }
         let Some(st) = scop.statements.get(s) else {
