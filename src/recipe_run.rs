@@ -507,18 +507,30 @@ impl Args<'_> {
     fn split_form(&self, k: usize) -> Result<SplitForm, RecipeError> {
         match &self.arg(k).value {
             Value::Sections(s) => {
-                let section = |i: usize| s.get(i).cloned().unwrap_or_default();
-                let constant = section(3);
-                if s.len() != 4 || constant.len() > 1 {
+                // Clay's short forms: `{const}`, `{params | const}`,
+                // `{in | params | const}`; the full form `{out | in | params | const}`.
+                let empty = Vec::new;
+                let (alphas, iters, params, constant) =
+                    match s.as_slice() {
+                        [c] => (empty(), empty(), empty(), c),
+                        [p, c] => (empty(), empty(), p.clone(), c),
+                        [i, p, c] => (empty(), i.clone(), p.clone(), c),
+                        [o, i, p, c] => (o.clone(), i.clone(), p.clone(), c),
+                        _ => return Err(self.wrong(
+                            k,
+                            "Clay's `{out | in | params | const}` (1 to 4 sections, one constant)",
+                        )),
+                    };
+                if constant.len() > 1 {
                     return Err(self.wrong(
                         k,
-                        "Clay's `{out | in | params | const}` (four sections, one constant)",
+                        "Clay's `{out | in | params | const}` (1 to 4 sections, one constant)",
                     ));
                 }
                 Ok(SplitForm {
-                    alphas: section(0),
-                    iters: section(1),
-                    params: section(2),
+                    alphas,
+                    iters,
+                    params,
                     constant: constant.first().copied().unwrap_or(0),
                 })
             }
@@ -529,8 +541,8 @@ impl Args<'_> {
 
     /// `lhs op rhs` over `c1, c2, …` (the loops), the iterators of the
     /// first statement under the β-vector and the parameters, as the split
-    /// form of its complement: the points that satisfy the constraint stay
-    /// first. Division is exact (rational): both sides are multiplied by
+    /// form with the same inequality: exactly the list form, so the points
+    /// that satisfy the constraint form the second part. Division is exact (rational): both sides are multiplied by
     /// the common denominator, so `c1 <= N / 2` is `2c1 <= N`.
     fn constraint_form(&self, k: usize, c: &AffineConstraint) -> Result<SplitForm, RecipeError> {
         let beta = self.beta(0)?;
@@ -577,23 +589,7 @@ impl Args<'_> {
         if strict {
             form.constant = form.constant.checked_sub(1).ok_or_else(overflow)?;
         }
-        // The points that satisfy the constraint come first: the second
-        // part is its negation, `-form - 1 >= 0`.
-        let negate = |v: &[i64]| {
-            v.iter()
-                .map(|x| x.checked_neg())
-                .collect::<Option<Vec<i64>>>()
-        };
-        Ok(SplitForm {
-            alphas: negate(&form.alphas).ok_or_else(overflow)?,
-            iters: negate(&form.iters).ok_or_else(overflow)?,
-            params: negate(&form.params).ok_or_else(overflow)?,
-            constant: form
-                .constant
-                .checked_neg()
-                .and_then(|c| c.checked_sub(1))
-                .ok_or_else(overflow)?,
-        })
+        Ok(form)
     }
 }
 

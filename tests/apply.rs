@@ -331,11 +331,10 @@ fn order_preconditions() {
             beta: vec![0],
             depth: 1,
         },
-        Directive::Fuse { beta: vec![0, 1] },
         Directive::Fuse { beta: vec![] },
         Directive::Unroll {
             beta: vec![0, 0],
-            factor: 1,
+            factor: 0,
             epilog: true,
         },
     ];
@@ -346,6 +345,28 @@ fn order_preconditions() {
                 Err(ApplyError::Precondition { .. })
             ),
             "{d:?}"
+        );
+    }
+    // Clay's no-ops change nothing (the recipe front end warns): fusing a
+    // loop with the statement-free end of its parent, unrolling by 1,
+    // splitting where nothing follows.
+    let original = Schedule::original(&scop).to_text(&scop);
+    for noop in [
+        Directive::Fuse { beta: vec![0, 1] },
+        Directive::Unroll {
+            beta: vec![0, 0],
+            factor: 1,
+            epilog: true,
+        },
+        Directive::Split {
+            beta: vec![0, 1, 0],
+            depth: 2,
+        },
+    ] {
+        assert_eq!(
+            run(&scop, &deps, std::slice::from_ref(&noop)).expect("no-op"),
+            original,
+            "{noop:?}"
         );
     }
     let unroll = Directive::Unroll {
@@ -362,7 +383,8 @@ fn order_preconditions() {
 fn index_set_split_makes_two_pieces_in_order() {
     use polyc::apply::SplitForm;
     let (scop, deps) = load(NEST);
-    // Clay's golden form {1 | 0 | 0 | -1}: α1 - 1 >= 0 goes second.
+    // Clay's golden form {1 | 0 | 0 | -1}: α1 - 1 >= 0 is the second part,
+    // a new child of the same loop (clay_iss): nothing is reordered.
     let form = SplitForm {
         alphas: vec![1],
         iters: vec![],
@@ -376,7 +398,7 @@ fn index_set_split_makes_two_pieces_in_order() {
     let text = run(&scop, &deps, std::slice::from_ref(&iss)).expect("legal: no dependence");
     assert_eq!(
         text,
-        "S0: [0, i, 0, j, 0] : i <= 0\nS0: [1, i, 0, j, 0] : i >= 1\n"
+        "S0: [0, i, 0, j, 0] : i <= 0\nS0: [0, i, 1, j, 0] : i >= 1\n"
     );
     // Splitting then reversing the second part: i runs 0, then n-1 down to 1.
     let (scop, deps) = load(STENCIL);
@@ -391,16 +413,17 @@ fn index_set_split_makes_two_pieces_in_order() {
         form,
     };
     let rev = Directive::Reverse {
-        beta: vec![1],
+        beta: vec![0, 1],
         depth: 1,
     };
-    // The stencil's (1, -1) dependence crosses the split at j = 5 and the
-    // reversed second part runs i backwards: refused.
+    // The second part (j >= 5) is child [0, 1] of the i loop; reversing
+    // its i runs the stencil's (1, -1) dependence backwards: refused.
     assert!(matches!(
         run(&scop, &deps, &[iss.clone(), rev]),
         Err(ApplyError::Violation(_))
     ));
-    // A split on a parameter-only form that is always false keeps one piece.
+    // A split on a form that is always false keeps its empty second part,
+    // as Clay does (so later β-vectors number as Clay's).
     let never = SplitForm {
         alphas: vec![],
         iters: vec![],
@@ -416,7 +439,7 @@ fn index_set_split_makes_two_pieces_in_order() {
         }],
     )
     .expect("legal");
-    assert_eq!(text.lines().count(), 1, "{text}");
+    assert_eq!(text.lines().count(), 2, "{text}");
 }
 
 #[test]
@@ -441,7 +464,14 @@ fn shape_directives_and_their_inverses() {
         depth: 1,
     };
     assert_eq!(run(&scop, &deps, &[strip, lin]).expect("legal"), original);
-    let embed = Directive::Embed { beta: b() };
+    // embed takes a statement's β (Clay refuses a loop's).
+    assert!(matches!(
+        run(&scop, &deps, &[Directive::Embed { beta: b() }]),
+        Err(ApplyError::Precondition { .. })
+    ));
+    let embed = Directive::Embed {
+        beta: vec![0, 0, 0],
+    };
     let embedded = run(&scop, &deps, std::slice::from_ref(&embed)).expect("legal");
     assert_eq!(embedded, "S0: [0, i, 0, j, 0, 0, 0]\n");
     let unembed = Directive::Unembed { beta: b() };
@@ -494,7 +524,7 @@ fn grain_densify_and_reshape() {
     };
     assert_eq!(
         run(&scop, &deps, std::slice::from_ref(&reshape)).expect("legal"),
-        "S0: [0, i, 0, 2i + j, 0]\n"
+        "S0: [0, i, 0, -2i + j, 0]\n"
     );
     let back = Directive::Reshape {
         beta: vec![0],

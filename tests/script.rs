@@ -331,7 +331,7 @@ print(s.betas);
     );
     assert_eq!(out.status, 0, "{}", out.stderr);
     assert!(
-        out.stderr.starts_with("true\n[[0, 0], [1, 0]]\n"),
+        out.stderr.starts_with("true\n[[0, 0], [0, 3]]\n"),
         "{}",
         out.stderr
     );

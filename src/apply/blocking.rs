@@ -3,13 +3,17 @@
 //! loop outward).
 
 use super::dates::{alpha, insert_dates, swap_dates, with_date_row};
-use super::shape::whole_statements;
-use super::tree::under;
+use super::tree::{under, PieceRef};
 use super::{check_depth, rewrite_pieces, ApplyError};
 use crate::scop::Schedule;
 
 /// `α_depth` becomes the tile index `⌊α_depth / size⌋`, a new β = 0, then
-/// `α_depth` itself, for the statements under `beta`.
+/// `α_depth` itself, for the pieces under `beta` (Clay strip-mines the
+/// scattering parts whose β matches). Another piece of the same statement
+/// gets the two new dates as constants `0, 0`; it must lie in another loop
+/// at depth `depth` (its β differs from `beta` before that depth), so
+/// that its order with the strip-mined pieces is decided before the new
+/// dates.
 pub fn stripmine(
     schedule: &Schedule,
     beta: &[i64],
@@ -17,16 +21,52 @@ pub fn stripmine(
     size: i64,
 ) -> Result<Schedule, ApplyError> {
     let targets = under(schedule, beta)?;
-    check_depth(schedule, &targets, depth, "stripmine")?;
+    stripmine_pieces(schedule, &targets, beta, depth, size)
+}
+
+/// [`stripmine`] of the pieces `targets` (all under `beta`).
+pub(super) fn stripmine_pieces(
+    schedule: &Schedule,
+    targets: &[PieceRef],
+    beta: &[i64],
+    depth: usize,
+    size: i64,
+) -> Result<Schedule, ApplyError> {
+    check_depth(schedule, targets, depth, "stripmine")?;
     if size < 1 {
         return Err(ApplyError::precondition(format!(
             "stripmine: the size must be at least 1, not {size}"
         )));
     }
-    whole_statements(schedule, &targets, "stripmine")?;
-    let mut next = rewrite_pieces(schedule, &targets, |p| {
+    let mut statements: Vec<usize> = targets.iter().map(|t| t.statement).collect();
+    statements.sort_unstable();
+    statements.dedup();
+    // The other pieces of those statements, each in another loop at `depth`.
+    let mut others = Vec::new();
+    for &s in &statements {
+        let st = &schedule.statements[s];
+        for piece in 0..st.pieces.len() {
+            let r = PieceRef {
+                statement: s,
+                piece,
+            };
+            if targets.contains(&r) {
+                continue;
+            }
+            let b = st.beta(piece).unwrap_or_default();
+            let differs_at = b.iter().zip(beta).position(|(x, y)| x != y);
+            if differs_at.is_none_or(|j| j >= depth) {
+                return Err(ApplyError::precondition(format!(
+                    "stripmine: statement S{s} is split in pieces (iss) and its piece at {b:?} shares the loop at depth {depth} with the pieces under {beta:?}"
+                ))
+                .with_help("strip-mine a β-vector above the split, or the loop at a depth where the pieces are in different loops"));
+            }
+            others.push(r);
+        }
+    }
+    let at = alpha(depth);
+    let next = rewrite_pieces(schedule, targets, |p| {
         // New dates at α(depth): T, β = 0, then the old α_depth.
-        let at = alpha(depth);
         let p = insert_dates(p, at, 2);
         let (tile, point) = (at, at + 2);
         // size·T <= α  and  α <= size·T + size − 1;  β = 0.
@@ -34,9 +74,12 @@ pub fn stripmine(
         let p = with_date_row(&p, &[(point, -1), (tile, size)], size - 1, false);
         Ok(with_date_row(&p, &[(at + 1, 1)], 0, true))
     })?;
+    let mut next = rewrite_pieces(&next, &others, |p| {
+        let p = insert_dates(p, at, 2);
+        let p = with_date_row(&p, &[(at, 1)], 0, true);
+        Ok(with_date_row(&p, &[(at + 1, 1)], 0, true))
+    })?;
     // The tile loop has no marks; the point loop keeps the old ones.
-    let mut statements: Vec<usize> = targets.iter().map(|t| t.statement).collect();
-    statements.dedup();
     for s in statements {
         next.statements[s].marks.insert(depth - 1, Vec::new());
     }
@@ -67,4 +110,26 @@ pub fn tile(
     rewrite_pieces(&next, &targets, |p| {
         Ok(swap_dates(p, alpha(depth), alpha(outer)))
     })
+}
+
+/// Clay's `CLAY_BETA_IS_LOOP`: `beta` must name a loop (every piece under
+/// it has a longer β-vector), not a statement.
+pub(super) fn is_loop(
+    schedule: &Schedule,
+    targets: &[super::tree::PieceRef],
+    beta: &[i64],
+    what: &str,
+) -> Result<(), ApplyError> {
+    let statement = targets.iter().any(|t| {
+        schedule.statements[t.statement]
+            .beta(t.piece)
+            .is_some_and(|b| b.len() <= beta.len())
+    });
+    if statement {
+        return Err(ApplyError::precondition(format!(
+            "{what}: the β-vector {beta:?} is not a loop: it names a statement"
+        ))
+        .with_help("give the β-vector of the loop around it (drop its last entry)"));
+    }
+    Ok(())
 }

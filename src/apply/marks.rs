@@ -3,7 +3,7 @@
 //! the statements it encloses (exact: [`carried_dependence`]).
 
 use super::dates::{alpha, swap_dates};
-use super::tree::under;
+use super::tree::{under, PieceRef};
 use super::{check_depth, ApplyError};
 use crate::scop::validity::{carried_dependence, first_violation};
 use crate::scop::{Dependence, Mark, Schedule, Scop};
@@ -97,9 +97,13 @@ pub fn unroll(
     let targets = under(schedule, beta)?;
     let depth = beta.len();
     check_depth(schedule, &targets, depth, what)?;
+    if factor == 1 {
+        // Unrolling by 1 changes nothing (a warning, as in Clay).
+        return Ok(schedule.clone());
+    }
     if factor < 2 {
         return Err(ApplyError::precondition(format!(
-            "{what}: the factor must be at least 2, not {factor}"
+            "{what}: the factor must be at least 1, not {factor}"
         )));
     }
     let mark = if epilog {
@@ -136,8 +140,22 @@ pub fn unroll_jam(
             "unroll_jam: the factor must be at least 2, not {factor}"
         )));
     }
-    // The jammed order: strip-mine, then the point loop goes innermost.
-    let mut jammed = super::blocking::stripmine(schedule, beta, depth, i64::from(factor))?;
+    // Marks belong to statements, so every piece of the statements under
+    // `beta` is jammed (an iss-split statement's other pieces too): the
+    // jammed order strip-mines them all, then the point loop goes innermost.
+    let mut statements: Vec<usize> = targets.iter().map(|t| t.statement).collect();
+    statements.dedup();
+    let targets: Vec<PieceRef> = statements
+        .iter()
+        .flat_map(|&s| {
+            (0..schedule.statements[s].pieces.len()).map(move |piece| PieceRef {
+                statement: s,
+                piece,
+            })
+        })
+        .collect();
+    let mut jammed =
+        super::blocking::stripmine_pieces(schedule, &targets, &[], depth, i64::from(factor))?;
     for t in &targets {
         let st = &mut jammed.statements[t.statement];
         let innermost = st.depth();

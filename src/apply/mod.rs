@@ -16,6 +16,7 @@
 mod affine;
 mod blocking;
 pub mod dates;
+mod injective;
 mod marks;
 mod order;
 mod shape;
@@ -75,8 +76,8 @@ pub enum Directive {
     Fuse { beta: Vec<i64> },
     /// The statement at `second` joins the statement at `first`, right after it.
     Block { first: Vec<i64>, second: Vec<i64> },
-    /// Index-set split of loop `beta`: where `form >= 0` moves to a copy
-    /// of the loop right after it.
+    /// Index-set split of loop `beta`: where `form >= 0` becomes new
+    /// children of the same loop, after its existing ones (Clay's `clay_iss`).
     Iss { beta: Vec<i64>, form: SplitForm },
     /// `iss` on the loop's own counter: `α + params·p + const >= 0` goes second.
     Peel {
@@ -94,7 +95,7 @@ pub enum Directive {
     },
     /// Undo `grain`.
     Densify { beta: Vec<i64>, depth: usize },
-    /// `α_depth := α_depth + amount·iterator` (1-based iterator number).
+    /// `α_depth := α_depth − amount·iterator` (1-based iterator number; Clay's sign).
     Reshape {
         beta: Vec<i64>,
         depth: usize,
@@ -203,6 +204,8 @@ pub fn apply(
             constant,
         } => affine::shift(schedule, scop, beta, *depth, params, *constant)?,
         Directive::Stripmine { beta, depth, size } => {
+            // Clay refuses a statement's β here ("the beta is not a loop").
+            blocking::is_loop(schedule, &tree::under(schedule, beta)?, beta, "stripmine")?;
             blocking::stripmine(schedule, beta, *depth, *size)?
         }
         Directive::Tile {
@@ -255,6 +258,7 @@ pub fn apply(
         }
     };
     tree::normalize(&mut next)?;
+    injective::check(scop, schedule, &next)?;
     if let Some(v) = first_violation(scop, &next, deps)? {
         return Err(ApplyError::Violation(Box::new(v)));
     }

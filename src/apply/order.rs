@@ -3,7 +3,7 @@
 //! statement joins another one's loops).
 
 use super::dates::beta as beta_date;
-use super::tree::{all_betas, set_constant_date, under};
+use super::tree::{all_betas, set_constant_date, shift_after, under};
 use super::ApplyError;
 use crate::scop::{Schedule, Scop};
 
@@ -41,6 +41,10 @@ fn children(schedule: &Schedule, beta: &[i64]) -> Result<Vec<i64>, ApplyError> {
 
 /// Child `x` of loop `beta` moves to position `order[x]`.
 pub fn reorder(schedule: &Schedule, beta: &[i64], order: &[i64]) -> Result<Schedule, ApplyError> {
+    if beta.is_empty() && schedule.statements.is_empty() {
+        // An empty region: nothing to reorder (Clay: a warning).
+        return Ok(schedule.clone());
+    }
     if !beta.is_empty() {
         under(schedule, beta)?;
     }
@@ -73,8 +77,10 @@ pub fn reorder(schedule: &Schedule, beta: &[i64], order: &[i64]) -> Result<Sched
     })
 }
 
-/// Split the loop at `depth` enclosing `beta` after `beta`: the children
-/// after it move to a new loop right after this one.
+/// Split the loop at `depth` enclosing `beta` after `beta`, as Clay's
+/// `clay_split` (`clay_beta_shift_after`): everything after `beta` in that
+/// loop, at any nesting level, moves to a new loop right after it. When
+/// nothing follows, the schedule is unchanged (a warning, as in Clay).
 pub fn split(schedule: &Schedule, beta: &[i64], depth: usize) -> Result<Schedule, ApplyError> {
     under(schedule, beta)?;
     if depth == 0 || beta.len() <= depth {
@@ -83,31 +89,7 @@ pub fn split(schedule: &Schedule, beta: &[i64], depth: usize) -> Result<Schedule
         ))
         .with_help("the β-vector must be longer than the depth: it names a child of that loop"));
     }
-    let (parent, loop_pos, child) = (&beta[..depth - 1], beta[depth - 1], beta[depth]);
-    let last = children(schedule, &beta[..depth])?
-        .last()
-        .copied()
-        .unwrap_or(child);
-    if child == last {
-        return Err(ApplyError::precondition(format!(
-            "split: nothing follows {beta:?} in the loop at depth {depth}; there is nothing to split off"
-        )));
-    }
-    rewrite_betas(schedule, |b| {
-        if b.len() < depth || !b.starts_with(parent) {
-            return None;
-        }
-        let mut new = b.to_vec();
-        if b[depth - 1] > loop_pos {
-            // Later siblings of the loop make room for the new one.
-            new[depth - 1] += 1;
-        } else if b[depth - 1] == loop_pos && b.len() > depth && b[depth] > child {
-            new[depth - 1] += 1;
-        } else {
-            return None;
-        }
-        Some(new)
-    })
+    shift_after(schedule, beta, depth)
 }
 
 /// Merge the loop after `beta` into loop `beta`; its children come after
@@ -130,10 +112,9 @@ pub fn fuse(schedule: &Schedule, beta: &[i64]) -> Result<Schedule, ApplyError> {
     next_beta.push(pos + 1);
     let theirs = children(schedule, &next_beta)?;
     if theirs.is_empty() {
-        return Err(ApplyError::precondition(format!(
-            "fuse: no loop follows {beta:?} at depth {depth}"
-        ))
-        .with_help("fuse merges a loop with the next loop at the same depth"));
+        // Nothing after the loop, or a statement: Clay leaves the schedule
+        // as it was (a warning).
+        return Ok(schedule.clone());
     }
     let offset = own.last().copied().unwrap_or(0) + 1;
     rewrite_betas(schedule, |b| {

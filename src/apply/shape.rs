@@ -51,6 +51,19 @@ pub fn grain(
 pub fn embed(schedule: &Schedule, beta: &[i64]) -> Result<Schedule, ApplyError> {
     let targets = under(schedule, beta)?;
     whole_statements(schedule, &targets, "embed")?;
+    // Clay's `CLAY_BETA_IS_STMT`: embed wraps one statement, not a loop.
+    if targets.iter().any(|t| {
+        schedule.statements[t.statement]
+            .beta(t.piece)
+            .is_some_and(|b| b.len() != beta.len())
+    }) {
+        return Err(ApplyError::precondition(format!(
+            "embed: the β-vector {beta:?} is not a statement: it names a loop"
+        ))
+        .with_help(
+            "embed wraps one statement in a loop of one iteration; give its full β-vector",
+        ));
+    }
     let mut next = rewrite_pieces(schedule, &targets, |p| {
         let n = p.space().n_out();
         let p = insert_dates(p, n, 2);
@@ -272,16 +285,14 @@ pub fn reshape(
             )));
         }
     }
-    let neg = amount
-        .checked_neg()
-        .ok_or(crate::poly::PolyError::Overflow)?;
+    // Clay's sign: α_depth := α_depth − amount·iterator.
     rewrite_pieces(schedule, &targets, |p| {
         let input = p.space().in_col(iterator - 1);
         Ok(super::dates::substitute_date(
             p,
             alpha(depth),
             &[],
-            &[(input, neg)],
+            &[(input, amount)],
             0,
         )?)
     })

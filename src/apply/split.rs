@@ -1,9 +1,10 @@
 //! Index-set splitting (`iss`): the iterations of a loop where an affine
-//! form is non-negative move to a copy of the loop placed right after it.
+//! form is non-negative become new children of the same loop, after its
+//! existing ones (Clay's `clay_iss`); `peel` also splits the loop there.
 //! A statement's schedule becomes a union of pieces.
 
 use super::dates::{alpha, beta as beta_date};
-use super::tree::{all_betas, set_constant_date, under};
+use super::tree::{all_betas, set_constant_date, shift_after, under};
 use super::{check_depth, ApplyError};
 use crate::poly::{Constraint, PolyError};
 use crate::scop::Schedule;
@@ -18,10 +19,24 @@ pub struct SplitForm {
     pub constant: i64,
 }
 
-/// Split the pieces under `beta` (a loop at depth `beta.len()`) by `form`:
-/// `form < 0` stays, `form >= 0` goes to a new loop right after it.
-/// Empty parts are dropped (exact emptiness).
+/// Split the pieces under `beta` (a loop at depth `beta.len()`) by `form`,
+/// exactly as Clay's `clay_iss`: both parts stay inside the loop. The part
+/// where `form < 0` keeps its β; the part where `form >= 0` gets
+/// `β[len(beta)] += m + 1`, `m` the largest child position of the loop
+/// before the split, so it comes after every existing child and `iss`
+/// alone never reorders anything. Provably empty parts are kept (as Clay
+/// keeps them), so later β-vectors number as Clay's do.
 pub fn iss(schedule: &Schedule, beta: &[i64], form: &SplitForm) -> Result<Schedule, ApplyError> {
+    Ok(iss_with_max(schedule, beta, form)?.0)
+}
+
+/// [`iss`], and the β-vector of the last piece under `beta` before the
+/// split (Clay's `beta_max`, where `peel` splits the loop).
+fn iss_with_max(
+    schedule: &Schedule,
+    beta: &[i64],
+    form: &SplitForm,
+) -> Result<(Schedule, Vec<i64>), ApplyError> {
     let targets = under(schedule, beta)?;
     let depth = beta.len();
     if depth == 0 {
@@ -38,16 +53,18 @@ pub fn iss(schedule: &Schedule, beta: &[i64], form: &SplitForm) -> Result<Schedu
             form.params.len()
         )));
     }
-    let pos = depth - 1;
-    let at = beta[pos];
+    let betas = all_betas(schedule)?;
+    let beta_max = betas
+        .iter()
+        .filter(|(_, b)| b.starts_with(beta))
+        .map(|(_, b)| b.clone())
+        .max()
+        .unwrap_or_else(|| beta.to_vec());
+    let order = beta_max
+        .get(depth)
+        .and_then(|m| m.checked_add(1))
+        .ok_or(PolyError::Overflow)?;
     let mut next = schedule.clone();
-    // Make room: later siblings of the loop move one place on.
-    for (r, b) in all_betas(schedule)? {
-        if b.len() > pos && b.starts_with(&beta[..pos]) && b[pos] > at {
-            let piece = &mut next.statements[r.statement].pieces[r.piece];
-            *piece = set_constant_date(piece, beta_date(pos), b[pos] + 1);
-        }
-    }
     // Split every target piece (in reverse, so indices stay valid).
     let mut targets = targets;
     targets.sort();
@@ -81,27 +98,26 @@ pub fn iss(schedule: &Schedule, beta: &[i64], form: &SplitForm) -> Result<Schedu
             return Err(PolyError::Overflow.into());
         };
         let first_row = Constraint::ineq(negated, constant);
+        let own = st.beta(t.piece).unwrap_or_default();
+        let moved = own
+            .get(depth)
+            .and_then(|v| v.checked_add(order))
+            .ok_or(PolyError::Overflow)?;
         let mut first = piece.clone();
         first.add(first_row);
         let mut second = piece;
         second.add(second_row);
-        second = set_constant_date(&second, beta_date(pos), at + 1);
-        st.pieces.remove(t.piece);
-        let mut parts = Vec::new();
-        for p in [first, second] {
-            if !p.is_empty()? {
-                parts.push(p);
-            }
-        }
-        for (k, p) in parts.into_iter().enumerate() {
-            st.pieces.insert(t.piece + k, p);
-        }
+        second = set_constant_date(&second, beta_date(depth), moved);
+        st.pieces[t.piece] = first;
+        st.pieces.insert(t.piece + 1, second);
     }
-    Ok(next)
+    Ok((next, beta_max))
 }
 
-/// `peel(beta, {params | const})`: `iss` on the loop's own counter,
-/// `α + params·p + const >= 0` going second (Clay's `peel([0], {-15})`
+/// `peel(beta, {params | const})`, as Clay's `clay_peel`: `iss` on the
+/// loop's own counter (`α + params·p + const >= 0` is the second part),
+/// then the loop is split after its last child before the split, so the
+/// second part is a new loop right after it (Clay's `peel([0], {-15})`
 /// peels the first 15 iterations off loop `[0]`).
 pub fn peel(
     schedule: &Schedule,
@@ -114,7 +130,7 @@ pub fn peel(
     if let Some(last) = alphas.last_mut() {
         *last = 1;
     }
-    iss(
+    let (split, beta_max) = iss_with_max(
         schedule,
         beta,
         &SplitForm {
@@ -123,46 +139,65 @@ pub fn peel(
             params: params.to_vec(),
             constant,
         },
-    )
+    )?;
+    shift_after(&split, &beta_max, depth)
 }
 
-/// Undo `iss`: loop `beta` and the loop after it hold the two parts of the
-/// same statements (each part the other's complement on one inequality);
-/// each pair of parts becomes one piece again in loop `beta`.
+/// Undo `iss`, as Clay's `clay_collapse`: the children of loop `beta` are
+/// `2n` pieces in pairs, child `x` and child `x + n` (the two parts `iss`
+/// made of one piece); each pair becomes one piece again, with the first
+/// one's β.
 pub fn collapse(schedule: &Schedule, beta: &[i64]) -> Result<Schedule, ApplyError> {
-    let Some((&at, parent)) = beta.split_last() else {
+    if beta.is_empty() {
         return Err(ApplyError::precondition(
             "collapse: name a loop, not the root",
         ));
-    };
-    let pos = beta.len() - 1;
-    let mut next_beta = parent.to_vec();
-    next_beta.push(at + 1);
-    let firsts = under(schedule, beta)?;
-    let seconds = under(schedule, &next_beta).map_err(|_| {
-        ApplyError::precondition(format!("collapse: no loop follows {beta:?} to merge back"))
-            .with_help("collapse undoes iss: the two parts are the loop and the one after it")
-    })?;
+    }
+    let pos = beta.len();
+    let mut matching: Vec<(super::tree::PieceRef, Vec<i64>)> = all_betas(schedule)?
+        .into_iter()
+        .filter(|(_, b)| b.starts_with(beta))
+        .collect();
+    if matching.is_empty() || !matching.len().is_multiple_of(2) {
+        return Err(ApplyError::precondition(format!(
+            "collapse: the loop {beta:?} does not hold pairs of parts (it has {} pieces)",
+            matching.len()
+        ))
+        .with_help("collapse undoes iss: the loop holds both parts of each split piece"));
+    }
+    if matching.iter().any(|(_, b)| b.len() <= pos) {
+        return Err(ApplyError::precondition(format!(
+            "collapse: {beta:?} is a statement, not a loop"
+        )));
+    }
+    matching.sort_by(|x, y| x.1.cmp(&y.1));
+    let max_child = matching.iter().map(|(_, b)| b[pos]).max().unwrap_or(0);
+    let pairs = (max_child + 1) / 2;
     let mut next = schedule.clone();
     let mut drop: Vec<(usize, usize)> = Vec::new();
-    for s in &seconds {
-        let st = &schedule.statements[s.statement];
-        let second = set_constant_date(&st.pieces[s.piece], beta_date(pos), at);
-        let partner = firsts
+    for (first, first_beta) in &matching[..matching.len() / 2] {
+        let mut second_beta = first_beta.clone();
+        second_beta[pos] += pairs;
+        let second = matching
             .iter()
-            .filter(|f| f.statement == s.statement)
-            .find_map(|f| merged(&st.pieces[f.piece], &second).map(|m| (f.piece, m)));
-        let Some((first, merged)) = partner else {
+            .find(|(r, b)| *b == second_beta && r.statement == first.statement);
+        let st = &schedule.statements[first.statement];
+        let merged_piece = second.and_then(|(r, _)| {
+            let moved = set_constant_date(&st.pieces[r.piece], beta_date(pos), first_beta[pos]);
+            merged(&st.pieces[first.piece], &moved).map(|m| (r.piece, m))
+        });
+        let Some((second_piece, m)) = merged_piece else {
             return Err(ApplyError::precondition(format!(
-                "collapse: the part of statement S{} in the loop after {beta:?} is not the complement of a part in {beta:?}",
-                s.statement
+                "collapse: the part of statement S{} at {first_beta:?} has no complement at {second_beta:?}",
+                first.statement
             ))
-            .with_help("collapse undoes iss; both loops must come from one index-set split"));
+            .with_help("collapse undoes iss; both parts must come from one index-set split"));
         };
-        next.statements[s.statement].pieces[first] = merged;
-        drop.push((s.statement, s.piece));
+        next.statements[first.statement].pieces[first.piece] = m;
+        drop.push((first.statement, second_piece));
     }
     drop.sort();
+    drop.dedup();
     for (st, piece) in drop.into_iter().rev() {
         next.statements[st].pieces.remove(piece);
     }

@@ -92,6 +92,38 @@ pub fn normalize(schedule: &mut Schedule) -> Result<(), ApplyError> {
     Ok(())
 }
 
+/// Clay's `clay_beta_shift_after(beta, depth)`: every piece whose β-vector
+/// comes strictly after `beta` (compared on their common prefix; pieces
+/// under `beta` are not after it) and has a β at position `depth - 1` gets
+/// that β one higher. Everything after `beta` inside the loop at depth
+/// `depth - 1` moves to a new loop at depth `depth` right after it; what
+/// lies elsewhere keeps its order.
+pub fn shift_after(
+    schedule: &Schedule,
+    reference: &[i64],
+    depth: usize,
+) -> Result<Schedule, ApplyError> {
+    let mut next = schedule.clone();
+    let Some(at) = depth.checked_sub(1) else {
+        return Ok(next);
+    };
+    for (r, b) in all_betas(schedule)? {
+        let after = reference
+            .iter()
+            .zip(&b)
+            .find(|(x, y)| x != y)
+            .is_some_and(|(x, y)| y > x);
+        if after && b.len() > at {
+            let value = b[at]
+                .checked_add(1)
+                .ok_or(crate::poly::PolyError::Overflow)?;
+            let piece = &mut next.statements[r.statement].pieces[r.piece];
+            *piece = set_constant_date(piece, beta(at), value);
+        }
+    }
+    Ok(next)
+}
+
 /// `piece` with date `d`, fixed to a constant by an equality, fixed to
 /// `value` instead.
 pub fn set_constant_date(piece: &BasicMap, d: usize, value: i64) -> BasicMap {

@@ -7,7 +7,11 @@ use crate::lang::diagnostic::Diagnostic;
 
 /// Characters outside strings and comments that the language uses.
 fn is_token_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c.is_ascii_whitespace() || "_,;|=<>+-*/@()[]{}".contains(c)
+    // A no-break space (U+00A0) is whitespace, as in Clay's scripts.
+    c.is_ascii_alphanumeric()
+        || c.is_ascii_whitespace()
+        || c == '\u{a0}'
+        || "_,;|=<>+-*/@()[]{}".contains(c)
 }
 
 fn closer(open: char) -> char {

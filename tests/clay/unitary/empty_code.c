@@ -1,0 +1,5 @@
+#pragma scop
+/* Clay
+   reorder([], [0,1])
+*/
+#pragma endscop
