@@ -255,8 +255,10 @@ pub fn apply(
         }
     };
     tree::normalize(&mut next)?;
-    if let Some(v) = first_violation(scop, &next, deps)? {
-        return Err(ApplyError::Violation(Box::new(v)));
+    if !preserves_order(directive) {
+        if let Some(v) = first_violation(scop, &next, deps)? {
+            return Err(ApplyError::Violation(Box::new(v)));
+        }
     }
     marks::check_marks(scop, deps, &next)?;
     let changed = next != *schedule;
@@ -264,6 +266,23 @@ pub fn apply(
         schedule: next,
         changed,
     })
+}
+
+/// Directives that run every pair of instances in the order the input
+/// schedule runs them, so that the result respects every dependence the
+/// input respects (and the input is legal: the original schedule, a loaded
+/// one checked by `scop::validity`, or an earlier `apply`'s result). The
+/// dependence check is skipped for them; it grows with the schedule's depth.
+///
+/// `stripmine` (and `tile` whose tile loop stays where it is made) replaces
+/// a date `α` by `(⌊α/size⌋, 0, α)`: `⌊α/size⌋` is non-decreasing in `α`, and
+/// equal when `α` is, so two dates compare lexicographically as before.
+fn preserves_order(directive: &Directive) -> bool {
+    match directive {
+        Directive::Stripmine { .. } => true,
+        Directive::Tile { depth, outer, .. } => depth == outer,
+        _ => false,
+    }
 }
 
 /// Every piece under `beta` must have a loop at `depth` (1-based).
