@@ -503,7 +503,7 @@ impl Args<'_> {
             return Err(self.above_cap(
                 k,
                 v,
-                MAX_UNROLL_FACTOR,
+                &format!("at most {MAX_UNROLL_FACTOR}"),
                 "each unit of the factor prints one more copy of the loop body",
             ));
         }
@@ -518,24 +518,25 @@ impl Args<'_> {
             return Err(self.above_cap(
                 k,
                 v,
-                MAX_DATE_COEFFICIENT,
+                &format!("between -{MAX_DATE_COEFFICIENT} and {MAX_DATE_COEFFICIENT}"),
                 "it becomes a coefficient of the generated loops, which count with C `int`s",
             ));
         }
         Ok(v)
     }
 
-    fn above_cap(&self, k: usize, v: i64, cap: i64, why: &str) -> RecipeError {
+    /// An argument beyond polyc's limit (`allowed`: "at most 1024").
+    fn above_cap(&self, k: usize, v: i64, allowed: &str, why: &str) -> RecipeError {
         RecipeError::Rejected(
             Diagnostic::error(
                 format!(
-                    "argument {} of `{}` is {v}, above polyc's limit of {cap}",
+                    "argument {} of `{}` is {v}; polyc allows {allowed} here",
                     k + 1,
                     self.call.name
                 ),
                 self.arg(k).span.clone(),
             )
-            .with_label(format!("at most {cap} in magnitude here"))
+            .with_label(allowed.to_string())
             .with_note(why.to_string())
             .with_help("see \"Limits\" in docs/recipe-language.md"),
         )

@@ -185,5 +185,7 @@ fn info_strings_are_read() {
     assert_eq!(blocks[1].language, "");
     assert!(looks_like_a_call("tile([0,1,0], 2, 2, T);"));
     assert!(!looks_like_a_call("recipe    = stmt* ;"));
-    assert!(!looks_like_a_call("cargo run --release -- recipes/gemm/gemm.c"));
+    assert!(!looks_like_a_call(
+        "cargo run --release -- recipes/gemm/gemm.c"
+    ));
 }
