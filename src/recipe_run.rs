@@ -143,7 +143,7 @@ pub fn directive_names() -> impl Iterator<Item = &'static str> {
     PROTOTYPES
         .iter()
         .map(|(name, _)| *name)
-        .chain(std::iter::once("context"))
+        .chain(["context", "auto"])
         .chain(LATER.iter().copied())
 }
 

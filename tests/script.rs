@@ -373,7 +373,7 @@ print(`${r.ok} ${r.reason}`);
     let expected =
         "false\nfalse\n`tile` would violate a WAW dependence S0 -> S1 on `C`\ntrue\ntrue\n\
                     true true \"\"\nfalse\ntrue true\ntrue false\n\
-                    false not implemented yet: the `auto` directive\n\
+                    false `auto`: the automatic schedulers are not implemented yet\n\
                     false `tile` takes 4 arguments, not 2\n";
     assert_eq!(out.stderr, expected);
     assert!(out.stdout.contains("# parallel at α1"), "{}", out.stdout);
