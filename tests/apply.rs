@@ -592,6 +592,9 @@ fn stripmine_of_part_of_a_loop_is_still_checked() {
             size: 4,
         },
     ] {
-        assert!(run(&scop, &deps, &[whole.clone()]).is_ok(), "{whole:?}");
+        assert!(
+            run(&scop, &deps, std::slice::from_ref(&whole)).is_ok(),
+            "{whole:?}"
+        );
     }
 }
