@@ -10,7 +10,7 @@ pub enum Target {
     Openmp,
     /// plain C, no pragmas
     C,
-    /// CUDA host and kernel code
+    /// CUDA host and kernel code (not yet implemented: exits 2)
     Cuda,
 }
 
@@ -74,7 +74,7 @@ pub struct Cli {
     /// With `--emit deps` or `--emit deps-text`: also read-after-read dependences
     #[arg(long)]
     pub rar: bool,
-    /// Print the final schedule as a recipe that replays it
+    /// Print the final schedule as a recipe that replays it (not yet implemented: exits 2)
     #[arg(long)]
     pub explain: bool,
     /// Load a schedule (JSON) instead of a recipe

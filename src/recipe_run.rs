@@ -37,8 +37,16 @@ const LATER: &[&str] = &[
     "get_array_id",
     "replace_array",
     "datacopy",
-    "auto",
 ];
+
+/// The largest `unroll`, `unroll_noepilog` and `unroll_jam` factor: each unit
+/// of the factor prints one more copy of the loop body.
+pub const MAX_UNROLL_FACTOR: i64 = 1024;
+
+/// The largest magnitude of a tile or strip size, a `grain` factor, a `skew`
+/// factor, a `shift` constant or a `reshape` amount: they become
+/// coefficients and constants of the generated loops, which run over C `int`s.
+pub const MAX_DATE_COEFFICIENT: i64 = i32::MAX as i64;
 
 /// Apply every call of `recipe` in order, starting from `schedule`.
 /// `context(...)` narrows the parameters' context; the dependences are then
@@ -135,7 +143,7 @@ pub fn directive_names() -> impl Iterator<Item = &'static str> {
     PROTOTYPES
         .iter()
         .map(|(name, _)| *name)
-        .chain(std::iter::once("context"))
+        .chain(["context", "auto"])
         .chain(LATER.iter().copied())
 }
 
@@ -255,6 +263,16 @@ fn prototype(name: &str) -> Option<(&'static str, usize)> {
 fn to_directive(call: &Call, scop: &Scop, schedule: &Schedule) -> Result<Directive, RecipeError> {
     let name = call.name.as_str();
     let Some((proto, expected)) = prototype(name) else {
+        if name == "auto" {
+            return Err(RecipeError::Rejected(
+                Diagnostic::error(
+                    "`auto`: the automatic schedulers are not implemented yet",
+                    call.span.clone(),
+                )
+                .with_label("not implemented yet")
+                .with_help("write the directives by hand for now (docs/recipe-language.md)"),
+            ));
+        }
         if LATER.contains(&name) {
             return Err(RecipeError::NotImplemented(format!(
                 "the `{name}` directive"
@@ -304,24 +322,24 @@ fn to_directive(call: &Call, scop: &Scop, schedule: &Schedule) -> Result<Directi
             beta,
             depth: a.depth(1)?,
             other: a.depth(2)?,
-            factor: a.int(3)?,
+            factor: a.coefficient(3)?,
         },
         "shift" => Directive::Shift {
             beta,
             depth: a.depth(1)?,
             params: a.list(2)?,
-            constant: a.int(3)?,
+            constant: a.coefficient(3)?,
         },
         "stripmine" => Directive::Stripmine {
             beta,
             depth: a.depth(1)?,
-            size: a.int(2)?,
+            size: a.coefficient(2)?,
         },
         "tile" => Directive::Tile {
             beta,
             depth: a.depth(1)?,
             outer: a.depth(2)?,
-            size: a.int(3)?,
+            size: a.coefficient(3)?,
         },
         "reorder" => Directive::Reorder {
             beta,
@@ -362,7 +380,7 @@ fn to_directive(call: &Call, scop: &Scop, schedule: &Schedule) -> Result<Directi
         "grain" => Directive::Grain {
             beta,
             depth: a.depth(1)?,
-            factor: a.int(2)?,
+            factor: a.coefficient(2)?,
         },
         "linearize" => Directive::Linearize {
             beta,
@@ -391,7 +409,7 @@ fn to_directive(call: &Call, scop: &Scop, schedule: &Schedule) -> Result<Directi
             beta,
             depth: a.depth(1)?,
             iterator: a.depth(2)?,
-            amount: a.int(3)?,
+            amount: a.coefficient(3)?,
         },
         other => {
             // `prototype` and this match list the same names.
@@ -478,9 +496,50 @@ impl Args<'_> {
         usize::try_from(v).map_err(|_| self.wrong(k, "a depth (1-based, positive)"))
     }
 
+    /// An unroll factor: positive, at most [`MAX_UNROLL_FACTOR`].
     fn factor(&self, k: usize) -> Result<u32, RecipeError> {
         let v = self.int(k)?;
+        if v > MAX_UNROLL_FACTOR {
+            return Err(self.above_cap(
+                k,
+                v,
+                &format!("at most {MAX_UNROLL_FACTOR}"),
+                "each unit of the factor prints one more copy of the loop body",
+            ));
+        }
         u32::try_from(v).map_err(|_| self.wrong(k, "a positive factor"))
+    }
+
+    /// An integer that becomes a coefficient or constant of the generated
+    /// loops: at most [`MAX_DATE_COEFFICIENT`] in magnitude.
+    fn coefficient(&self, k: usize) -> Result<i64, RecipeError> {
+        let v = self.int(k)?;
+        if v.checked_abs().is_none_or(|m| m > MAX_DATE_COEFFICIENT) {
+            return Err(self.above_cap(
+                k,
+                v,
+                &format!("between -{MAX_DATE_COEFFICIENT} and {MAX_DATE_COEFFICIENT}"),
+                "it becomes a coefficient of the generated loops, which count with C `int`s",
+            ));
+        }
+        Ok(v)
+    }
+
+    /// An argument beyond polyc's limit (`allowed`: "at most 1024").
+    fn above_cap(&self, k: usize, v: i64, allowed: &str, why: &str) -> RecipeError {
+        RecipeError::Rejected(
+            Diagnostic::error(
+                format!(
+                    "argument {} of `{}` is {v}; polyc allows {allowed} here",
+                    k + 1,
+                    self.call.name
+                ),
+                self.arg(k).span.clone(),
+            )
+            .with_label(allowed.to_string())
+            .with_note(why.to_string())
+            .with_help("see \"Limits\" in docs/recipe-language.md"),
+        )
     }
 
     /// A list of integers, written `[1, 0]` (the β syntax).

@@ -585,3 +585,46 @@ fn iss_collapse_and_peel() {
     assert!(text.contains("S0: [0, t, 0, i, 0] : i <= 2"), "{text}");
     assert!(text.contains("S0: [0, t, 1, i, 0] : i >= 3"), "{text}");
 }
+
+/// `stripmine` (and `tile` without a move) skip the dependence check only
+/// when they rewrite every piece of the loop they cut: strip-mining the
+/// update's `i` alone (gemm: the init shares `i`) changes the order of the
+/// init and the update, and is refused with a witness; the whole `i` loop,
+/// or a loop of the update alone (`k`), is accepted.
+#[test]
+fn stripmine_of_part_of_a_loop_is_still_checked() {
+    let (scop, deps) = kernel("gemm");
+    let partial = |d: Directive| match run(&scop, &deps, &[d]) {
+        Err(ApplyError::Violation(_)) => {}
+        other => panic!("not refused for a dependence: {other:?}"),
+    };
+    partial(Directive::Stripmine {
+        beta: vec![0, 1, 0],
+        depth: 1,
+        size: 4,
+    });
+    partial(Directive::Tile {
+        beta: vec![0, 1],
+        depth: 1,
+        outer: 1,
+        size: 4,
+    });
+    for whole in [
+        Directive::Stripmine {
+            beta: vec![0],
+            depth: 1,
+            size: 4,
+        },
+        Directive::Tile {
+            beta: vec![0, 1],
+            depth: 2,
+            outer: 2,
+            size: 4,
+        },
+    ] {
+        assert!(
+            run(&scop, &deps, std::slice::from_ref(&whole)).is_ok(),
+            "{whole:?}"
+        );
+    }
+}

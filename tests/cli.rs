@@ -26,6 +26,41 @@ fn help_shows_real_examples() {
 }
 
 #[test]
+fn help_marks_options_that_are_not_implemented_yet() {
+    let (status, stdout, _) = polyc_bin(&["--help"]);
+    assert_eq!(status, 0);
+    // The lines from the one naming the option to its description.
+    let lines = |needle: &str, n: usize| {
+        stdout
+            .lines()
+            .skip_while(|l| !l.contains(needle))
+            .take(n)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let marked = |text: String| text.contains("not yet implemented");
+    assert!(marked(lines("--explain", 2)), "{stdout}");
+    assert!(marked(lines("- cuda:", 1)), "{stdout}");
+    assert!(!marked(lines("- openmp:", 1)), "{stdout}");
+    assert!(!marked(lines("--recipe <R>", 2)), "{stdout}");
+}
+
+#[test]
+fn auto_in_a_recipe_is_a_diagnostic_on_the_call() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let recipe = dir.path().join("auto.poly");
+    std::fs::write(&recipe, "tile([0, 1], 2, 2, 32);\nauto(pluto);\n").expect("write recipe");
+    let recipe = recipe.to_string_lossy().into_owned();
+    let (status, stdout, stderr) = polyc_bin(&["tests/kernels/gemm.c", "--recipe", &recipe]);
+    assert_eq!((status, stdout.as_str()), (1, ""), "{stderr}");
+    assert!(
+        stderr.contains("automatic schedulers are not implemented yet"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("auto.poly:2:1"), "{stderr}");
+}
+
+#[test]
 fn flags_whose_feature_has_not_landed_exit_2_and_say_so() {
     let k = "tests/kernels/gemm.c";
     for args in [vec![k, "--explain"], vec![k, "--target", "cuda"]] {

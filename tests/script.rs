@@ -373,7 +373,7 @@ print(`${r.ok} ${r.reason}`);
     let expected =
         "false\nfalse\n`tile` would violate a WAW dependence S0 -> S1 on `C`\ntrue\ntrue\n\
                     true true \"\"\nfalse\ntrue true\ntrue false\n\
-                    false not implemented yet: the `auto` directive\n\
+                    false `auto`: the automatic schedulers are not implemented yet\n\
                     false `tile` takes 4 arguments, not 2\n";
     assert_eq!(out.stderr, expected);
     assert!(out.stdout.contains("# parallel at α1"), "{}", out.stdout);
@@ -671,6 +671,8 @@ fn the_fusion_search_example_keeps_a_legal_structure() {
         "recipes/examples/fusion-search.rhai",
         "--set",
         "RUNS=1",
+        "--set",
+        "MARGIN=0",
         "--emit",
         "schedule-text",
     ]);
@@ -749,6 +751,8 @@ fn the_tile_search_example_measures_every_pair_and_keeps_one() {
         "recipes/examples/tile-search.rhai",
         "--set",
         "RUNS=1",
+        "--set",
+        "MARGIN=0",
         "--emit",
         "schedule-text",
     ]);
@@ -770,4 +774,45 @@ fn the_tile_search_example_measures_every_pair_and_keeps_one() {
         "the best tiling is not the schedule left:\n{}",
         out.stdout
     );
+}
+
+/// The search examples keep the original schedule when no variant beats it
+/// by their margin (here an impossible one), and say so.
+#[test]
+fn the_search_examples_keep_the_original_when_nothing_wins() {
+    for (kernel, script, first_dates) in [
+        (
+            "recipes/gemm/gemm.c",
+            "recipes/examples/tile-search.rhai",
+            "S1: [0, i, 1, k, 0, j, 0]",
+        ),
+        (
+            "recipes/examples/fusion3.c",
+            "recipes/examples/fusion-search.rhai",
+            "S2: [2,",
+        ),
+    ] {
+        let out = common::polyc(&[
+            kernel,
+            "--recipe",
+            script,
+            "--set",
+            "RUNS=1",
+            "--set",
+            "MARGIN=1000000",
+            "--emit",
+            "schedule-text",
+        ]);
+        assert_eq!(out.status, 0, "{script}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("the original schedule is kept"),
+            "{script}: {}",
+            out.stderr
+        );
+        assert!(
+            out.stdout.contains(first_dates),
+            "{script}: the schedule changed:\n{}",
+            out.stdout
+        );
+    }
 }

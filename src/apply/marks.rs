@@ -117,7 +117,35 @@ pub fn unroll(
         marks.retain(|m| !matches!(m, Mark::Unroll(_) | Mark::UnrollNoEpilog(_)));
         marks.push(mark.clone());
     }
+    check_unroll_copies(&next, what)?;
     Ok(next)
+}
+
+/// The most copies of one statement that nested unroll marks may print
+/// (the product of the factors around it): each copy is printed C, so
+/// `unroll` by 1024 inside `unroll` by 1024 would print a million.
+pub const MAX_UNROLL_COPIES: u64 = 1024;
+
+/// Every statement's unroll factors (`unroll`, `unroll_noepilog`,
+/// `unroll_jam`, over all its loops) multiply to at most
+/// [`MAX_UNROLL_COPIES`].
+fn check_unroll_copies(schedule: &Schedule, what: &str) -> Result<(), ApplyError> {
+    for (s, st) in schedule.statements.iter().enumerate() {
+        let mut copies: u64 = 1;
+        for m in st.marks.iter().flatten() {
+            if let Mark::Unroll(k) | Mark::UnrollNoEpilog(k) | Mark::UnrollJam(k) = m {
+                copies = copies.saturating_mul(u64::from(*k));
+            }
+        }
+        if copies > MAX_UNROLL_COPIES {
+            return Err(ApplyError::precondition(format!(
+                "{what}: the unroll factors around statement S{s} multiply to {copies} copies of it, \
+                 beyond polyc's limit of {MAX_UNROLL_COPIES}"
+            ))
+            .with_help("unroll fewer loops, or by smaller factors (\"Limits\" in docs/recipe-language.md)"));
+        }
+    }
+    Ok(())
 }
 
 /// Mark the loop at `depth` around the statements under `beta` to be
@@ -173,6 +201,7 @@ pub fn unroll_jam(
         marks.retain(|m| !matches!(m, Mark::UnrollJam(_)));
         marks.push(Mark::UnrollJam(factor));
     }
+    check_unroll_copies(&next, "unroll_jam")?;
     Ok(next)
 }
 

@@ -259,8 +259,10 @@ pub fn apply(
     };
     tree::normalize(&mut next)?;
     injective::check(scop, schedule, &next)?;
-    if let Some(v) = first_violation(scop, &next, deps)? {
-        return Err(ApplyError::Violation(Box::new(v)));
+    if !preserves_order(schedule, directive) {
+        if let Some(v) = first_violation(scop, &next, deps)? {
+            return Err(ApplyError::Violation(Box::new(v)));
+        }
     }
     marks::check_marks(scop, deps, &next)?;
     let changed = next != *schedule;
@@ -268,6 +270,44 @@ pub fn apply(
         schedule: next,
         changed,
     })
+}
+
+/// Directives that run every pair of instances in the order the input
+/// schedule runs them, so that the result respects every dependence the
+/// input respects (and the input is legal: the original schedule, a loaded
+/// one checked by `scop::validity`, or an earlier `apply`'s result). The
+/// dependence check is skipped for them; it grows with the schedule's depth.
+///
+/// `stripmine` (and `tile` whose tile loop stays where it is made) replaces
+/// a date `α` by `(⌊α/size⌋, 0, α)`: `⌊α/size⌋` is non-decreasing in `α`, and
+/// equal when `α` is, so two rewritten dates compare lexicographically as
+/// before. That holds only if every piece in the loops being strip-mined
+/// is rewritten: a piece left out would compare its `α` with a neighbour's
+/// `⌊α/size⌋`. So the loop at `depth` around each target must hold targets
+/// only; otherwise (or if anything is unclear) the check runs.
+fn preserves_order(schedule: &Schedule, directive: &Directive) -> bool {
+    let (beta, depth) = match directive {
+        Directive::Stripmine { beta, depth, .. } => (beta, *depth),
+        Directive::Tile {
+            beta, depth, outer, ..
+        } if depth == outer => (beta, *depth),
+        _ => return false,
+    };
+    let Ok(all) = tree::all_betas(schedule) else {
+        return false;
+    };
+    let mut loops: Vec<&[i64]> = Vec::new();
+    for (_, b) in all.iter().filter(|(_, b)| b.starts_with(beta)) {
+        if b.len() <= depth {
+            return false;
+        }
+        loops.push(&b[..depth]);
+    }
+    !loops.is_empty()
+        && all
+            .iter()
+            .filter(|(_, b)| b.len() > depth && loops.contains(&&b[..depth]))
+            .all(|(_, b)| b.starts_with(beta))
 }
 
 /// Every piece under `beta` must have a loop at `depth` (1-based).

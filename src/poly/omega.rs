@@ -19,6 +19,9 @@
 //! and then no answer is given. Cost: exponential in the worst case (integer
 //! programming is NP-complete), fast on the small systems of loop nests.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
 use super::{checked_add, checked_mul, Constraint, ConstraintKind, Overflow};
 
 /// `coeffs · x + constant`, with the relation given by where the row is kept.
@@ -130,6 +133,40 @@ fn substitute(r: &Row, j: usize, expr: &Row) -> Result<Row, Overflow> {
     Ok(out)
 }
 
+/// A fast hash for coefficient vectors (multiply and rotate, as rustc's
+/// FxHash): the rows are hashed at every step, and SipHash's resistance to
+/// chosen inputs buys nothing here.
+#[derive(Default)]
+struct RowHasher(u64);
+
+impl Hasher for RowHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.add(v);
+    }
+
+    fn write_usize(&mut self, v: usize) {
+        self.add(v as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl RowHasher {
+    fn add(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
 enum Normalized {
     Infeasible,
     Ok,
@@ -154,9 +191,11 @@ fn normalize(sys: &mut System) -> Normalized {
         r.constant /= g;
         eqs.push(r);
     }
-    // Tightest constant per direction; systems are small, so a linear scan
-    // beats hashing the coefficient vectors.
+    // Tightest constant per direction, found by hashing the coefficient
+    // vectors (a linear scan made this quadratic in the rows).
     let mut tight: Vec<Row> = Vec::with_capacity(sys.ineqs.len());
+    let mut index: HashMap<Vec<i64>, usize, BuildHasherDefault<RowHasher>> =
+        HashMap::with_capacity_and_hasher(sys.ineqs.len(), BuildHasherDefault::default());
     for mut r in std::mem::take(&mut sys.ineqs) {
         let g = r.coeffs.iter().fold(0, |g, &c| gcd(g, c));
         if g == 0 {
@@ -169,23 +208,25 @@ fn normalize(sys: &mut System) -> Normalized {
             r.coeffs.iter_mut().for_each(|c| *c /= g);
             r.constant = floor_div(r.constant, g);
         }
-        match tight.iter_mut().find(|t| t.coeffs == r.coeffs) {
-            Some(t) => t.constant = t.constant.min(r.constant),
-            None => tight.push(r),
+        match index.get(&r.coeffs) {
+            Some(&t) => tight[t].constant = tight[t].constant.min(r.constant),
+            None => {
+                index.insert(r.coeffs.clone(), tight.len());
+                tight.push(r);
+            }
         }
     }
     let mut ineqs = Vec::with_capacity(tight.len());
     for (k, r) in tight.iter().enumerate() {
-        let opposite = tight
-            .iter()
-            .find(|t| t.coeffs.iter().zip(&r.coeffs).all(|(a, b)| *a == -*b));
+        let negated: Option<Vec<i64>> = r.coeffs.iter().map(|a| a.checked_neg()).collect();
+        let opposite = negated.and_then(|n| index.get(&n).copied());
         if let Some(o) = opposite {
             // c·x + k >= 0 and -c·x + k2 >= 0: -k <= c·x <= k2.
-            match r.constant.checked_add(o.constant) {
+            match r.constant.checked_add(tight[o].constant) {
                 Some(s) if s < 0 => return Normalized::Infeasible,
                 Some(0) => {
                     // Keep one equality for the pair: the row that comes first.
-                    if tight[..k].iter().all(|t| t != o) {
+                    if o > k {
                         eqs.push(r.clone());
                     }
                     continue;
@@ -208,10 +249,29 @@ fn solve(mut sys: System) -> Result<Option<Vec<i64>>, Overflow> {
         }
         if let Some(step) = eliminate_equality(&mut sys)? {
             steps.push(step);
+            // Substituting equalities with a unit coefficient is exact without
+            // normalising in between: do them all before the next normalisation
+            // (which costs a pass over every row).
+            while let Some(step) = eliminate_unit_equality(&mut sys)? {
+                steps.push(step);
+            }
+            // The substituted columns are now unused: go on without them.
+            if let Some(point) = solve_compacted(&sys)? {
+                match point {
+                    Some(p) => break p,
+                    None => return Ok(None),
+                }
+            }
             continue;
         }
         if sys.ineqs.is_empty() {
             break vec![0; sys.n];
+        }
+        if let Some(point) = solve_compacted(&sys)? {
+            match point {
+                Some(p) => break p,
+                None => return Ok(None),
+            }
         }
         match eliminate_inequality_var(&mut sys)? {
             Elim::Step(step) => steps.push(step),
@@ -245,6 +305,37 @@ fn solve(mut sys: System) -> Result<Option<Vec<i64>>, Overflow> {
     Ok(Some(x))
 }
 
+/// Columns that no row uses any more (substituted or dropped variables) make
+/// every later step pay for them: when at least a quarter of the columns
+/// are unused, solve the system over the used ones only and put the point
+/// back in place (unused columns get 0; the caller's recovery steps set the
+/// eliminated ones). `None`: not worth it, the caller goes on.
+#[allow(clippy::type_complexity)]
+fn solve_compacted(sys: &System) -> Result<Option<Option<Vec<i64>>>, Overflow> {
+    let used: Vec<usize> = (0..sys.n)
+        .filter(|&j| sys.eqs.iter().chain(&sys.ineqs).any(|r| r.coeffs[j] != 0))
+        .collect();
+    if used.len() == sys.n || (sys.n - used.len()) * 4 < sys.n {
+        return Ok(None);
+    }
+    let pick_columns = |r: &Row| Row {
+        coeffs: used.iter().map(|&j| r.coeffs[j]).collect(),
+        constant: r.constant,
+    };
+    let small = System {
+        n: used.len(),
+        eqs: sys.eqs.iter().map(pick_columns).collect(),
+        ineqs: sys.ineqs.iter().map(pick_columns).collect(),
+    };
+    Ok(Some(solve(small)?.map(|p| {
+        let mut x = vec![0; sys.n];
+        for (&j, v) in used.iter().zip(p) {
+            x[j] = v;
+        }
+        x
+    })))
+}
+
 /// The smallest value of `x_j` allowed by `rows` given the other values
 /// (the largest if `x_j` is only bounded above; 0 if unbounded).
 fn pick(rows: &[Row], j: usize, x: &[i64]) -> Result<i64, Overflow> {
@@ -266,9 +357,53 @@ fn pick(rows: &[Row], j: usize, x: &[i64]) -> Result<i64, Overflow> {
     Ok(lo.or(hi).unwrap_or(0))
 }
 
+/// The first equality with a unit coefficient: `(equality, column)`.
+fn unit_equality(sys: &System) -> Option<(usize, usize)> {
+    sys.eqs.iter().enumerate().find_map(|(e, r)| {
+        r.coeffs
+            .iter()
+            .position(|a| a.unsigned_abs() == 1)
+            .map(|j| (e, j))
+    })
+}
+
+/// Solve the equality `e` for `x_j` (its coefficient is ±1) and substitute it
+/// into the rows that use `x_j` (the others are left untouched).
+fn solve_unit_equality(sys: &mut System, e: usize, j: usize) -> Result<Recovery, Overflow> {
+    let eq = sys.eqs.swap_remove(e);
+    let a = eq.coeffs[j];
+    // a x_j + rest = 0  =>  x_j = -a * rest  (a = ±1)
+    let mut coeffs = Vec::with_capacity(eq.coeffs.len());
+    for &c in &eq.coeffs {
+        coeffs.push(checked_mul(-a, c)?);
+    }
+    let mut expr = Row {
+        coeffs,
+        constant: checked_mul(-a, eq.constant)?,
+    };
+    expr.coeffs[j] = 0;
+    for r in sys.eqs.iter_mut().chain(sys.ineqs.iter_mut()) {
+        if r.coeffs[j] != 0 {
+            *r = substitute(r, j, &expr)?;
+        }
+    }
+    Ok(Recovery::Solved { j, expr })
+}
+
+/// Eliminate one equality with a unit coefficient; `None` if there is none.
+fn eliminate_unit_equality(sys: &mut System) -> Result<Option<Recovery>, Overflow> {
+    match unit_equality(sys) {
+        Some((e, j)) => Ok(Some(solve_unit_equality(sys, e, j)?)),
+        None => Ok(None),
+    }
+}
+
 /// Remove one equality (or make progress on one); `None` if there is none.
 fn eliminate_equality(sys: &mut System) -> Result<Option<Recovery>, Overflow> {
     // Prefer an equality with a unit coefficient.
+    if let Some((e, j)) = unit_equality(sys) {
+        return Ok(Some(solve_unit_equality(sys, e, j)?));
+    }
     let mut best: Option<(usize, usize)> = None;
     for (e, r) in sys.eqs.iter().enumerate() {
         for (j, &a) in r.coeffs.iter().enumerate() {
@@ -281,19 +416,6 @@ fn eliminate_equality(sys: &mut System) -> Result<Option<Recovery>, Overflow> {
         return Ok(None);
     };
     let a = sys.eqs[e].coeffs[j];
-    if a.abs() == 1 {
-        let eq = sys.eqs.swap_remove(e);
-        // a x_j + rest = 0  =>  x_j = -a * rest  (a = ±1)
-        let mut expr = Row {
-            coeffs: eq.coeffs.iter().map(|c| -a * c).collect(),
-            constant: -a * eq.constant,
-        };
-        expr.coeffs[j] = 0;
-        for r in sys.eqs.iter_mut().chain(sys.ineqs.iter_mut()) {
-            *r = substitute(r, j, &expr)?;
-        }
-        return Ok(Some(Recovery::Solved { j, expr }));
-    }
     // x_j = y_j - Σ q_i x_i with q_i = floor(a_i / a): coefficients of the
     // equality become a_i - q_i a, all smaller than |a| in magnitude.
     let q: Vec<i64> = sys.eqs[e]

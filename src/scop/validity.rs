@@ -90,7 +90,22 @@ pub fn first_violation(
         for pair in pairs(scop, schedule, dep, None)? {
             let len = pair.n_src_dates.max(pair.n_tgt_dates);
             // θ(t) <=lex θ(s): first difference at k with θ(t)_k < θ(s)_k, or none.
+            // E_k: the pairs with equal dates before k. V_k = E_k ∩ {θ(s)_k > θ(t)_k}.
             for k in 0..=len {
+                if k < len {
+                    if let (Some(s), Some(t)) = (pair.src_constant(k), pair.tgt_constant(k)) {
+                        // Both dates constant (a β): decided without a test.
+                        match s.cmp(&t) {
+                            // Every pair of E_k runs in order here, and
+                            // E_{k+1} (all later levels) is empty.
+                            std::cmp::Ordering::Less => break,
+                            // V_k is empty; E_{k+1} = E_k.
+                            std::cmp::Ordering::Equal => continue,
+                            // V_k = E_k: tested below.
+                            std::cmp::Ordering::Greater => {}
+                        }
+                    }
+                }
                 let mut rows = pair.equal_dates(0..k);
                 if k < len {
                     // θ(s)_k - θ(t)_k - 1 >= 0.
@@ -98,6 +113,11 @@ pub fn first_violation(
                 }
                 if let Some(v) = pair.witness(index, &rows)? {
                     return Ok(Some(v));
+                }
+                // No pair has equal dates up to k: none violates at a later
+                // level. (One more test; it saves every later level's.)
+                if k < len && pair.witness(index, &pair.equal_dates(0..k + 1))?.is_none() {
+                    break;
                 }
             }
         }
@@ -187,6 +207,9 @@ struct Pair {
     n_tgt_dates: usize,
     n_cols: usize,
     rows: Vec<Constraint>,
+    /// Each date of the source piece that is a constant, and of the target's.
+    src_constants: Vec<Option<i64>>,
+    tgt_constants: Vec<Option<i64>>,
 }
 
 impl Pair {
@@ -244,6 +267,8 @@ impl Pair {
             n_tgt_dates: lt,
             n_cols,
             rows,
+            src_constants: (0..ls).map(|k| constant_date(ps, k)).collect(),
+            tgt_constants: (0..lt).map(|k| constant_date(pt, k)).collect(),
         })
     }
 
@@ -255,6 +280,15 @@ impl Pair {
     fn tgt_date(&self, k: usize) -> Option<usize> {
         (k < self.n_tgt_dates)
             .then(|| self.n_param + self.n_src + self.n_tgt + self.n_src_dates + k)
+    }
+
+    /// The source's date `k` when it is a constant (a β, or past the end: 0).
+    fn src_constant(&self, k: usize) -> Option<i64> {
+        self.src_constants.get(k).copied().unwrap_or(Some(0))
+    }
+
+    fn tgt_constant(&self, k: usize) -> Option<i64> {
+        self.tgt_constants.get(k).copied().unwrap_or(Some(0))
     }
 
     /// `a θ(s)_k - a θ(t)_k + c` as a row, in the direction given by `a`.
