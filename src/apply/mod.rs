@@ -284,7 +284,10 @@ pub fn apply(
 /// before. That holds only if every piece in the loops being strip-mined
 /// is rewritten: a piece left out would compare its `α` with a neighbour's
 /// `⌊α/size⌋`. So the loop at `depth` around each target must hold targets
-/// only; otherwise (or if anything is unclear) the check runs.
+/// only. And every piece of a strip-mined statement must be a target:
+/// `stripmine` pads a statement's other pieces (in other loops) with the
+/// constant dates `0, 0`, which changes their order with their own loop's
+/// neighbours. Otherwise (or if anything is unclear) the check runs.
 fn preserves_order(schedule: &Schedule, directive: &Directive) -> bool {
     let (beta, depth) = match directive {
         Directive::Stripmine { beta, depth, .. } => (beta, *depth),
@@ -297,13 +300,20 @@ fn preserves_order(schedule: &Schedule, directive: &Directive) -> bool {
         return false;
     };
     let mut loops: Vec<&[i64]> = Vec::new();
-    for (_, b) in all.iter().filter(|(_, b)| b.starts_with(beta)) {
+    let mut statements: Vec<usize> = Vec::new();
+    for (piece, b) in all.iter().filter(|(_, b)| b.starts_with(beta)) {
         if b.len() <= depth {
             return false;
         }
         loops.push(&b[..depth]);
+        statements.push(piece.statement);
     }
+    let whole_statements = all
+        .iter()
+        .filter(|(piece, _)| statements.contains(&piece.statement))
+        .all(|(_, b)| b.starts_with(beta));
     !loops.is_empty()
+        && whole_statements
         && all
             .iter()
             .filter(|(_, b)| b.len() > depth && loops.contains(&&b[..depth]))
