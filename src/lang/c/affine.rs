@@ -168,6 +168,19 @@ impl Pw {
         })
     }
 
+    /// C's `self % k` for a constant `k != 0`: `self - k·(self / k)` with
+    /// the truncating `/`, so the result has the sign of `self`.
+    pub fn trunc_rem(&self, k: i64) -> Result<Pw, Overflow> {
+        let k = k.checked_abs().ok_or(Overflow)?;
+        self.map(&|a| {
+            if let Some(c) = a.as_constant() {
+                return Ok(Pw::constant(c % k));
+            }
+            let q = Pw::Aff(a.clone()).trunc_div(k)?;
+            Pw::Aff(a.clone()).add(&q.scale(-k)?)
+        })
+    }
+
     /// `floor(self / k)`, `k > 0` (monotone, so it distributes over min and max).
     pub fn floor_div(&self, k: i64) -> Result<Pw, Overflow> {
         self.map(&|a| Ok(Pw::Aff(a.floor_div(k)?)))
@@ -242,11 +255,15 @@ pub type Conjunction = Vec<Cond>;
 impl Cond {
     /// Disjunctive normal form: a list of conjunctions of atomic conditions.
     /// An empty list is false; a list holding an empty conjunction is true.
-    pub fn dnf(&self) -> Result<Vec<Conjunction>, Overflow> {
+    /// Conjunctions that are plainly empty (two opposite bounds that cannot
+    /// both hold, such as `i >= 1` and `i <= 0`) are dropped as they arise, so
+    /// that an `else if` chain of `==` tests stays small; a form with more
+    /// than [`MAX_DISJUNCTS`] conjunctions is an error.
+    pub fn dnf(&self) -> Result<Vec<Conjunction>, DnfError> {
         self.dnf_signed(true)
     }
 
-    fn dnf_signed(&self, positive: bool) -> Result<Vec<Conjunction>, Overflow> {
+    fn dnf_signed(&self, positive: bool) -> Result<Vec<Conjunction>, DnfError> {
         Ok(match (self, positive) {
             (Cond::True, true) | (Cond::False, false) => vec![vec![]],
             (Cond::True, false) | (Cond::False, true) => vec![],
@@ -271,13 +288,21 @@ impl Cond {
                 let mut acc: Vec<Conjunction> = vec![vec![]];
                 for c in cs {
                     let d = c.dnf_signed(positive)?;
-                    let mut next = Vec::with_capacity(acc.len() * d.len());
+                    if acc.len().saturating_mul(d.len()) > MAX_DISJUNCTS * MAX_DISJUNCTS {
+                        return Err(DnfError::TooManyDisjuncts);
+                    }
+                    let mut next = Vec::new();
                     for left in &acc {
                         for right in &d {
                             let mut both = left.clone();
                             both.extend(right.iter().cloned());
-                            next.push(both);
+                            if !plainly_empty(&both)? {
+                                next.push(both);
+                            }
                         }
+                    }
+                    if next.len() > MAX_DISJUNCTS {
+                        return Err(DnfError::TooManyDisjuncts);
                     }
                     acc = next;
                 }
@@ -287,11 +312,87 @@ impl Cond {
                 let mut acc = Vec::new();
                 for c in cs {
                     acc.extend(c.dnf_signed(positive)?);
+                    if acc.len() > MAX_DISJUNCTS {
+                        return Err(DnfError::TooManyDisjuncts);
+                    }
                 }
                 acc
             }
         })
     }
+}
+
+/// Most conjunctions a condition may expand to.
+pub const MAX_DISJUNCTS: usize = 4096;
+
+/// Why a condition has no disjunctive normal form here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DnfError {
+    Overflow,
+    /// More than [`MAX_DISJUNCTS`] conjunctions.
+    TooManyDisjuncts,
+}
+
+impl From<Overflow> for DnfError {
+    fn from(_: Overflow) -> DnfError {
+        DnfError::Overflow
+    }
+}
+
+/// Whether a conjunction is empty for a reason seen without any solving: a
+/// constant row that fails, or two rows `t + a >= 0` and `-t + b >= 0` with
+/// `a + b < 0` (an equality `t + c = 0` counts as both `t + c >= 0` and
+/// `-t - c >= 0`). Only drops what is empty, never changes what is kept.
+fn plainly_empty(conj: &[Cond]) -> Result<bool, Overflow> {
+    // The weakest lower bound seen on each linear part: terms -> constant.
+    let mut tightest: BTreeMap<&BTreeMap<Atom, i64>, i64> = BTreeMap::new();
+    let mut negated: Vec<(BTreeMap<Atom, i64>, i64)> = Vec::new();
+    let mut rows: Vec<(&BTreeMap<Atom, i64>, i64)> = Vec::new();
+    for c in conj {
+        match c {
+            Cond::Ge(a) if a.terms.is_empty() => {
+                if a.constant < 0 {
+                    return Ok(true);
+                }
+            }
+            Cond::Eq(a) if a.terms.is_empty() => {
+                if a.constant != 0 {
+                    return Ok(true);
+                }
+            }
+            Cond::Ge(a) => rows.push((&a.terms, a.constant)),
+            Cond::Eq(a) => {
+                rows.push((&a.terms, a.constant));
+                let neg: BTreeMap<Atom, i64> = a
+                    .terms
+                    .iter()
+                    .map(|(t, v)| Ok((t.clone(), checked_mul(*v, -1)?)))
+                    .collect::<Result<_, Overflow>>()?;
+                negated.push((neg, checked_mul(a.constant, -1)?));
+            }
+            _ => {}
+        }
+    }
+    for (terms, c) in rows
+        .iter()
+        .copied()
+        .chain(negated.iter().map(|(t, c)| (t, *c)))
+    {
+        let e = tightest.entry(terms).or_insert(c);
+        *e = (*e).min(c);
+    }
+    for (terms, &a) in &tightest {
+        let opposite: BTreeMap<Atom, i64> = terms
+            .iter()
+            .map(|(t, v)| Ok((t.clone(), checked_mul(*v, -1)?)))
+            .collect::<Result<_, Overflow>>()?;
+        if let Some(&b) = tightest.get(&opposite) {
+            if checked_add(a, b)? < 0 {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
 }
 
 /// Lower one conjunction into `set`, resolving atoms with `column` (a name or
