@@ -296,7 +296,7 @@ impl Cond {
                         for right in &d {
                             let mut both = left.clone();
                             both.extend(right.iter().cloned());
-                            if !plainly_empty(&both)? {
+                            if let Some(both) = tighten(both)? {
                                 next.push(both);
                             }
                         }
@@ -337,6 +337,31 @@ impl From<Overflow> for DnfError {
     fn from(_: Overflow) -> DnfError {
         DnfError::Overflow
     }
+}
+
+/// A conjunction with each `t + c >= 0` kept once, at its first place, with
+/// the largest `c` replaced by the smallest (the tightest bound); `None` when
+/// it is [`plainly_empty`]. The set it describes does not change.
+fn tighten(conj: Vec<Cond>) -> Result<Option<Vec<Cond>>, Overflow> {
+    let mut out: Vec<Cond> = Vec::with_capacity(conj.len());
+    let mut first: BTreeMap<BTreeMap<Atom, i64>, usize> = BTreeMap::new();
+    for c in conj {
+        match c {
+            Cond::Ge(a) if !a.terms.is_empty() => match first.get(&a.terms) {
+                Some(&k) => {
+                    if let Some(Cond::Ge(kept)) = out.get_mut(k) {
+                        kept.constant = kept.constant.min(a.constant);
+                    }
+                }
+                None => {
+                    first.insert(a.terms.clone(), out.len());
+                    out.push(Cond::Ge(a));
+                }
+            },
+            other => out.push(other),
+        }
+    }
+    Ok((!plainly_empty(&out)?).then_some(out))
 }
 
 /// Whether a conjunction is empty for a reason seen without any solving: a

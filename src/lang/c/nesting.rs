@@ -53,7 +53,12 @@ struct Frame {
 /// expressions at most [`MAX_DEPTH`]; `base` is the region's offset in the file.
 pub fn check(text: &str, base: usize) -> Result<(), Diagnostic> {
     let tokens = tokenize(text);
-    let mut frames: Vec<Frame> = Vec::new();
+    // The root frame (the region itself) is never closed.
+    let mut frames: Vec<Frame> = vec![Frame {
+        bracket: Some(b'^'),
+        is_if: false,
+        ops: 0,
+    }];
     for (k, (token, span)) in tokens.iter().enumerate() {
         let token = *token;
         let next = tokens.get(k + 1).map(|t| t.0);
@@ -69,13 +74,17 @@ pub fn check(text: &str, base: usize) -> Result<(), Diagnostic> {
                 is_if: false,
                 ops: 0,
             }),
-            Token::Colon if matches!(frames.last(), Some(f) if f.bracket == Some(b'?')) => {
+            Token::Colon
+                if frames.len() > 1 && frames.last().is_some_and(|f| f.bracket == Some(b'?')) =>
+            {
                 frames.pop();
                 count_op(&mut frames);
             }
             Token::Close(b) => {
-                while let Some(f) = frames.pop() {
-                    if f.bracket.is_some() {
+                while frames.len() > 1 {
+                    let closes_bracket = frames.last().is_some_and(|f| f.bracket.is_some());
+                    frames.pop();
+                    if closes_bracket {
                         break;
                     }
                 }
@@ -106,7 +115,7 @@ pub fn check(text: &str, base: usize) -> Result<(), Diagnostic> {
             Token::Word(_) => {}
             Token::Colon | Token::Operator => count_op(&mut frames),
         }
-        if frames.len() > MAX_NESTING {
+        if frames.len() > MAX_NESTING + 1 {
             return Err(Diagnostic::error(
                 format!("code nested too deeply (more than {MAX_NESTING} levels)"),
                 at,
@@ -145,6 +154,7 @@ fn complete(frames: &mut Vec<Frame>, next: Option<Token>) {
         if f.bracket.is_some() {
             break;
         }
+        // (The root frame has a bracket, so it is never popped here.)
         let keep_for_else = f.is_if && next == Some(Token::Word(Keyword::Else));
         frames.pop();
         if keep_for_else {
