@@ -232,15 +232,16 @@ impl Builder {
                 let Some(op) = it.next() else {
                     return self.expr(lhs);
                 };
-                if !is_unary(&lhs) {
+                let assignable = is_unary(&lhs);
+                let lhs = self.expr(lhs)?;
+                if !assignable {
                     return Err(Diagnostic::error(
                         "the left-hand side of an assignment must be a variable or an array element",
-                        self.span(&lhs),
+                        lhs.span,
                     )
                     .with_label("not assignable")
                     .with_help("add parentheses if an operator binds differently than intended"));
                 }
-                let lhs = self.expr(lhs)?;
                 let op = op.as_str().to_string();
                 let rhs = self.expr(next(&mut it, &span)?)?;
                 Ok(Expr {
