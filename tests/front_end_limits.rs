@@ -245,3 +245,34 @@ fn deep_isl_nesting_is_an_error() {
     let text = format!("[N] -> {{ S[i] : {}i >= 0 }}", "- ".repeat(k));
     let _ = polyc::poly::parse_set(&text);
 }
+
+/// A short seeded run of `tools/front_fuzz.py` (mutated C regions and
+/// recipes: exit 0, 1 or 2 only, no panic, no abort). The time bound is looser
+/// than the tool's default of 1 s: this is a debug build on a shared machine.
+#[test]
+fn seeded_front_end_fuzz_finds_no_crash() {
+    let Ok(out) = Command::new("python3")
+        .args([
+            "tools/front_fuzz.py",
+            "--seed",
+            "1",
+            "--cases",
+            "60",
+            "--max-time",
+            "5",
+            "--polyc",
+            env!("CARGO_BIN_EXE_polyc"),
+        ])
+        .output()
+    else {
+        eprintln!("python3 not found: front_fuzz skipped");
+        return;
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("failures: 0"), "{stdout}");
+}
