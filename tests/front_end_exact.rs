@@ -136,6 +136,10 @@ fn guarded_and_nested_domains_are_exact() {
         "for (i = -3; i < n; i++)\n  for (j = 0; j < 6; j++)\n    if (i != j && 2 * i - j >= 1 && j + 2 <= n)\n      A[0] = 1.0;",
         "for (i = 0; i <= 8; i++)\n  for (j = max(i - 3, 0); j <= min(i + n, 9); j += 1)\n    if (i / 3 == j / 2)\n      A[0] = 1.0;",
         "for (i = 0; i <= 8; i++)\n  for (j = 0; j <= 8; j++)\n    if (i < 2) { } else if (j > n) A[0] = 1.0;",
+        // An `else if` chain of equalities: the front end drops the plainly
+        // empty pieces of the negations as it goes; the set stays the same.
+        "for (i = -9; i <= 9; i++)\n  for (j = -3; j <= 3; j++)\n    if (i == 0) { } else if (i == n) { } else if (i == 3) { } else if (2 * i == j + 1) { } else if (i != j) A[0] = 1.0;",
+        "for (i = -9; i <= 9; i++)\n  for (j = -3; j <= 3; j++)\n    if (i == j) { } else if (i == j + 1) { } else if (i >= j - 1 && i <= j + 3) { } else if (i - j == n) { } else A[0] = 1.0;",
     ] {
         check(region, 2);
     }

@@ -168,6 +168,16 @@ fn deep_c_nesting_is_a_diagnostic() {
             "nested too deeply",
         ),
         (
+            "conditional-chain",
+            kernel(&format!("B[0] = {}2.0;", "n ? 1.0 : ".repeat(k))),
+            "nested too deeply",
+        ),
+        (
+            "labels",
+            kernel(&format!("{}B[0] = 1.0;", "a: ".repeat(k))),
+            "nested too deeply",
+        ),
+        (
             "prefix-minus",
             kernel(&format!("B[0] = {}1.0;", "- ".repeat(k))),
             "nested too deeply",

@@ -344,24 +344,29 @@ impl From<Overflow> for DnfError {
 /// it is [`plainly_empty`]. The set it describes does not change.
 fn tighten(conj: Vec<Cond>) -> Result<Option<Vec<Cond>>, Overflow> {
     let mut out: Vec<Cond> = Vec::with_capacity(conj.len());
-    let mut first: BTreeMap<BTreeMap<Atom, i64>, usize> = BTreeMap::new();
     for c in conj {
         match c {
-            Cond::Ge(a) if !a.terms.is_empty() => match first.get(&a.terms) {
-                Some(&k) => {
-                    if let Some(Cond::Ge(kept)) = out.get_mut(k) {
-                        kept.constant = kept.constant.min(a.constant);
-                    }
+            Cond::Ge(a) if !a.terms.is_empty() => {
+                let same = out
+                    .iter_mut()
+                    .find_map(|k| matches!(k, Cond::Ge(b) if b.terms == a.terms).then_some(k));
+                match same {
+                    Some(Cond::Ge(kept)) => kept.constant = kept.constant.min(a.constant),
+                    _ => out.push(Cond::Ge(a)),
                 }
-                None => {
-                    first.insert(a.terms.clone(), out.len());
-                    out.push(Cond::Ge(a));
-                }
-            },
+            }
             other => out.push(other),
         }
     }
     Ok((!plainly_empty(&out)?).then_some(out))
+}
+
+/// `a = -b` as linear parts (both iterate in key order).
+fn opposite(a: &BTreeMap<Atom, i64>, b: &BTreeMap<Atom, i64>) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|((ka, va), (kb, vb))| ka == kb && va.checked_neg() == Some(*vb))
 }
 
 /// Whether a conjunction is empty for a reason seen without any solving: a
@@ -369,50 +374,34 @@ fn tighten(conj: Vec<Cond>) -> Result<Option<Vec<Cond>>, Overflow> {
 /// `a + b < 0` (an equality `t + c = 0` counts as both `t + c >= 0` and
 /// `-t - c >= 0`). Only drops what is empty, never changes what is kept.
 fn plainly_empty(conj: &[Cond]) -> Result<bool, Overflow> {
-    // The weakest lower bound seen on each linear part: terms -> constant.
-    let mut tightest: BTreeMap<&BTreeMap<Atom, i64>, i64> = BTreeMap::new();
-    let mut negated: Vec<(BTreeMap<Atom, i64>, i64)> = Vec::new();
-    let mut rows: Vec<(&BTreeMap<Atom, i64>, i64)> = Vec::new();
+    // Each row as `terms + constant >= 0`, with `negate` for the second
+    // half of an equality (`-terms - constant >= 0`).
+    let mut rows: Vec<(&BTreeMap<Atom, i64>, i64, bool)> = Vec::new();
     for c in conj {
         match c {
-            Cond::Ge(a) if a.terms.is_empty() => {
-                if a.constant < 0 {
+            Cond::Ge(a) | Cond::Eq(a) if a.terms.is_empty() => {
+                let holds = match c {
+                    Cond::Ge(_) => a.constant >= 0,
+                    _ => a.constant == 0,
+                };
+                if !holds {
                     return Ok(true);
                 }
             }
-            Cond::Eq(a) if a.terms.is_empty() => {
-                if a.constant != 0 {
-                    return Ok(true);
-                }
-            }
-            Cond::Ge(a) => rows.push((&a.terms, a.constant)),
+            Cond::Ge(a) => rows.push((&a.terms, a.constant, false)),
             Cond::Eq(a) => {
-                rows.push((&a.terms, a.constant));
-                let neg: BTreeMap<Atom, i64> = a
-                    .terms
-                    .iter()
-                    .map(|(t, v)| Ok((t.clone(), checked_mul(*v, -1)?)))
-                    .collect::<Result<_, Overflow>>()?;
-                negated.push((neg, checked_mul(a.constant, -1)?));
+                rows.push((&a.terms, a.constant, false));
+                rows.push((&a.terms, checked_mul(a.constant, -1)?, true));
             }
             _ => {}
         }
     }
-    for (terms, c) in rows
-        .iter()
-        .copied()
-        .chain(negated.iter().map(|(t, c)| (t, *c)))
-    {
-        let e = tightest.entry(terms).or_insert(c);
-        *e = (*e).min(c);
-    }
-    for (terms, &a) in &tightest {
-        let opposite: BTreeMap<Atom, i64> = terms
-            .iter()
-            .map(|(t, v)| Ok((t.clone(), checked_mul(*v, -1)?)))
-            .collect::<Result<_, Overflow>>()?;
-        if let Some(&b) = tightest.get(&opposite) {
-            if checked_add(a, b)? < 0 {
+    for (k, &(t1, c1, n1)) in rows.iter().enumerate() {
+        for &(t2, c2, n2) in &rows[k + 1..] {
+            // Opposite directions: the same terms with one row negated, or
+            // opposite terms with both rows alike.
+            let against = if n1 != n2 { t1 == t2 } else { opposite(t1, t2) };
+            if against && checked_add(c1, c2)? < 0 {
                 return Ok(true);
             }
         }

@@ -81,8 +81,12 @@ pub fn check(text: &str, base: usize) -> Result<(), Diagnostic> {
                 count_op(&mut frames);
             }
             Token::Close(b) => {
+                // Close the innermost bracket, and the statements and `?`s
+                // (without their `:`) left open inside it.
                 while frames.len() > 1 {
-                    let closes_bracket = frames.last().is_some_and(|f| f.bracket.is_some());
+                    let closes_bracket = frames
+                        .last()
+                        .is_some_and(|f| matches!(f.bracket, Some(b'(' | b'[' | b'{')));
                     frames.pop();
                     if closes_bracket {
                         break;
@@ -292,6 +296,12 @@ mod tests {
             region.push_str(&format!("else if (i == {k}) x = {k};\n"));
         }
         region.push_str("else x = 1;\n");
+        assert!(check(&region, 0).is_ok());
+    }
+
+    #[test]
+    fn a_question_mark_without_colon_closes_with_its_bracket() {
+        let region = "A[c ? 1] = 0;\n".repeat(1000);
         assert!(check(&region, 0).is_ok());
     }
 
