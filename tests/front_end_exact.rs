@@ -157,6 +157,8 @@ fn remainders_and_divisions_by_constants_are_exact() {
         "for (i = -9; i < 9; i++)\n  if (i % 3 == 1)\n    A[0] = 1.0;",
         "for (i = -9; i < 9; i++)\n  if ((i - n) % 2 != 0 && i / -2 >= n % 3)\n    A[0] = 1.0;",
         "for (i = -9; i < 9; i++)\n  if (!((i + 1) % 4 < 2) || i % -3 == 0)\n    A[0] = 1.0;",
+        // A conditional with an affine condition is piecewise too.
+        "for (i = (n > 2 ? -n : n % 3); i < (n == 0 || n < -4 ? 5 : n); i++)\n  if ((i < 0 ? -i : i) % 3 == 2)\n    A[0] = 1.0;",
     ] {
         check(region, 1);
     }
@@ -170,7 +172,7 @@ fn remainders_and_divisions_by_constants_are_exact() {
 fn remainder_subscripts_are_exact() {
     // Each access relation maps an executed instance to exactly the cell the
     // interpreter computes, and to no other cell in a box around it.
-    let region = "for (i = -6; i < n; i++)\n  for (j = 0; j < 3; j++)\n    A[(i + 1) % 2][i % -3][(i - n) / 2 + j % 2] = A[i % 2][j][(j - i) % 4];";
+    let region = "for (i = -6; i < n; i++)\n  for (j = 0; j < 3; j++)\n    A[(i + 1) % 2][i % -3][(i - n) / 2 + j % 2] = A[i % 2][j == 0 ? 2 : j - 1][(j - i) % 4];";
     let src = format!(
         "void f(int n, double A[2][3][9]) {{\n#pragma scop\n{region}\n#pragma endscop\n}}\n"
     );

@@ -446,6 +446,13 @@ impl Walker {
                     )),
                 }
             }
+            // `c ? a : b` with an affine condition is a piecewise value
+            // (Pluto's periodic stencils: `A[i == 0 ? N - 1 : i - 1]`).
+            ExprKind::Conditional(c, a, b) => {
+                let c = self.condition(c)?;
+                let (a, b) = (self.pw(a, what)?, self.pw(b, what)?);
+                Ok(Pw::Select(Box::new(c), Box::new(a), Box::new(b)))
+            }
             ExprKind::Call(f, args) => {
                 let fname = match &f.kind {
                     ExprKind::Var(n) => n.as_str(),
