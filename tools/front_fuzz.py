@@ -13,7 +13,9 @@ first). A case fails when polyc
 
 * exits with a status other than 0, 1 or 2 (a panic is 101, an abort or a
   stack overflow a signal), or prints "panicked";
-* takes longer than --max-time seconds (default 1).
+* takes longer than --max-time seconds (default 1), or for an input whose
+  unmutated original already takes longer (the back end's cost, not the
+  front end's: such originals are listed), three times the original's time.
 
 Usage:
   python3 tools/front_fuzz.py [--seed S] [--cases N] [--polyc PATH] [--max-time T]
@@ -115,6 +117,7 @@ def main():
     work = tempfile.mkdtemp(prefix="front_fuzz_")
     keep = "/tmp/front_fuzz_failures"
     by_status, failures, slowest = {}, [], (0.0, "")
+    baseline = {}  # unmutated input -> its run time, for slow originals
     for case in range(a.cases):
         mutants = 1 + (rng.random() < 0.3)
         if recipes and rng.random() < 0.4:
@@ -137,11 +140,15 @@ def main():
             args = [inp] + rng.choice([[], ["--emit", "scop"], ["--emit", "deps-text"]])
         with open(inp, "w", encoding="latin-1", errors="replace") as f:
             f.write(text)
-        rc, err, took = run(a.polyc, args, max(10 * a.max_time, 10))
+        if path not in baseline:
+            orig = [kernel, "--recipe", path] if path.endswith(".poly") else [path] + args[1:]
+            baseline[path] = run(a.polyc, orig, 60)[2]
+        limit = max(a.max_time, 3 * baseline[path])
+        rc, err, took = run(a.polyc, args, max(10 * limit, 10))
         by_status[rc] = by_status.get(rc, 0) + 1
         if took > slowest[0]:
             slowest = (took, path)
-        bad = rc not in (0, 1, 2) or "panicked" in err or took > a.max_time
+        bad = rc not in (0, 1, 2) or "panicked" in err or took > limit
         if bad:
             os.makedirs(keep, exist_ok=True)
             kept = os.path.join(keep, f"seed{a.seed}-case{case}" + os.path.splitext(inp)[1])
@@ -153,6 +160,9 @@ def main():
     for rc in sorted(by_status, key=str):
         print(f"  exit {rc}: {by_status[rc]}")
     print(f"  slowest: {slowest[0]:.3f} s ({slowest[1]})")
+    slow = sorted(p for p, t in baseline.items() if t > a.max_time)
+    if slow:
+        print(f"  originals slower than {a.max_time} s (limit 3x theirs): {', '.join(slow)}")
     print(f"  failures: {len(failures)}")
     for f in failures:
         print(f)
