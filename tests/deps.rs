@@ -9,7 +9,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::interp::{execute, touched, Cell, Env, LoopValue};
+use common::interp::{assignment_parts, execute, touched, Cell, Env, LoopValue};
 use polyc::lang::c::ast::Stmt;
 use polyc::lang::c::read_source;
 use polyc::poly::{BasicMap, BasicSet, ConstraintKind, Space};
@@ -298,16 +298,19 @@ fn run(scop: &Scop, params: &[i64]) -> Vec<Instance> {
             let Stmt::Expr { expr, span, .. } = s else {
                 unreachable!()
             };
-            let stmt = scop
-                .statements
-                .iter()
-                .position(|st| st.span == *span)
-                .expect("statement of the model");
-            out.push(Instance {
-                stmt,
-                loops: loops.to_vec(),
-                touched: touched(expr, env),
-            });
+            // A chained assignment is several statements of the model.
+            for (part, span) in assignment_parts(expr, span) {
+                let stmt = scop
+                    .statements
+                    .iter()
+                    .position(|st| st.span == span)
+                    .expect("statement of the model");
+                out.push(Instance {
+                    stmt,
+                    loops: loops.to_vec(),
+                    touched: touched(&part, env),
+                });
+            }
         },
     );
     out

@@ -335,3 +335,37 @@ fn prefixes_and_mutations_never_panic() {
         }
     }
 }
+
+#[test]
+fn nesting_has_limits_with_spans() {
+    // 256 levels of brackets (the call's own included) and 1024 open
+    // operators are allowed; one more is a diagnostic where it goes over.
+    let ok = format!("iss([0], {}i{} >= 10);", "(".repeat(255), ")".repeat(255));
+    assert!(parse_recipe(&ok, &[]).is_ok());
+    let deep = format!(
+        "iss([0], {}i{} >= 10);",
+        "(".repeat(10_000),
+        ")".repeat(10_000)
+    );
+    let d = parse_recipe(&deep, &[]).err().map(|d| (d.message, d.span));
+    let at = "iss([0], ".len() + 255;
+    assert_eq!(
+        d,
+        Some((
+            "brackets nested too deeply (more than 256 levels)".to_string(),
+            at..at + 1
+        ))
+    );
+    for text in [
+        format!("iss([0], {}i >= 10);", "- ".repeat(10_000)),
+        format!("iss([0], {}i >= 10);", "i + ".repeat(10_000)),
+        format!("let x = {}1;", "-".repeat(10_000)),
+    ] {
+        let d = parse_recipe(&text, &[]).err().map(|d| d.message);
+        assert!(
+            d.as_deref()
+                .is_some_and(|m| m.contains("nested too deeply")),
+            "{d:?}"
+        );
+    }
+}

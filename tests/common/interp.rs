@@ -3,7 +3,7 @@
 //! loops run in their original order, and the memory cells each statement
 //! instance reads and writes (the front end's access rules, evaluated).
 
-use polyc::lang::c::ast::{BinaryOp, Expr, ExprKind, ForLoop, Stmt, UnaryOp};
+use polyc::lang::c::ast::{BinaryOp, Expr, ExprKind, ForLoop, Span, Stmt, UnaryOp};
 use polyc::scop::AccessKind;
 
 /// Name bindings: parameters, then the iterators of the enclosing loops.
@@ -130,6 +130,44 @@ fn run_loop(
         assert!(guard < 10_000, "runaway loop");
     }
     env.pop();
+}
+
+/// The statements the front end makes of one expression statement: itself,
+/// or for a chained assignment `a = b = c` the parts `b = c` then `a = b`,
+/// each with the span the front end gives it (the last keeps `span`).
+pub fn assignment_parts(expr: &Expr, span: &Span) -> Vec<(Expr, Span)> {
+    let mut outer = Vec::new();
+    let mut cur = expr;
+    while let ExprKind::Assign(op, lhs, rhs) = &cur.kind {
+        let inner = strip(rhs);
+        let ExprKind::Assign(_, inner_lhs, _) = &inner.kind else {
+            break;
+        };
+        outer.push((op.clone(), lhs.clone(), inner_lhs.clone(), cur.span.clone()));
+        cur = inner;
+    }
+    let mut parts = vec![(cur.clone(), cur.span.clone())];
+    for (op, lhs, inner_lhs, at) in outer.into_iter().rev() {
+        let kind = ExprKind::Assign(op, lhs, inner_lhs);
+        parts.push((
+            Expr {
+                kind,
+                span: at.clone(),
+            },
+            at,
+        ));
+    }
+    if let Some(last) = parts.last_mut() {
+        last.1 = span.clone();
+    }
+    parts
+}
+
+fn strip(mut e: &Expr) -> &Expr {
+    while let ExprKind::Paren(x) = &e.kind {
+        e = x;
+    }
+    e
 }
 
 /// A memory cell: the array (or scalar) and its subscripts' values.

@@ -168,6 +168,19 @@ impl Pw {
         })
     }
 
+    /// C's `self % k` for a constant `k != 0`: `self - k·(self / k)` with
+    /// the truncating `/`, so the result has the sign of `self`.
+    pub fn trunc_rem(&self, k: i64) -> Result<Pw, Overflow> {
+        let k = k.checked_abs().ok_or(Overflow)?;
+        self.map(&|a| {
+            if let Some(c) = a.as_constant() {
+                return Ok(Pw::constant(c % k));
+            }
+            let q = Pw::Aff(a.clone()).trunc_div(k)?;
+            Pw::Aff(a.clone()).add(&q.scale(-k)?)
+        })
+    }
+
     /// `floor(self / k)`, `k > 0` (monotone, so it distributes over min and max).
     pub fn floor_div(&self, k: i64) -> Result<Pw, Overflow> {
         self.map(&|a| Ok(Pw::Aff(a.floor_div(k)?)))
@@ -242,11 +255,15 @@ pub type Conjunction = Vec<Cond>;
 impl Cond {
     /// Disjunctive normal form: a list of conjunctions of atomic conditions.
     /// An empty list is false; a list holding an empty conjunction is true.
-    pub fn dnf(&self) -> Result<Vec<Conjunction>, Overflow> {
+    /// Conjunctions that are plainly empty (two opposite bounds that cannot
+    /// both hold, such as `i >= 1` and `i <= 0`) are dropped as they arise, so
+    /// that an `else if` chain of `==` tests stays small; a form with more
+    /// than [`MAX_DISJUNCTS`] conjunctions is an error.
+    pub fn dnf(&self) -> Result<Vec<Conjunction>, DnfError> {
         self.dnf_signed(true)
     }
 
-    fn dnf_signed(&self, positive: bool) -> Result<Vec<Conjunction>, Overflow> {
+    fn dnf_signed(&self, positive: bool) -> Result<Vec<Conjunction>, DnfError> {
         Ok(match (self, positive) {
             (Cond::True, true) | (Cond::False, false) => vec![vec![]],
             (Cond::True, false) | (Cond::False, true) => vec![],
@@ -271,13 +288,21 @@ impl Cond {
                 let mut acc: Vec<Conjunction> = vec![vec![]];
                 for c in cs {
                     let d = c.dnf_signed(positive)?;
-                    let mut next = Vec::with_capacity(acc.len() * d.len());
+                    if acc.len().saturating_mul(d.len()) > MAX_DISJUNCTS * MAX_DISJUNCTS {
+                        return Err(DnfError::TooManyDisjuncts);
+                    }
+                    let mut next = Vec::new();
                     for left in &acc {
                         for right in &d {
                             let mut both = left.clone();
                             both.extend(right.iter().cloned());
-                            next.push(both);
+                            if let Some(both) = tighten(both)? {
+                                next.push(both);
+                            }
                         }
+                    }
+                    if next.len() > MAX_DISJUNCTS {
+                        return Err(DnfError::TooManyDisjuncts);
                     }
                     acc = next;
                 }
@@ -287,11 +312,101 @@ impl Cond {
                 let mut acc = Vec::new();
                 for c in cs {
                     acc.extend(c.dnf_signed(positive)?);
+                    if acc.len() > MAX_DISJUNCTS {
+                        return Err(DnfError::TooManyDisjuncts);
+                    }
                 }
                 acc
             }
         })
     }
+}
+
+/// Most conjunctions a condition may expand to.
+pub const MAX_DISJUNCTS: usize = 4096;
+
+/// Why a condition has no disjunctive normal form here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DnfError {
+    Overflow,
+    /// More than [`MAX_DISJUNCTS`] conjunctions.
+    TooManyDisjuncts,
+}
+
+impl From<Overflow> for DnfError {
+    fn from(_: Overflow) -> DnfError {
+        DnfError::Overflow
+    }
+}
+
+/// A conjunction with each `t + c >= 0` kept once, at its first place, with
+/// the largest `c` replaced by the smallest (the tightest bound); `None` when
+/// it is [`plainly_empty`]. The set it describes does not change.
+fn tighten(conj: Vec<Cond>) -> Result<Option<Vec<Cond>>, Overflow> {
+    let mut out: Vec<Cond> = Vec::with_capacity(conj.len());
+    for c in conj {
+        match c {
+            Cond::Ge(a) if !a.terms.is_empty() => {
+                let same = out
+                    .iter_mut()
+                    .find_map(|k| matches!(k, Cond::Ge(b) if b.terms == a.terms).then_some(k));
+                match same {
+                    Some(Cond::Ge(kept)) => kept.constant = kept.constant.min(a.constant),
+                    _ => out.push(Cond::Ge(a)),
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    Ok((!plainly_empty(&out)?).then_some(out))
+}
+
+/// `a = -b` as linear parts (both iterate in key order).
+fn opposite(a: &BTreeMap<Atom, i64>, b: &BTreeMap<Atom, i64>) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|((ka, va), (kb, vb))| ka == kb && va.checked_neg() == Some(*vb))
+}
+
+/// Whether a conjunction is empty for a reason seen without any solving: a
+/// constant row that fails, or two rows `t + a >= 0` and `-t + b >= 0` with
+/// `a + b < 0` (an equality `t + c = 0` counts as both `t + c >= 0` and
+/// `-t - c >= 0`). Only drops what is empty, never changes what is kept.
+fn plainly_empty(conj: &[Cond]) -> Result<bool, Overflow> {
+    // Each row as `terms + constant >= 0`, with `negate` for the second
+    // half of an equality (`-terms - constant >= 0`).
+    let mut rows: Vec<(&BTreeMap<Atom, i64>, i64, bool)> = Vec::new();
+    for c in conj {
+        match c {
+            Cond::Ge(a) | Cond::Eq(a) if a.terms.is_empty() => {
+                let holds = match c {
+                    Cond::Ge(_) => a.constant >= 0,
+                    _ => a.constant == 0,
+                };
+                if !holds {
+                    return Ok(true);
+                }
+            }
+            Cond::Ge(a) => rows.push((&a.terms, a.constant, false)),
+            Cond::Eq(a) => {
+                rows.push((&a.terms, a.constant, false));
+                rows.push((&a.terms, checked_mul(a.constant, -1)?, true));
+            }
+            _ => {}
+        }
+    }
+    for (k, &(t1, c1, n1)) in rows.iter().enumerate() {
+        for &(t2, c2, n2) in &rows[k + 1..] {
+            // Opposite directions: the same terms with one row negated, or
+            // opposite terms with both rows alike.
+            let against = if n1 != n2 { t1 == t2 } else { opposite(t1, t2) };
+            if against && checked_add(c1, c2)? < 0 {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
 }
 
 /// Lower one conjunction into `set`, resolving atoms with `column` (a name or

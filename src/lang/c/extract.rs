@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::affine::{lower_conjunction, Aff, Atom, Cond, LowerError, Pw};
+use super::affine::{lower_conjunction, Aff, Atom, Cond, DnfError, LowerError, Pw, MAX_DISJUNCTS};
 use super::ast::*;
 use super::decls::Declarations;
 use crate::lang::diagnostic::Diagnostic;
@@ -111,6 +111,12 @@ impl Walker {
     }
 
     fn prepass_expr(&mut self, e: &Expr) {
+        // `a = b = c` writes `b` too.
+        if let ExprKind::Assign(_, _, rhs) = &e.kind {
+            if let ExprKind::Assign(..) = strip(rhs).kind {
+                self.prepass_expr(strip(rhs));
+            }
+        }
         let target = match &e.kind {
             ExprKind::Assign(_, lhs, _) => Some(lhs),
             ExprKind::Unary(
@@ -157,7 +163,14 @@ impl Walker {
                 Ok(())
             }
             Stmt::For(f) => self.for_loop(f),
-            Stmt::Expr { label, expr, span } => self.statement(label, expr, span),
+            Stmt::Expr { label, expr, span } => {
+                let parts = split_chain(expr, span);
+                let mut label = label.clone();
+                for (e, span) in &parts {
+                    self.statement(&label.take(), e, span)?;
+                }
+                Ok(())
+            }
         }
     }
 
@@ -412,12 +425,34 @@ impl Walker {
                 let a = self.pw(a, what)?;
                 match self.pw(b, what)?.as_constant() {
                     Some(k) if k > 0 => a.trunc_div(k).map_err(overflow(&e.span)),
+                    // C: a / -k == -(a / k).
+                    Some(k) if k < 0 => k
+                        .checked_neg()
+                        .ok_or(Overflow)
+                        .and_then(|k| a.trunc_div(k))
+                        .and_then(|q| q.scale(-1))
+                        .map_err(overflow(&e.span)),
                     _ => Err(not_affine(
-                        "division by something other than a positive constant",
+                        "division by something other than a non-zero constant",
                     )),
                 }
             }
-            ExprKind::Binary(BinaryOp::Rem, ..) => Err(not_affine("`%` is not affine")),
+            ExprKind::Binary(BinaryOp::Rem, a, b) => {
+                let a = self.pw(a, what)?;
+                match self.pw(b, what)?.as_constant() {
+                    Some(k) if k != 0 => a.trunc_rem(k).map_err(overflow(&e.span)),
+                    _ => Err(not_affine(
+                        "`%` by something other than a non-zero constant",
+                    )),
+                }
+            }
+            // `c ? a : b` with an affine condition is a piecewise value
+            // (Pluto's periodic stencils: `A[i == 0 ? N - 1 : i - 1]`).
+            ExprKind::Conditional(c, a, b) => {
+                let c = self.condition(c)?;
+                let (a, b) = (self.pw(a, what)?, self.pw(b, what)?);
+                Ok(Pw::Select(Box::new(c), Box::new(a), Box::new(b)))
+            }
             ExprKind::Call(f, args) => {
                 let fname = match &f.kind {
                     ExprKind::Var(n) => n.as_str(),
@@ -752,9 +787,21 @@ fn build_statement(
         )
     };
 
+    let dnf_err = |e: DnfError| {
+        match e {
+        DnfError::Overflow => over(Overflow),
+        DnfError::TooManyDisjuncts => Diagnostic::error(
+            format!("the conditions of this statement are too complex (more than {MAX_DISJUNCTS} cases)"),
+            raw.span.clone(),
+        )
+        .with_label("its domain would be a union of too many pieces")
+        .with_note("`!=`, `||`, `!` and `%` split a domain into pieces; each `if` multiplies them"),
+    }
+    };
+
     let space = Space::set(params.to_vec(), Some(name.clone()), iters.clone());
     let mut domain = Set::empty(space.clone());
-    for conj in raw.domain.dnf().map_err(over)? {
+    for conj in raw.domain.dnf().map_err(dnf_err)? {
         let mut b = BasicSet::universe(space.clone());
         if lower_conjunction(&mut b, &conj, &column).map_err(lower_err)? {
             domain.push(b);
@@ -781,7 +828,7 @@ fn build_statement(
             conds.push(d.eq_zero().map_err(over)?);
         }
         let mut rel: Option<Map> = None;
-        for conj in Cond::And(conds).dnf().map_err(over)? {
+        for conj in Cond::And(conds).dnf().map_err(dnf_err)? {
             let mut b = BasicSet::universe(flat.clone());
             if lower_conjunction(&mut b, &conj, &column).map_err(lower_err)? {
                 let bm =
@@ -828,6 +875,42 @@ fn build_statement(
         body: raw.body,
         span: raw.span,
     })
+}
+
+/// A chained assignment `a = b = c;` as the statements C performs, in order:
+/// `b = c;` then `a = b;` (the value of `b = c` is `b` after the store). Any
+/// other statement is itself. The last part keeps the statement's span; the
+/// others have the span of their assignment.
+fn split_chain(e: &Expr, span: &Span) -> Vec<(Expr, Span)> {
+    let mut outer: Vec<(&String, &Expr, &Expr, &Span)> = Vec::new();
+    let mut cur = e;
+    while let ExprKind::Assign(op, lhs, rhs) = &cur.kind {
+        let inner = strip(rhs);
+        let ExprKind::Assign(_, inner_lhs, _) = &inner.kind else {
+            break;
+        };
+        outer.push((op, lhs, inner_lhs, &cur.span));
+        cur = inner;
+    }
+    if outer.is_empty() {
+        return vec![(e.clone(), span.clone())];
+    }
+    let mut parts = vec![(cur.clone(), cur.span.clone())];
+    for (op, lhs, inner_lhs, at) in outer.into_iter().rev() {
+        let assign = Expr {
+            kind: ExprKind::Assign(
+                op.clone(),
+                Box::new(lhs.clone()),
+                Box::new(inner_lhs.clone()),
+            ),
+            span: at.clone(),
+        };
+        parts.push((assign, at.clone()));
+    }
+    if let Some(last) = parts.last_mut() {
+        last.1 = span.clone();
+    }
+    parts
 }
 
 fn subscripts(n: usize) -> String {

@@ -7,6 +7,7 @@ pub mod affine;
 pub mod ast;
 pub mod decls;
 pub mod extract;
+pub mod nesting;
 pub mod parse;
 pub mod regions;
 

@@ -14,6 +14,7 @@ struct CParser;
 /// Parse the statements of one region; `text` is the region, `base` its byte
 /// offset in the file (spans are file offsets).
 pub fn parse_region(text: &str, base: usize) -> Result<Vec<Stmt>, Diagnostic> {
+    super::nesting::check(text, base)?;
     let mut pairs = CParser::parse(Rule::region, text).map_err(|e| syntax_error(e, base))?;
     let region = pairs
         .next()
@@ -28,6 +29,7 @@ pub fn parse_region(text: &str, base: usize) -> Result<Vec<Stmt>, Diagnostic> {
 
 /// Parse one expression (used for `--context` and tests).
 pub fn parse_expr(text: &str, base: usize) -> Result<Expr, Diagnostic> {
+    super::nesting::check(text, base)?;
     let mut pairs = CParser::parse(Rule::expr, text).map_err(|e| syntax_error(e, base))?;
     let end = pairs.as_str().len();
     if text[end..].trim() != "" {
@@ -68,12 +70,13 @@ fn syntax_error(e: pest::error::Error<Rule>, base: usize) -> Diagnostic {
 /// Names of the rules worth mentioning in "expected …"; `None` hides a rule.
 fn rule_name(r: Rule) -> Option<&'static str> {
     Some(match r {
-        Rule::expr | Rule::assignment | Rule::conditional | Rule::binary | Rule::unary => {
-            "an expression"
-        }
-        Rule::stmt | Rule::for_stmt | Rule::if_stmt | Rule::block | Rule::expr_stmt => {
-            "a statement"
-        }
+        Rule::expr | Rule::conditional | Rule::binary | Rule::unary => "an expression",
+        Rule::stmt
+        | Rule::for_stmt
+        | Rule::if_stmt
+        | Rule::if_arm
+        | Rule::block
+        | Rule::expr_stmt => "a statement",
         Rule::ident => "an identifier",
         Rule::bin_op => "an operator",
         Rule::assign_op => "an assignment operator",
@@ -127,18 +130,32 @@ impl Builder {
             }
             Rule::for_stmt => self.for_loop(p, span),
             Rule::if_stmt => {
-                let mut it = p
-                    .into_inner()
-                    .filter(|q| !matches!(q.as_rule(), Rule::kw_if | Rule::kw_else));
-                let cond = self.expr(next(&mut it, &span)?)?;
-                let then = self.stmt(next(&mut it, &span)?)?;
-                let otherwise = it.next().map(|q| self.stmt(q)).transpose()?;
-                Ok(Stmt::If(Box::new(IfStmt {
-                    cond,
-                    then,
-                    otherwise,
-                    span,
-                })))
+                // `if_arm (else if_arm)* (else stmt)?`: built from the last
+                // arm back, each arm the `else` of the one before.
+                let mut arms = Vec::new();
+                let mut otherwise = None;
+                for q in p.into_inner() {
+                    match q.as_rule() {
+                        Rule::kw_else => {}
+                        Rule::if_arm => arms.push(q),
+                        _ => otherwise = Some(self.stmt(q)?),
+                    }
+                }
+                let mut built: Option<Stmt> = otherwise;
+                for arm in arms.into_iter().rev() {
+                    let arm_span = self.span(&arm);
+                    let end = built.as_ref().map_or(arm_span.end, |_| span.end);
+                    let mut it = arm.into_inner().filter(|q| q.as_rule() != Rule::kw_if);
+                    let cond = self.expr(next(&mut it, &arm_span)?)?;
+                    let then = self.stmt(next(&mut it, &arm_span)?)?;
+                    built = Some(Stmt::If(Box::new(IfStmt {
+                        cond,
+                        then,
+                        otherwise: built,
+                        span: arm_span.start..end,
+                    })));
+                }
+                built.ok_or_else(|| Diagnostic::error("internal: `if` without a condition", span))
             }
             Rule::unsupported_stmt => {
                 // The diagnostic points at the keyword, not the whole statement.
@@ -210,13 +227,22 @@ impl Builder {
         let span = self.span(&p);
         match p.as_rule() {
             Rule::expr => {
-                let inner = first(p, span.clone())?;
-                self.expr(inner)
-            }
-            Rule::assignment => {
                 let mut it = p.into_inner();
-                let lhs = self.expr(next(&mut it, &span)?)?;
-                let op = next(&mut it, &span)?.as_str().to_string();
+                let lhs = next(&mut it, &span)?;
+                let Some(op) = it.next() else {
+                    return self.expr(lhs);
+                };
+                let assignable = is_unary(&lhs);
+                let lhs = self.expr(lhs)?;
+                if !assignable {
+                    return Err(Diagnostic::error(
+                        "the left-hand side of an assignment must be a variable or an array element",
+                        lhs.span,
+                    )
+                    .with_label("not assignable")
+                    .with_help("add parentheses if an operator binds differently than intended"));
+                }
+                let op = op.as_str().to_string();
                 let rhs = self.expr(next(&mut it, &span)?)?;
                 Ok(Expr {
                     kind: ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)),
@@ -441,6 +467,18 @@ fn climb(
         };
     }
     lhs
+}
+
+/// Whether a `conditional` is a bare unary expression (no operator, no `?:`),
+/// as C requires of the left-hand side of an assignment.
+fn is_unary(p: &Pair<Rule>) -> bool {
+    let mut inner = p.clone().into_inner();
+    match (inner.next(), inner.next()) {
+        (Some(binary), None) if binary.as_rule() == Rule::binary => {
+            binary.into_inner().count() == 1
+        }
+        _ => false,
+    }
 }
 
 fn first(p: Pair<Rule>, span: Span) -> Result<Pair<Rule>, Diagnostic> {

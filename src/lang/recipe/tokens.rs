@@ -1,6 +1,7 @@
-//! A scan before parsing: stray characters, unterminated strings and
-//! unbalanced brackets, each reported where it is (pest would only say what
-//! it expected at some later point).
+//! A scan before parsing: stray characters, unterminated strings,
+//! unbalanced brackets and nesting too deep for the recursive parser and the
+//! constraint evaluator, each reported where it is (pest would only say what
+//! it expected at some later point, or overflow its stack).
 
 use super::Span;
 use crate::lang::diagnostic::Diagnostic;
@@ -22,19 +23,63 @@ fn closer(open: char) -> char {
     }
 }
 
+/// Most brackets open at one point.
+pub const MAX_NESTING: usize = 256;
+/// Most levels of constraint tree that the open brackets and the operators
+/// in them may add (each `+`, `-`, `*`, `/` and closed bracket adds at most one).
+pub const MAX_DEPTH: usize = 1024;
+
 /// `Ok` if every character belongs to a token, every string is closed on its
-/// line and the brackets balance.
+/// line, the brackets balance and nothing nests too deeply.
 pub fn check(text: &str) -> Result<(), Diagnostic> {
     let mut open: Vec<(char, usize)> = Vec::new();
+    // Operators (and closed brackets) in each open bracket, and outside any.
+    let mut ops: Vec<usize> = vec![0];
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
+        match c {
+            '+' | '-' | '*' | '/' if !(c == '/' && matches!(chars.peek(), Some((_, '/')))) => {
+                if let Some(n) = ops.last_mut() {
+                    *n += 1;
+                }
+                let depth: usize = ops.iter().map(|n| n + 1).sum();
+                if depth > MAX_DEPTH {
+                    return Err(Diagnostic::error(
+                        format!("expression nested too deeply (more than {MAX_DEPTH} levels)"),
+                        i..i + 1,
+                    )
+                    .with_label("too many operators are open here"));
+                }
+            }
+            ',' | ';' | '|' => {
+                if let Some(n) = ops.last_mut() {
+                    *n = 0;
+                }
+            }
+            _ => {}
+        }
         match c {
             '#' => skip_line(&mut chars),
             '/' if matches!(chars.peek(), Some((_, '/'))) => skip_line(&mut chars),
             '"' => string(text, i, &mut chars)?,
-            '(' | '[' | '{' => open.push((c, i)),
+            '(' | '[' | '{' => {
+                open.push((c, i));
+                ops.push(0);
+                if open.len() > MAX_NESTING {
+                    return Err(Diagnostic::error(
+                        format!("brackets nested too deeply (more than {MAX_NESTING} levels)"),
+                        i..i + 1,
+                    )
+                    .with_label("this opens one level too many"));
+                }
+            }
             ')' | ']' | '}' => match open.pop() {
-                Some((o, _)) if closer(o) == c => {}
+                Some((o, _)) if closer(o) == c => {
+                    ops.pop();
+                    if let Some(n) = ops.last_mut() {
+                        *n += 1;
+                    }
+                }
                 Some((o, at)) => {
                     return Err(Diagnostic::error(
                         format!("mismatched closing bracket `{c}`"),
