@@ -187,6 +187,28 @@ pub fn apply(
     schedule: &Schedule,
     directive: &Directive,
 ) -> Result<Applied, ApplyError> {
+    let next = rewrite(scop, deps, schedule, directive)?;
+    if let Some(v) = first_violation(scop, &next, deps)? {
+        return Err(ApplyError::Violation(Box::new(v)));
+    }
+    marks::check_marks(scop, deps, &next)?;
+    let changed = next != *schedule;
+    Ok(Applied {
+        schedule: next,
+        changed,
+    })
+}
+
+/// The schedule `directive` asks for, before the dependence check of
+/// [`apply`]: preconditions, the rewrite and β normalisation (a mark's own
+/// carried-dependence check included). Public so that a tester can evaluate
+/// a refusal's witness on the dates of the schedule that was refused.
+pub fn rewrite(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    directive: &Directive,
+) -> Result<Schedule, ApplyError> {
     let mut next = match directive {
         Directive::Interchange { beta, d1, d2 } => affine::interchange(schedule, beta, *d1, *d2)?,
         Directive::Reverse { beta, depth } => affine::reverse(schedule, beta, *depth)?,
@@ -255,15 +277,7 @@ pub fn apply(
         }
     };
     tree::normalize(&mut next)?;
-    if let Some(v) = first_violation(scop, &next, deps)? {
-        return Err(ApplyError::Violation(Box::new(v)));
-    }
-    marks::check_marks(scop, deps, &next)?;
-    let changed = next != *schedule;
-    Ok(Applied {
-        schedule: next,
-        changed,
-    })
+    Ok(next)
 }
 
 /// Every piece under `beta` must have a loop at `depth` (1-based).
