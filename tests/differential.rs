@@ -17,7 +17,8 @@
 //! * `POLYC_DIFF_CASES=100000 POLYC_DIFF_SEED=7 cargo test --release --test
 //!   differential -- --nocapture`: the long mode. `POLYC_DIFF_OUT=DIR`
 //!   says where reproducers go (default: under `target/tmp`); use
-//!   `tests/regressions/pending` to keep them.
+//!   `tests/regressions/pending` to keep them. `POLYC_DIFF_VERBOSE=1`
+//!   prints every verdict.
 //!
 //! Counts by class are printed at the end. `tests/regressions/*.poly`
 //! (reproducers of fixed bugs) are replayed and must pass the checker;
@@ -68,6 +69,7 @@ fn random_directive_sequences_are_accepted_identical_or_rightly_refused() {
     let out_dir = std::env::var("POLYC_DIFF_OUT")
         .map(PathBuf::from)
         .unwrap_or_else(|_| Path::new(env!("CARGO_TARGET_TMPDIR")).join("differential-found"));
+    let verbose = std::env::var_os("POLYC_DIFF_VERBOSE").is_some();
     let kernels = load_kernels();
     assert!(!kernels.is_empty(), "no kernel to test");
     let started = std::time::Instant::now();
@@ -85,6 +87,14 @@ fn random_directive_sequences_are_accepted_identical_or_rightly_refused() {
         };
         for (directives, verdict) in run_case(kernel, region, plan) {
             *counts.entry(verdict.class).or_default() += 1;
+            if verbose {
+                eprintln!(
+                    "case {case} {}: {}: {}",
+                    verdict.class,
+                    directives.last().map_or("", |d| d.as_str()),
+                    verdict.detail.lines().next().unwrap_or_default()
+                );
+            }
             if !verdict.is_failure() {
                 continue;
             }

@@ -237,7 +237,7 @@ fn run_plan(kernel: &Kernel, region: usize, plan: &Plan) -> Trace {
     for n in 0..count {
         let text = match fixed {
             Some(d) => d[n].clone(),
-            None => random_directive(&mut rng, &state.scop, &state.schedule),
+            None => random_directive(&mut rng, &state.scop, &state.schedule, &trace.accepted),
         };
         let mut sequence = trace.accepted.clone();
         sequence.push(text.clone());

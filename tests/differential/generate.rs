@@ -312,7 +312,10 @@ impl Gen<'_> {
             "skew" => {
                 let b = self.any_beta();
                 let d = self.depth_for(&b);
-                let o = self.depth_for(&b);
+                let mut o = self.depth_for(&b);
+                if o == d && d > 1 && self.plausible() {
+                    o = self.rng.range(1, d as i64 - 1) as usize;
+                }
                 let k = self.small();
                 format!("skew({}, {d}, {o}, {k});", list(&b))
             }
@@ -472,9 +475,38 @@ impl Gen<'_> {
     }
 }
 
-/// One random directive for the program `scop` under `schedule`.
-pub fn random_directive(rng: &mut Rng, scop: &Scop, schedule: &Schedule) -> String {
-    let kind = rng.pick(KINDS);
+/// The directives that undo another (and are refused without it first),
+/// with the directives that make them meaningful.
+const UNDOES: &[(&str, &[&str])] = &[
+    ("densify", &["grain"]),
+    ("collapse", &["iss", "peel"]),
+    ("unembed", &["embed"]),
+    ("linearize", &["stripmine", "tile"]),
+];
+
+/// One random directive for the program `scop` under `schedule`, after the
+/// accepted directives `history`. An undoing directive (`densify`,
+/// `collapse`, `unembed`, `linearize`) is rarely chosen when nothing it
+/// undoes was applied.
+pub fn random_directive(
+    rng: &mut Rng,
+    scop: &Scop,
+    schedule: &Schedule,
+    history: &[String],
+) -> String {
+    let mut kind = rng.pick(KINDS);
+    for _ in 0..3 {
+        let Some((_, needs)) = UNDOES.iter().find(|(k, _)| *k == kind) else {
+            break;
+        };
+        let prepared = history
+            .iter()
+            .any(|h| needs.iter().any(|n| h.starts_with(&format!("{n}("))));
+        if prepared || rng.chance(0.15) {
+            break;
+        }
+        kind = rng.pick(KINDS);
+    }
     let mut g = Gen {
         view: View::new(scop, schedule),
         rng,
