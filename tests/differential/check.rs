@@ -179,10 +179,16 @@ pub fn read_recipe_file(text: &str) -> Option<(String, usize, Vec<String>)> {
 /// a timeout.
 pub fn in_process(kernel: Arc<Kernel>, region: usize, plan: Plan, limit: Duration) -> Trace {
     let (tx, rx) = mpsc::channel();
+    // The directives being tried, kept outside the thread: a panic or a
+    // timeout still says which sequence caused it.
+    let progress: Arc<Mutex<Vec<String>>> = Arc::default();
+    let shared = Arc::clone(&progress);
     let spawned = std::thread::Builder::new()
         .stack_size(64 << 20)
         .spawn(move || {
-            let result = catch_unwind(AssertUnwindSafe(|| run_plan(&kernel, region, &plan)));
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                run_plan(&kernel, region, &plan, &shared)
+            }));
             let _ = tx.send(result.map_err(|p| panic_text(p.as_ref())));
         });
     if let Err(e) = spawned {
@@ -191,23 +197,23 @@ pub fn in_process(kernel: Arc<Kernel>, region: usize, plan: Plan, limit: Duratio
             ..Trace::default()
         };
     }
-    match rx.recv_timeout(limit) {
+    let result = rx.recv_timeout(limit);
+    let tried = progress.lock().map(|p| p.clone()).unwrap_or_default();
+    let failed = |v: Verdict| Trace {
+        accepted: tried.clone(),
+        failure: Some(v),
+        ..Trace::default()
+    };
+    match result {
         Ok(Ok(trace)) => trace,
-        Ok(Err(message)) => Trace {
-            failure: Some(Verdict::new("panic", message)),
-            ..Trace::default()
-        },
-        Err(mpsc::RecvTimeoutError::Timeout) => Trace {
-            failure: Some(Verdict::new(
-                "timeout",
-                format!("polyc took more than {} s", limit.as_secs()),
-            )),
-            ..Trace::default()
-        },
-        Err(mpsc::RecvTimeoutError::Disconnected) => Trace {
-            failure: Some(Verdict::new("panic", "the case's thread died")),
-            ..Trace::default()
-        },
+        Ok(Err(message)) => failed(Verdict::new("panic", message)),
+        Err(mpsc::RecvTimeoutError::Timeout) => failed(Verdict::new(
+            "timeout",
+            format!("polyc took more than {} s", limit.as_secs()),
+        )),
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            failed(Verdict::new("panic", "the case's thread died"))
+        }
     }
 }
 
@@ -221,7 +227,12 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-fn run_plan(kernel: &Kernel, region: usize, plan: &Plan) -> Trace {
+fn run_plan(kernel: &Kernel, region: usize, plan: &Plan, progress: &Mutex<Vec<String>>) -> Trace {
+    let note = |sequence: &[String]| {
+        if let Ok(mut p) = progress.lock() {
+            *p = sequence.to_vec();
+        }
+    };
     let mut trace = Trace::default();
     let Some(k) = kernel.file.scops.iter().position(|s| s.region == region) else {
         trace.failure = Some(Verdict::new("harness", format!("no region {region}")));
@@ -241,6 +252,7 @@ fn run_plan(kernel: &Kernel, region: usize, plan: &Plan) -> Trace {
         };
         let mut sequence = trace.accepted.clone();
         sequence.push(text.clone());
+        note(&sequence);
         let recipe = match parse_recipe(&sequence.join("\n"), &[]) {
             Ok(r) => r,
             Err(d) => {
@@ -270,6 +282,7 @@ fn run_plan(kernel: &Kernel, region: usize, plan: &Plan) -> Trace {
     if trace.accepted.is_empty() {
         return trace;
     }
+    note(&trace.accepted);
     // The accepted schedule, checked again from scratch.
     match first_violation(&state.scop, &state.schedule, &state.deps) {
         Ok(None) => {}

@@ -226,7 +226,7 @@ impl Gen<'_> {
         if max == 0 || !self.plausible() {
             return self.rng.pick(&[0, 1, 2, max + 1, 5]);
         }
-        let lo = if beta.len() <= max && beta.len() >= 1 && self.rng.chance(0.7) {
+        let lo = if beta.len() <= max && !beta.is_empty() && self.rng.chance(0.7) {
             beta.len()
         } else {
             1
