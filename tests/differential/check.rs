@@ -689,6 +689,7 @@ pub fn run_case(kernel: &Arc<Kernel>, region: usize, plan: Plan) -> Vec<(Vec<Str
         Plan::Fixed(d) => d.clone(),
         Plan::Random { .. } => trace.accepted.clone(),
     };
+    let slow = whole.clone();
     if let Some(f) = trace.failure {
         out.push((whole, f));
     } else if let Some(c) = trace.generated {
@@ -697,18 +698,11 @@ pub fn run_case(kernel: &Arc<Kernel>, region: usize, plan: Plan) -> Vec<(Vec<Str
     }
     if start.elapsed() > CASE_LIMIT && !out.iter().any(|(_, v)| v.is_failure()) {
         out.push((
-            whole_or_empty(&plan),
+            slow,
             Verdict::new("timeout", format!("the case took {:?}", start.elapsed())),
         ));
     }
     out
-}
-
-fn whole_or_empty(plan: &Plan) -> Vec<String> {
-    match plan {
-        Plan::Fixed(d) => d.clone(),
-        Plan::Random { .. } => Vec::new(),
-    }
 }
 
 /// The first failure of a fixed sequence, if any.
