@@ -578,10 +578,37 @@ fn build_and_run(src: &Path, dir: &Path, stem: &str, strict: bool) -> Result<[St
         children.push((cc, child));
     }
     let mut complaints = Vec::new();
-    for (cc, child) in children {
-        let out = child.wait_with_output().map_err(|e| format!("{cc}: {e}"))?;
-        if !out.status.success() {
-            complaints.push(format!("{cc}: {}", String::from_utf8_lossy(&out.stderr)));
+    let start = Instant::now();
+    for (cc, mut child) in children {
+        // The complaint is read while the compiler runs (a full pipe would
+        // stop it); a compiler that runs past the case's limit (a huge
+        // unrolled body) makes the case a timeout.
+        let mut stderr = child.stderr.take();
+        let reader = std::thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(err) = stderr.as_mut() {
+                let _ = std::io::Read::read_to_string(err, &mut text);
+            }
+            text
+        });
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) if start.elapsed() > CASE_LIMIT => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(format!(
+                        "timeout: {cc} compiled for more than {} s",
+                        CASE_LIMIT.as_secs()
+                    ));
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                Err(e) => return Err(format!("{cc}: {e}")),
+            }
+        };
+        let text = reader.join().unwrap_or_default();
+        if !status.success() {
+            complaints.push(format!("{cc}: {text}"));
         }
     }
     if !complaints.is_empty() {
