@@ -623,7 +623,11 @@ fn build_and_run(src: &Path, dir: &Path, stem: &str, strict: bool) -> Result<[St
 
 /// Run `exe`, its stdout; killed after `limit`.
 fn run_limited(exe: &Path, limit: Duration) -> Result<String, String> {
+    // Two threads, sleeping when idle: on a loaded machine spinning
+    // OpenMP threads can make a small parallel loop look like a hang.
     let mut child: Child = Command::new(exe)
+        .env("OMP_NUM_THREADS", "2")
+        .env("OMP_WAIT_POLICY", "passive")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
