@@ -260,7 +260,13 @@ fn prototype(name: &str) -> Option<(&'static str, usize)> {
     Some((proto, arity))
 }
 
-fn to_directive(call: &Call, scop: &Scop, schedule: &Schedule) -> Result<Directive, RecipeError> {
+/// The [`Directive`] a call names, its arguments checked for type (public
+/// for testers that call [`apply`] themselves to see a refusal's structure).
+pub fn to_directive(
+    call: &Call,
+    scop: &Scop,
+    schedule: &Schedule,
+) -> Result<Directive, RecipeError> {
     let name = call.name.as_str();
     let Some((proto, expected)) = prototype(name) else {
         if name == "auto" {

@@ -188,6 +188,31 @@ pub fn apply(
     schedule: &Schedule,
     directive: &Directive,
 ) -> Result<Applied, ApplyError> {
+    let next = rewrite(scop, deps, schedule, directive)?;
+    if !preserves_order(schedule, directive) {
+        if let Some(v) = first_violation(scop, &next, deps)? {
+            return Err(ApplyError::Violation(Box::new(v)));
+        }
+    }
+    marks::check_marks(scop, deps, &next)?;
+    let changed = next != *schedule;
+    Ok(Applied {
+        schedule: next,
+        changed,
+    })
+}
+
+/// The schedule `directive` asks for, before the dependence check of
+/// [`apply`]: preconditions, the rewrite, β normalisation and the check that
+/// the dates stay one-to-one (a mark's own carried-dependence check
+/// included). Public so that a tester can evaluate
+/// a refusal's witness on the dates of the schedule that was refused.
+pub fn rewrite(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    directive: &Directive,
+) -> Result<Schedule, ApplyError> {
     let mut next = match directive {
         Directive::Interchange { beta, d1, d2 } => affine::interchange(schedule, beta, *d1, *d2)?,
         Directive::Reverse { beta, depth } => affine::reverse(schedule, beta, *depth)?,
@@ -259,17 +284,7 @@ pub fn apply(
     };
     tree::normalize(&mut next)?;
     injective::check(scop, schedule, &next)?;
-    if !preserves_order(schedule, directive) {
-        if let Some(v) = first_violation(scop, &next, deps)? {
-            return Err(ApplyError::Violation(Box::new(v)));
-        }
-    }
-    marks::check_marks(scop, deps, &next)?;
-    let changed = next != *schedule;
-    Ok(Applied {
-        schedule: next,
-        changed,
-    })
+    Ok(next)
 }
 
 /// Directives that run every pair of instances in the order the input

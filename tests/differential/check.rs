@@ -1,0 +1,769 @@
+//! The differential checker: applies a directive sequence to one region of a
+//! kernel in-process (`recipe_run::step`) and classifies the outcome.
+//!
+//! * accepted: the schedule is checked again from scratch
+//!   (`first_violation`), polyc's output (`driver::run`, as the CLI prints
+//!   it) is compiled with gcc and clang (`-O1 -fopenmp -Wall -Wextra
+//!   -Werror`) and run; its output must be byte-identical to the original
+//!   kernel's under the same compiler;
+//! * refused for a dependence: the witness pair is in the dependence
+//!   relation, each instance lies in a piece of its statement, and on the
+//!   dates of the schedule that was refused (`apply::rewrite`, evaluated
+//!   exactly at the witness point) the target is not after the source (for
+//!   a mark: both run in the same iteration of the enclosing loops and in
+//!   different iterations of the marked one; for `unroll_jam`, whose
+//!   jammed schedule is built and checked inside its rewrite, the pair and
+//!   its reported dates);
+//! * refused for a precondition: the diagnostic's primary span lies in the
+//!   call and it names the directive;
+//! * anything else (a panic, a code generation error, a compiler warning or
+//!   error, a different output, a crash, more than 10 s) is a failure.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use polyc::apply::{apply, rewrite, ApplyError};
+use polyc::lang::c::{read_source, SourceFile};
+use polyc::lang::diagnostic::Diagnostic;
+use polyc::lang::recipe::{parse_recipe, Call};
+use polyc::poly::{BasicMap, Constraint};
+use polyc::recipe_run::{step, to_directive, RecipeError, RecipeState};
+use polyc::scop::validity::{first_violation, Violation};
+use polyc::scop::{dependences, DepOptions, Dependence, Schedule};
+
+use super::generate::{random_directive, Rng};
+
+/// A case taking longer than this is a failure.
+pub const CASE_LIMIT: Duration = Duration::from_secs(10);
+
+/// Compiler flags for the original kernels and polyc's output.
+const GCC_FLAGS: &[&str] = &["-O1", "-fopenmp", "-Wall", "-Wextra", "-Werror"];
+const CLANG_FLAGS: &[&str] = &["-O1", "-fopenmp", "-Wall", "-Wextra", "-Werror"];
+
+/// The outcome of one check: a class name and what was seen.
+#[derive(Clone, Debug)]
+pub struct Verdict {
+    pub class: &'static str,
+    pub detail: String,
+}
+
+/// The classes that are not failures.
+pub const PASSING: &[&str] = &[
+    "accepted-identical",
+    "refused-dependence-witness-ok",
+    "refused-carried-witness-ok",
+    "refused-precondition",
+    "refused-unproven",
+    "refused-jam-witness-pair-ok",
+];
+
+impl Verdict {
+    fn new(class: &'static str, detail: impl Into<String>) -> Verdict {
+        Verdict {
+            class,
+            detail: detail.into(),
+        }
+    }
+
+    pub fn is_failure(&self) -> bool {
+        !PASSING.contains(&self.class)
+    }
+}
+
+/// A kernel file, read once, with its regions' dependences and the
+/// original program's output under each compiler (computed on first use).
+pub struct Kernel {
+    pub path: String,
+    pub file: SourceFile,
+    pub deps: Vec<Vec<Dependence>>,
+    original: Mutex<Option<Result<[String; 2], String>>>,
+}
+
+impl Kernel {
+    pub fn load(path: &Path) -> Result<Kernel, String> {
+        let name = path.to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+        let file = read_source(&name, text).map_err(|d| format!("{name}: {}", d.message))?;
+        let deps = file
+            .scops
+            .iter()
+            .map(|s| dependences(s, &DepOptions::default()).map_err(|e| format!("{name}: {e}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Kernel {
+            path: name,
+            file,
+            deps,
+            original: Mutex::new(None),
+        })
+    }
+
+    /// The original kernel's output under gcc and under clang.
+    fn original_output(&self, dir: &Path) -> Result<[String; 2], String> {
+        let mut slot = self
+            .original
+            .lock()
+            .map_err(|_| "poisoned lock".to_string())?;
+        if slot.is_none() {
+            *slot = Some(build_and_run(Path::new(&self.path), dir, "orig", false));
+        }
+        slot.clone().unwrap_or_else(|| Err("no output".to_string()))
+    }
+}
+
+/// What the in-process part of a case did.
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    /// The directives accepted, in order.
+    pub accepted: Vec<String>,
+    /// Each refused directive: the sequence that reproduces it (the
+    /// accepted ones before it, then it) and its verdict.
+    pub refusals: Vec<(Vec<String>, Verdict)>,
+    /// A failure of the accepted sequence found in-process (the schedule
+    /// is illegal, a directive panicked, the CLI disagrees).
+    pub failure: Option<Verdict>,
+    /// polyc's output file for the accepted sequence.
+    pub generated: Option<String>,
+}
+
+/// How the directives of a case are chosen.
+#[derive(Clone, Debug)]
+pub enum Plan {
+    /// `count` random directives from this seed; a refused one is checked,
+    /// then left out, and generation goes on.
+    Random { seed: u64, count: usize },
+    /// These directives in order, stopping at the first refusal (as the CLI).
+    Fixed(Vec<String>),
+}
+
+/// The recipe file for `directives` on region `region` of `kernel`.
+pub fn recipe_text(
+    kernel: &str,
+    region: usize,
+    class: Option<&str>,
+    directives: &[String],
+) -> String {
+    let mut s = format!("# kernel: {kernel}\n# scop: {region}\n");
+    if let Some(c) = class {
+        s.push_str(&format!("# class: {c}\n"));
+    }
+    for d in directives {
+        s.push_str(d);
+        s.push('\n');
+    }
+    s
+}
+
+/// Read a recipe file written by [`recipe_text`]: kernel, region, directives.
+pub fn read_recipe_file(text: &str) -> Option<(String, usize, Vec<String>)> {
+    let mut kernel = None;
+    let mut region = 1;
+    let mut directives = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some(k) = line.strip_prefix("# kernel:") {
+            kernel = Some(k.trim().to_string());
+        } else if let Some(r) = line.strip_prefix("# scop:") {
+            region = r.trim().parse().ok()?;
+        } else if !line.is_empty() && !line.starts_with('#') {
+            directives.push(line.to_string());
+        }
+    }
+    Some((kernel?, region, directives))
+}
+
+/// The in-process part of a case, with the panic caught and the time
+/// limited: a thread that runs past `limit` is left behind and the case is
+/// a timeout.
+pub fn in_process(kernel: Arc<Kernel>, region: usize, plan: Plan, limit: Duration) -> Trace {
+    let (tx, rx) = mpsc::channel();
+    // The directives being tried, kept outside the thread: a panic or a
+    // timeout still says which sequence caused it.
+    let progress: Arc<Mutex<Vec<String>>> = Arc::default();
+    let shared = Arc::clone(&progress);
+    let spawned = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || {
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                run_plan(&kernel, region, &plan, &shared)
+            }));
+            let _ = tx.send(result.map_err(|p| panic_text(p.as_ref())));
+        });
+    if let Err(e) = spawned {
+        return Trace {
+            failure: Some(Verdict::new("harness", format!("cannot spawn: {e}"))),
+            ..Trace::default()
+        };
+    }
+    let result = rx.recv_timeout(limit);
+    let tried = progress.lock().map(|p| p.clone()).unwrap_or_default();
+    let failed = |v: Verdict| Trace {
+        accepted: tried.clone(),
+        failure: Some(v),
+        ..Trace::default()
+    };
+    match result {
+        Ok(Ok(trace)) => trace,
+        Ok(Err(message)) => failed(Verdict::new("panic", message)),
+        Err(mpsc::RecvTimeoutError::Timeout) => failed(Verdict::new(
+            "timeout",
+            format!("polyc took more than {} s", limit.as_secs()),
+        )),
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            failed(Verdict::new("panic", "the case's thread died"))
+        }
+    }
+}
+
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic".to_string()
+    }
+}
+
+fn run_plan(kernel: &Kernel, region: usize, plan: &Plan, progress: &Mutex<Vec<String>>) -> Trace {
+    let note = |sequence: &[String]| {
+        if let Ok(mut p) = progress.lock() {
+            *p = sequence.to_vec();
+        }
+    };
+    let mut trace = Trace::default();
+    let Some(k) = kernel.file.scops.iter().position(|s| s.region == region) else {
+        trace.failure = Some(Verdict::new("harness", format!("no region {region}")));
+        return trace;
+    };
+    let scop = &kernel.file.scops[k];
+    let deps = &kernel.deps[k];
+    let mut state = RecipeState::new(scop, deps, Schedule::original(scop));
+    let (mut rng, count, fixed) = match plan {
+        Plan::Random { seed, count } => (Rng::new(*seed), *count, None),
+        Plan::Fixed(d) => (Rng::new(0), d.len(), Some(d)),
+    };
+    for n in 0..count {
+        let text = match fixed {
+            Some(d) => d[n].clone(),
+            None => random_directive(&mut rng, &state.scop, &state.schedule, &trace.accepted),
+        };
+        let mut sequence = trace.accepted.clone();
+        sequence.push(text.clone());
+        note(&sequence);
+        let recipe = match parse_recipe(&sequence.join("\n"), &[]) {
+            Ok(r) => r,
+            Err(d) => {
+                let v = Verdict::new("recipe-parse", format!("{text}: {}", d.message));
+                trace.refusals.push((sequence, v));
+                if fixed.is_some() {
+                    return trace;
+                }
+                continue;
+            }
+        };
+        let Some(call) = recipe.calls.last() else {
+            continue;
+        };
+        let before = state.clone();
+        match step(&mut state, call) {
+            Ok(_) => trace.accepted.push(text),
+            Err(e) => {
+                let v = check_refusal(&before, call, e);
+                trace.refusals.push((sequence, v));
+                if fixed.is_some() {
+                    return trace;
+                }
+            }
+        }
+    }
+    if trace.accepted.is_empty() {
+        return trace;
+    }
+    note(&trace.accepted);
+    // The accepted schedule, checked again from scratch.
+    match first_violation(&state.scop, &state.schedule, &state.deps) {
+        Ok(None) => {}
+        Ok(Some(v)) => {
+            trace.failure = Some(Verdict::new(
+                "accepted-illegal",
+                v.describe(&state.scop, &state.deps),
+            ));
+            return trace;
+        }
+        Err(e) => {
+            trace.failure = Some(Verdict::new("accepted-unchecked", e.to_string()));
+            return trace;
+        }
+    }
+    // What the CLI prints for this recipe.
+    match cli_output(kernel, region, &trace.accepted) {
+        Ok(c) => trace.generated = Some(c),
+        Err(v) => trace.failure = Some(v),
+    }
+    trace
+}
+
+fn cli_output(kernel: &Kernel, region: usize, directives: &[String]) -> Result<String, Verdict> {
+    let dir = tempfile::tempdir().map_err(|e| Verdict::new("harness", e.to_string()))?;
+    let recipe = dir.path().join("case.poly");
+    std::fs::write(&recipe, recipe_text(&kernel.path, region, None, directives))
+        .map_err(|e| Verdict::new("harness", e.to_string()))?;
+    let region_arg = region.to_string();
+    let out = crate::common::polyc(&[
+        &kernel.path,
+        "--recipe",
+        &recipe.to_string_lossy(),
+        "--scop",
+        &region_arg,
+    ]);
+    if out.status != 0 {
+        return Err(Verdict::new(
+            "codegen-error",
+            format!("exit {}: {}", out.status, out.stderr),
+        ));
+    }
+    Ok(out.stdout)
+}
+
+/// Classify a refusal of `call` on the state `before` it.
+fn check_refusal(before: &RecipeState, call: &Call, e: RecipeError) -> Verdict {
+    let diagnostic = match e {
+        RecipeError::Rejected(d) => d,
+        RecipeError::NotImplemented(what) => {
+            return Verdict::new("not-implemented", what);
+        }
+    };
+    let directive = match to_directive(call, &before.scop, &before.schedule) {
+        Ok(d) => d,
+        // An argument refused before any rewrite: a precondition.
+        Err(_) => return check_precondition(call, &diagnostic),
+    };
+    let error = match apply(&before.scop, &before.deps, &before.schedule, &directive) {
+        Ok(_) => {
+            return Verdict::new(
+                "inconsistent",
+                "step refused what apply accepts".to_string(),
+            )
+        }
+        Err(e) => e,
+    };
+    match error {
+        ApplyError::Precondition { .. } => check_precondition(call, &diagnostic),
+        ApplyError::Poly(e) => {
+            if diagnostic.span != call.span {
+                return Verdict::new("bad-diagnostic", format!("unproven, span elsewhere: {e}"));
+            }
+            Verdict::new("refused-unproven", e.to_string())
+        }
+        ApplyError::Violation(v) => {
+            let refused = match rewrite(&before.scop, &before.deps, &before.schedule, &directive) {
+                Ok(s) => s,
+                // `unroll_jam` checks the schedule it would jam (strip-mined,
+                // the point loop innermost) inside the rewrite: that schedule
+                // is not public, so the pair and the reported dates are checked.
+                Err(ApplyError::Violation(w)) if w == v => {
+                    return match check_pair(before, &v) {
+                        Ok(()) => Verdict::new("refused-jam-witness-pair-ok", ""),
+                        Err(why) => Verdict::new("bad-witness", why),
+                    };
+                }
+                Err(e) => {
+                    return Verdict::new("inconsistent", format!("the rewrite now fails: {e:?}"))
+                }
+            };
+            match check_witness(before, &refused, &v, None) {
+                Ok(()) => Verdict::new("refused-dependence-witness-ok", ""),
+                Err(why) => Verdict::new("bad-witness", why),
+            }
+        }
+        ApplyError::Carried { depth, violation } => {
+            // A mark is checked on the rewritten schedule when there is
+            // one, else (the mark's own check) on the schedule before.
+            let schedule = rewrite(&before.scop, &before.deps, &before.schedule, &directive)
+                .unwrap_or_else(|_| before.schedule.clone());
+            match check_witness(before, &schedule, &violation, Some(depth)) {
+                Ok(()) => Verdict::new("refused-carried-witness-ok", ""),
+                Err(why) => Verdict::new("bad-witness", format!("carried at {depth}: {why}")),
+            }
+        }
+    }
+}
+
+fn check_precondition(call: &Call, d: &Diagnostic) -> Verdict {
+    // The primary span lies in the call (on it, or on one of its
+    // arguments): the diagnostic points at the user's directive.
+    let inside = d.span.start >= call.span.start && d.span.end <= call.span.end;
+    if inside && !d.message.is_empty() {
+        Verdict::new("refused-precondition", d.message.clone())
+    } else {
+        Verdict::new(
+            "bad-diagnostic",
+            format!(
+                "span {:?} (call {:?}), message {:?}, label {:?}",
+                d.span, call.span, d.message, d.details.label
+            ),
+        )
+    }
+}
+
+/// The witness is a pair of the dependence, each instance is dated by the
+/// schedule `refused`, and the dates are out of order (`carried`: equal
+/// outside the loop at that depth, different on it).
+fn check_witness(
+    before: &RecipeState,
+    refused: &Schedule,
+    v: &Violation,
+    carried: Option<usize>,
+) -> Result<(), String> {
+    let dep = in_dependence(before, v)?;
+    let ds = date_of(&refused.statements[dep.source].pieces, &v.params, &v.source)?;
+    let dt = date_of(&refused.statements[dep.target].pieces, &v.params, &v.target)?;
+    let len = ds.len().max(dt.len());
+    let pad = |d: &[i64]| {
+        let mut d = d.to_vec();
+        d.resize(len, 0);
+        d
+    };
+    let (ds, dt) = (pad(&ds), pad(&dt));
+    match carried {
+        None => {
+            // date(target) <=lex date(source).
+            if dt > ds {
+                return Err(format!(
+                    "in order after all: source date {ds:?}, target date {dt:?}"
+                ));
+            }
+        }
+        Some(depth) => {
+            let alpha = 2 * depth - 1;
+            if alpha >= len || ds[..alpha] != dt[..alpha] || ds[alpha] == dt[alpha] {
+                return Err(format!(
+                    "not carried at depth {depth}: source date {ds:?}, target date {dt:?}"
+                ));
+            }
+        }
+    }
+    if pad(&v.source_date) != ds || pad(&v.target_date) != dt {
+        return Err(format!(
+            "reported dates {:?} / {:?}, evaluated {ds:?} / {dt:?}",
+            v.source_date, v.target_date
+        ));
+    }
+    Ok(())
+}
+
+/// The witness pair is in the dependence relation and its reported dates
+/// are out of order (for a refusal whose schedule is not public).
+fn check_pair(before: &RecipeState, v: &Violation) -> Result<(), String> {
+    in_dependence(before, v)?;
+    let len = v.source_date.len().max(v.target_date.len());
+    let (mut ds, mut dt) = (v.source_date.clone(), v.target_date.clone());
+    ds.resize(len, 0);
+    dt.resize(len, 0);
+    if dt > ds {
+        return Err(format!("reported dates in order: {ds:?} before {dt:?}"));
+    }
+    Ok(())
+}
+
+/// The witness's dependence, when the pair is one of its pairs.
+fn in_dependence<'a>(before: &'a RecipeState, v: &Violation) -> Result<&'a Dependence, String> {
+    let dep = before
+        .deps
+        .get(v.dependence)
+        .ok_or_else(|| format!("dependence {} does not exist", v.dependence))?;
+    let mut pair = v.source.clone();
+    pair.extend_from_slice(&v.target);
+    let mut in_relation = false;
+    for b in dep.relation.basics() {
+        if fixed_sample(b, &v.params, &pair)?.is_some() {
+            in_relation = true;
+            break;
+        }
+    }
+    if !in_relation {
+        return Err(format!(
+            "({:?}, {:?}) at params {:?} is not a pair of the dependence",
+            v.source, v.target, v.params
+        ));
+    }
+    Ok(dep)
+}
+
+/// An integer point of `b` with its parameters and first dimensions fixed
+/// to `params` and `dims` (the point's other columns after them), if any.
+fn fixed_sample(b: &BasicMap, params: &[i64], dims: &[i64]) -> Result<Option<Vec<i64>>, String> {
+    let n = b.n_cols();
+    let mut fixed = b.clone();
+    let values = params.iter().chain(dims);
+    for (col, &value) in values.enumerate() {
+        if col >= b.space().n_dim_total() {
+            return Err("too many values for the relation".to_string());
+        }
+        let mut coeffs = vec![0; n];
+        coeffs[col] = 1;
+        fixed.add(Constraint::eq(coeffs, -value));
+    }
+    fixed.sample().map_err(|e| e.to_string())
+}
+
+/// The date of instance `iters` (at `params`) under a statement's pieces:
+/// exactly one date, from every piece whose domain holds the instance.
+fn date_of(pieces: &[BasicMap], params: &[i64], iters: &[i64]) -> Result<Vec<i64>, String> {
+    let mut found: Option<Vec<i64>> = None;
+    for piece in pieces {
+        let Some(point) = fixed_sample(piece, params, iters)? else {
+            continue;
+        };
+        let first = piece.space().n_param() + piece.space().n_in();
+        let n_out = piece.space().n_out();
+        let date = point[first..first + n_out].to_vec();
+        // The date is a function of the instance: no other value of any
+        // date dimension.
+        for k in 0..n_out {
+            for side in [1, -1] {
+                let mut other = piece.clone();
+                let mut coeffs = vec![0; piece.n_cols()];
+                coeffs[piece.space().out_col(k)] = side;
+                // side·(date_k − value) − 1 >= 0.
+                other.add(Constraint::ineq(coeffs, -side * date[k] - 1));
+                if fixed_sample(&other, params, iters)?.is_some() {
+                    return Err(format!(
+                        "instance {iters:?} has several dates in one piece (dimension {k})"
+                    ));
+                }
+            }
+        }
+        match &found {
+            Some(d) if *d != date => {
+                return Err(format!(
+                    "instance {iters:?} is in two pieces with dates {d:?} and {date:?}"
+                ))
+            }
+            _ => found = Some(date),
+        }
+    }
+    found.ok_or_else(|| format!("instance {iters:?} is in no piece of its statement"))
+}
+
+/// Compile `src` with gcc and clang (at once) in `dir`, run both, and
+/// return their outputs; `warnings` says whether a compiler complaint is
+/// an error (polyc's output) or tolerated (the original kernel).
+fn build_and_run(src: &Path, dir: &Path, stem: &str, strict: bool) -> Result<[String; 2], String> {
+    let exes = [
+        dir.join(format!("{stem}.gcc")),
+        dir.join(format!("{stem}.clang")),
+    ];
+    let compilers = [("gcc", GCC_FLAGS), ("clang", CLANG_FLAGS)];
+    let mut children = Vec::new();
+    for ((cc, flags), exe) in compilers.iter().zip(&exes) {
+        let flags: Vec<&str> = flags
+            .iter()
+            .copied()
+            .filter(|f| strict || *f != "-Werror")
+            .collect();
+        let child = Command::new(cc)
+            .args(&flags)
+            .arg("-o")
+            .arg(exe)
+            .arg(src)
+            .arg("-lm")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot run {cc}: {e}"))?;
+        children.push((cc, child));
+    }
+    let mut complaints = Vec::new();
+    let start = Instant::now();
+    for (cc, mut child) in children {
+        // The complaint is read while the compiler runs (a full pipe would
+        // stop it); a compiler that runs past the case's limit (a huge
+        // unrolled body) makes the case a timeout.
+        let mut stderr = child.stderr.take();
+        let reader = std::thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(err) = stderr.as_mut() {
+                let _ = std::io::Read::read_to_string(err, &mut text);
+            }
+            text
+        });
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) if start.elapsed() > CASE_LIMIT => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(format!(
+                        "timeout: {cc} compiled for more than {} s",
+                        CASE_LIMIT.as_secs()
+                    ));
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                Err(e) => return Err(format!("{cc}: {e}")),
+            }
+        };
+        let text = reader.join().unwrap_or_default();
+        if !status.success() {
+            complaints.push(format!("{cc}: {text}"));
+        }
+    }
+    if !complaints.is_empty() {
+        return Err(format!("compile: {}", complaints.join("\n")));
+    }
+    let mut outputs = [String::new(), String::new()];
+    for (k, exe) in exes.iter().enumerate() {
+        outputs[k] = run_limited(exe, CASE_LIMIT)?;
+    }
+    Ok(outputs)
+}
+
+/// Run `exe`, its stdout; killed after `limit`.
+fn run_limited(exe: &Path, limit: Duration) -> Result<String, String> {
+    // Two threads, sleeping when idle: on a loaded machine spinning
+    // OpenMP threads can make a small parallel loop look like a hang.
+    let mut child: Child = Command::new(exe)
+        .env("OMP_NUM_THREADS", "2")
+        .env("OMP_WAIT_POLICY", "passive")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("run: cannot start {}: {e}", exe.display()))?;
+    let mut stdout = child.stdout.take();
+    let reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        if let Some(out) = stdout.as_mut() {
+            let _ = std::io::Read::read_to_end(out, &mut s);
+        }
+        s
+    });
+    let start = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => {
+                let bytes = reader.join().unwrap_or_default();
+                if !status.success() {
+                    return Err(format!("run: {} exited with {status}", exe.display()));
+                }
+                return Ok(String::from_utf8_lossy(&bytes).into_owned());
+            }
+            Ok(None) if start.elapsed() > limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "timeout: {} ran past {} s",
+                    exe.display(),
+                    limit.as_secs()
+                ));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return Err(format!("run: {e}")),
+        }
+    }
+}
+
+/// Compile and run polyc's output for an accepted sequence and compare it
+/// with the original's.
+pub fn check_generated(kernel: &Kernel, generated: &str) -> Verdict {
+    let dir = match tempfile::tempdir() {
+        Ok(d) => d,
+        Err(e) => return Verdict::new("harness", e.to_string()),
+    };
+    let original = match kernel.original_output(dir.path()) {
+        Ok(o) => o,
+        Err(e) => return Verdict::new("harness", format!("the original: {e}")),
+    };
+    let src: PathBuf = dir.path().join("case.c");
+    if let Err(e) = std::fs::write(&src, generated) {
+        return Verdict::new("harness", e.to_string());
+    }
+    match build_and_run(&src, dir.path(), "case", true) {
+        Ok(new) => {
+            for (k, cc) in ["gcc", "clang"].iter().enumerate() {
+                if new[k] != original[k] {
+                    return Verdict::new(
+                        "miscompile",
+                        format!("{cc}: {}", first_difference(&original[k], &new[k])),
+                    );
+                }
+            }
+            if original[0].is_empty() {
+                return Verdict::new("harness", "the kernel prints nothing");
+            }
+            Verdict::new("accepted-identical", "")
+        }
+        Err(e) if e.starts_with("compile") => Verdict::new("invalid-output", e),
+        Err(e) if e.starts_with("timeout") => Verdict::new("timeout", e),
+        Err(e) => Verdict::new("runtime-error", e),
+    }
+}
+
+fn first_difference(a: &str, b: &str) -> String {
+    for (k, (x, y)) in a.lines().zip(b.lines()).enumerate() {
+        if x != y {
+            return format!("line {}: {x:?} became {y:?}", k + 1);
+        }
+    }
+    format!("{} lines became {}", a.lines().count(), b.lines().count())
+}
+
+/// The verdicts of one case: each refusal's, then the accepted sequence's.
+/// Each comes with the directives that reproduce it.
+pub fn run_case(kernel: &Arc<Kernel>, region: usize, plan: Plan) -> Vec<(Vec<String>, Verdict)> {
+    let start = Instant::now();
+    let trace = in_process(Arc::clone(kernel), region, plan.clone(), CASE_LIMIT);
+    let mut out = trace.refusals;
+    let whole = match &plan {
+        Plan::Fixed(d) => d.clone(),
+        Plan::Random { .. } => trace.accepted.clone(),
+    };
+    let slow = whole.clone();
+    if let Some(f) = trace.failure {
+        out.push((whole, f));
+    } else if let Some(c) = trace.generated {
+        let v = check_generated(kernel, &c);
+        out.push((trace.accepted, v));
+    }
+    if start.elapsed() > CASE_LIMIT && !out.iter().any(|(_, v)| v.is_failure()) {
+        out.push((
+            slow,
+            Verdict::new("timeout", format!("the case took {:?}", start.elapsed())),
+        ));
+    }
+    out
+}
+
+/// The first failure of a fixed sequence, if any.
+pub fn replay(kernel: &Arc<Kernel>, region: usize, directives: &[String]) -> Option<Verdict> {
+    run_case(kernel, region, Plan::Fixed(directives.to_vec()))
+        .into_iter()
+        .map(|(_, v)| v)
+        .find(Verdict::is_failure)
+}
+
+/// Drop directives one at a time while the failure keeps its class.
+pub fn minimise(
+    kernel: &Arc<Kernel>,
+    region: usize,
+    directives: &[String],
+    class: &str,
+) -> Vec<String> {
+    let mut current = directives.to_vec();
+    let mut changed = true;
+    while changed && current.len() > 1 {
+        changed = false;
+        for k in (0..current.len()).rev() {
+            let mut fewer = current.clone();
+            fewer.remove(k);
+            if replay(kernel, region, &fewer).is_some_and(|v| v.class == class) {
+                current = fewer;
+                changed = true;
+                break;
+            }
+        }
+    }
+    current
+}

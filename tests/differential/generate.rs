@@ -1,0 +1,515 @@
+//! Random directives for the differential tester: one directive's text at a
+//! time, its β-vectors, depths and arguments read from the schedule as it is
+//! now, so that most directives are meaningful (and many legal). About one
+//! argument in ten is chosen outside the plausible range (a depth too deep,
+//! a β that names nothing, a factor of 0 or 2000, a shift by 1000) to
+//! exercise the preconditions.
+
+use polyc::scop::{Schedule, Scop};
+
+/// A small deterministic generator (SplitMix64): the tester must replay a
+/// seed exactly, on every machine, without a dependency.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+
+    /// Uniform in `lo..=hi`.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        if hi <= lo {
+            return lo;
+        }
+        lo + (self.next_u64() % ((hi - lo) as u64 + 1)) as i64
+    }
+
+    /// True with probability `p`.
+    pub fn chance(&mut self, p: f64) -> bool {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 <= p
+    }
+
+    pub fn pick<T: Clone>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())].clone()
+    }
+}
+
+/// The shape of a schedule as the generator sees it: each statement piece's
+/// β-vector, each statement's depth and number of iterators.
+struct View {
+    /// (statement, β-vector `[β0, …, βd]`) of every piece whose β is constant.
+    pieces: Vec<(usize, Vec<i64>)>,
+    depth: Vec<usize>,
+    iterators: Vec<usize>,
+    params: Vec<String>,
+    iterator_names: Vec<Vec<String>>,
+}
+
+impl View {
+    fn new(scop: &Scop, schedule: &Schedule) -> View {
+        let mut pieces = Vec::new();
+        for (s, st) in schedule.statements.iter().enumerate() {
+            for p in 0..st.pieces.len() {
+                if let Some(b) = st.beta(p) {
+                    pieces.push((s, b));
+                }
+            }
+        }
+        View {
+            pieces,
+            depth: schedule.statements.iter().map(|s| s.depth()).collect(),
+            iterators: scop.statements.iter().map(|s| s.iterators.len()).collect(),
+            params: scop.params.clone(),
+            iterator_names: scop
+                .statements
+                .iter()
+                .map(|s| s.iterators.clone())
+                .collect(),
+        }
+    }
+
+    fn under<'a>(&'a self, prefix: &'a [i64]) -> impl Iterator<Item = &'a (usize, Vec<i64>)> {
+        self.pieces
+            .iter()
+            .filter(move |(_, b)| b.starts_with(prefix))
+    }
+
+    /// The smallest depth of the statements under `prefix` (0 if none).
+    fn min_depth(&self, prefix: &[i64]) -> usize {
+        self.under(prefix)
+            .map(|(s, _)| self.depth[*s])
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// The number of children of the loop (or root) `prefix`.
+    fn children(&self, prefix: &[i64]) -> usize {
+        let mut values: Vec<i64> = self
+            .under(prefix)
+            .filter(|(_, b)| b.len() > prefix.len())
+            .map(|(_, b)| b[prefix.len()])
+            .collect();
+        values.sort_unstable();
+        values.dedup();
+        values.len()
+    }
+
+    /// The first statement under `prefix`.
+    fn first_statement(&self, prefix: &[i64]) -> Option<usize> {
+        self.under(prefix).map(|(s, _)| *s).next()
+    }
+}
+
+/// Every directive kind the generator writes (`context` is left out: it
+/// changes the program's promise, so a different output would be expected).
+pub const KINDS: &[&str] = &[
+    "reorder",
+    "fuse",
+    "split",
+    "shift",
+    "skew",
+    "reverse",
+    "interchange",
+    "reshape",
+    "grain",
+    "densify",
+    "iss",
+    "iss_infix",
+    "peel",
+    "collapse",
+    "stripmine",
+    "linearize",
+    "tile",
+    "embed",
+    "unembed",
+    "block",
+    "parallelize",
+    "vectorize",
+    "unroll",
+    "unroll_noepilog",
+    "unroll_jam",
+];
+
+fn list(values: &[i64]) -> String {
+    let v: Vec<String> = values.iter().map(|x| x.to_string()).collect();
+    format!("[{}]", v.join(", "))
+}
+
+fn section(values: &[i64]) -> String {
+    let v: Vec<String> = values.iter().map(|x| x.to_string()).collect();
+    v.join(", ")
+}
+
+struct Gen<'a> {
+    rng: &'a mut Rng,
+    view: View,
+}
+
+impl Gen<'_> {
+    /// Mostly true: choose the plausible argument.
+    fn plausible(&mut self) -> bool {
+        self.rng.chance(0.9)
+    }
+
+    fn piece_beta(&mut self) -> Vec<i64> {
+        if self.view.pieces.is_empty() {
+            return vec![0];
+        }
+        let k = self.rng.below(self.view.pieces.len());
+        self.view.pieces[k].1.clone()
+    }
+
+    /// A statement's full β-vector, or now and then one that names nothing.
+    fn statement_beta(&mut self) -> Vec<i64> {
+        let mut b = self.piece_beta();
+        if !self.plausible() {
+            self.garble(&mut b);
+        }
+        b
+    }
+
+    /// A loop's β-prefix (`[β0 … β(k-1)]` for the loop at depth `k`).
+    fn loop_beta(&mut self) -> Vec<i64> {
+        let mut b = self.piece_beta();
+        let depth = b.len().saturating_sub(1);
+        if depth == 0 || !self.plausible() {
+            if self.rng.chance(0.5) {
+                self.garble(&mut b);
+            }
+            return b;
+        }
+        let k = self.rng.range(1, depth as i64) as usize;
+        b.truncate(k);
+        b
+    }
+
+    /// A β for directives that take either a loop or a statement.
+    fn any_beta(&mut self) -> Vec<i64> {
+        match self.rng.below(20) {
+            0 => Vec::new(),
+            1..=8 => self.statement_beta(),
+            _ => self.loop_beta(),
+        }
+    }
+
+    fn garble(&mut self, b: &mut Vec<i64>) {
+        match self.rng.below(3) {
+            0 if !b.is_empty() => {
+                let k = self.rng.below(b.len());
+                b[k] += self.rng.pick(&[1, 2, -1, 7]);
+            }
+            1 => b.push(self.rng.range(0, 3)),
+            _ => {
+                b.pop();
+            }
+        }
+    }
+
+    /// A depth for the statements under `beta`: usually one they all have,
+    /// at or inside the loop `beta` names.
+    fn depth_for(&mut self, beta: &[i64]) -> usize {
+        let max = self.view.min_depth(beta);
+        if max == 0 || !self.plausible() {
+            return self.rng.pick(&[0, 1, 2, max + 1, 5]);
+        }
+        let lo = if beta.len() <= max && !beta.is_empty() && self.rng.chance(0.7) {
+            beta.len()
+        } else {
+            1
+        };
+        self.rng.range(lo as i64, max as i64) as usize
+    }
+
+    fn small(&mut self) -> i64 {
+        if self.plausible() {
+            self.rng.pick(&[-2, -1, 1, 1, 2, 3])
+        } else {
+            self.rng.pick(&[0, 64, -64, 1000, -1000, 1 << 40])
+        }
+    }
+
+    fn size(&mut self) -> i64 {
+        if self.plausible() {
+            self.rng.pick(&[2, 2, 3, 4, 4, 5, 8, 16, 32])
+        } else {
+            self.rng.pick(&[0, 1, -1, -4, 64, 1000, 1025, 1 << 40])
+        }
+    }
+
+    fn factor(&mut self) -> i64 {
+        if self.plausible() {
+            self.rng.pick(&[2, 2, 3, 4, 4, 5, 8])
+        } else {
+            self.rng.pick(&[0, 1, -2, 16, 64, 2000])
+        }
+    }
+
+    fn constant(&mut self) -> i64 {
+        if self.plausible() {
+            self.rng.range(-4, 4)
+        } else {
+            self.rng.pick(&[1000, -1000, 64, -64, 1 << 40, -(1 << 40)])
+        }
+    }
+
+    /// Parameter coefficients: mostly zeros, now and then ±1 on one.
+    fn param_coeffs(&mut self) -> Vec<i64> {
+        let n = self.view.params.len();
+        let mut v = vec![0; n];
+        if n > 0 && self.rng.chance(0.3) {
+            let k = self.rng.below(n);
+            v[k] = self.rng.pick(&[1, -1, 2]);
+        }
+        v
+    }
+
+    fn directive(&mut self, kind: &str) -> String {
+        match kind {
+            "reorder" => {
+                let b = if self.rng.chance(0.3) {
+                    Vec::new()
+                } else {
+                    self.loop_beta()
+                };
+                let n = self.view.children(&b);
+                let mut order: Vec<i64> = (0..n as i64).collect();
+                for k in (1..order.len()).rev() {
+                    let j = self.rng.below(k + 1);
+                    order.swap(k, j);
+                }
+                if !self.plausible() {
+                    order.push(order.len() as i64);
+                }
+                format!("reorder({}, {});", list(&b), list(&order))
+            }
+            "fuse" => format!("fuse({});", list(&self.loop_beta())),
+            "split" => {
+                let b = self.statement_beta();
+                let d = self.depth_for(&b);
+                format!("split({}, {d});", list(&b))
+            }
+            "shift" => {
+                let b = self.any_beta();
+                let d = self.depth_for(&b);
+                let p = self.param_coeffs();
+                let c = self.constant();
+                format!("shift({}, {d}, {}, {c});", list(&b), list(&p))
+            }
+            "skew" => {
+                let b = self.any_beta();
+                let d = self.depth_for(&b);
+                let mut o = self.depth_for(&b);
+                if o == d && d > 1 && self.plausible() {
+                    o = self.rng.range(1, d as i64 - 1) as usize;
+                }
+                let k = self.small();
+                format!("skew({}, {d}, {o}, {k});", list(&b))
+            }
+            "reverse" => {
+                let b = self.any_beta();
+                let d = self.depth_for(&b);
+                format!("reverse({}, {d});", list(&b))
+            }
+            "interchange" => {
+                let b = self.any_beta();
+                let d1 = self.depth_for(&b);
+                let d2 = self.depth_for(&b);
+                format!("interchange({}, {d1}, {d2});", list(&b))
+            }
+            "reshape" => {
+                let b = self.any_beta();
+                let d = self.depth_for(&b);
+                let n = self
+                    .view
+                    .first_statement(&b)
+                    .map_or(1, |s| self.view.iterators[s]);
+                let i = if self.plausible() {
+                    self.rng.range(1, n.max(1) as i64)
+                } else {
+                    self.rng.pick(&[0, n as i64 + 1])
+                };
+                let k = self.small();
+                format!("reshape({}, {d}, {i}, {k});", list(&b))
+            }
+            "grain" => {
+                let b = self.any_beta();
+                let d = self.depth_for(&b);
+                let k = self.factor();
+                format!("grain({}, {d}, {k});", list(&b))
+            }
+            "densify" => {
+                let b = self.any_beta();
+                let d = self.depth_for(&b);
+                format!("densify({}, {d});", list(&b))
+            }
+            "iss" => {
+                let b = self.loop_beta();
+                let k = b.len().max(1);
+                let mut alphas = vec![0; k];
+                alphas[k - 1] = self.rng.pick(&[1, -1]);
+                if k > 1 && self.rng.chance(0.2) {
+                    let j = self.rng.below(k - 1);
+                    alphas[j] = self.rng.pick(&[1, -1]);
+                }
+                let p = self.param_coeffs();
+                let c = if p.iter().any(|&x| x != 0) {
+                    self.rng.range(-3, 3)
+                } else {
+                    self.rng.pick(&[-1, -2, -3, -5, -10, 0, 2])
+                };
+                format!(
+                    "iss({}, {{{} | | {} | {c}}});",
+                    list(&b),
+                    section(&alphas),
+                    section(&p)
+                )
+            }
+            "iss_infix" => {
+                let b = self.loop_beta();
+                let k = b.len().max(1);
+                let op = self.rng.pick(&[">=", "<=", ">", "<"]);
+                let lhs = match self.view.first_statement(&b) {
+                    Some(s) if self.rng.chance(0.3) && !self.view.iterator_names[s].is_empty() => {
+                        let names = self.view.iterator_names[s].clone();
+                        self.rng.pick(&names)
+                    }
+                    _ => format!("c{}", self.rng.range(1, k as i64)),
+                };
+                let rhs = if !self.view.params.is_empty() && self.rng.chance(0.4) {
+                    let p = self.view.params.clone();
+                    format!("{} / 2", self.rng.pick(&p))
+                } else {
+                    self.rng.pick(&[1, 2, 3, 5, 10]).to_string()
+                };
+                format!("iss({}, {lhs} {op} {rhs});", list(&b))
+            }
+            "peel" => {
+                let b = self.loop_beta();
+                let p = self.param_coeffs();
+                let c = if p.iter().any(|&x| x != 0) {
+                    self.rng.range(-3, 3)
+                } else {
+                    self.rng.pick(&[-1, -2, -3, -5, 0])
+                };
+                if self.view.params.is_empty() {
+                    format!("peel({}, {{{c}}});", list(&b))
+                } else {
+                    format!("peel({}, {{{} | {c}}});", list(&b), section(&p))
+                }
+            }
+            "collapse" => format!("collapse({});", list(&self.loop_beta())),
+            "stripmine" => {
+                let b = self.any_beta();
+                let d = self.depth_for(&b);
+                let s = self.size();
+                format!("stripmine({}, {d}, {s});", list(&b))
+            }
+            "linearize" => {
+                let b = self.loop_beta();
+                let d = self.depth_for(&b);
+                format!("linearize({}, {d});", list(&b))
+            }
+            "tile" => {
+                let b = self.any_beta();
+                let d = self.depth_for(&b);
+                let o = if self.plausible() {
+                    self.rng.range(1, d.max(1) as i64) as usize
+                } else {
+                    d + 1
+                };
+                let s = self.size();
+                format!("tile({}, {d}, {o}, {s});", list(&b))
+            }
+            "embed" => format!("embed({});", list(&self.statement_beta())),
+            "unembed" => format!("unembed({});", list(&self.statement_beta())),
+            "block" => {
+                let first = self.statement_beta();
+                let second = if self.plausible() {
+                    // A neighbour: same prefix, next position.
+                    let mut b = first.clone();
+                    if let Some(last) = b.last_mut() {
+                        *last += 1;
+                    }
+                    b
+                } else {
+                    self.statement_beta()
+                };
+                format!("block({}, {});", list(&first), list(&second))
+            }
+            "parallelize" | "vectorize" => {
+                let b = self.any_beta();
+                let d = if kind == "vectorize" && self.plausible() {
+                    self.view.min_depth(&b).max(1)
+                } else {
+                    self.depth_for(&b)
+                };
+                format!("{kind}({}, {d});", list(&b))
+            }
+            "unroll" | "unroll_noepilog" => {
+                let b = self.loop_beta();
+                let k = self.factor();
+                format!("{kind}({}, {k});", list(&b))
+            }
+            "unroll_jam" => {
+                let b = self.any_beta();
+                let d = self.depth_for(&b);
+                let k = self.factor();
+                format!("unroll_jam({}, {d}, {k});", list(&b))
+            }
+            other => format!("{other}();"),
+        }
+    }
+}
+
+/// The directives that undo another (and are refused without it first),
+/// with the directives that make them meaningful.
+const UNDOES: &[(&str, &[&str])] = &[
+    ("densify", &["grain"]),
+    ("collapse", &["iss", "peel"]),
+    ("unembed", &["embed"]),
+    ("linearize", &["stripmine", "tile"]),
+];
+
+/// One random directive for the program `scop` under `schedule`, after the
+/// accepted directives `history`. An undoing directive (`densify`,
+/// `collapse`, `unembed`, `linearize`) is rarely chosen when nothing it
+/// undoes was applied.
+pub fn random_directive(
+    rng: &mut Rng,
+    scop: &Scop,
+    schedule: &Schedule,
+    history: &[String],
+) -> String {
+    let mut kind = rng.pick(KINDS);
+    for _ in 0..3 {
+        let Some((_, needs)) = UNDOES.iter().find(|(k, _)| *k == kind) else {
+            break;
+        };
+        let prepared = history
+            .iter()
+            .any(|h| needs.iter().any(|n| h.starts_with(&format!("{n}("))));
+        if prepared || rng.chance(0.15) {
+            break;
+        }
+        kind = rng.pick(KINDS);
+    }
+    let mut g = Gen {
+        view: View::new(scop, schedule),
+        rng,
+    };
+    g.directive(kind)
+}
