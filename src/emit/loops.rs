@@ -52,10 +52,47 @@ pub fn print_loops(nodes: &[Node], scop: &Scop, indent: &str, opts: PrintOptions
         out: String::new(),
         labels_done: Vec::new(),
     };
+    for name in unused_outer_iterators(nodes, scop) {
+        let _ = writeln!(p.out, "{indent}(void)&{name};");
+    }
     for n in nodes {
         p.node(n, indent);
     }
     p.out
+}
+
+/// Iterators the file declares outside the region (`int t, i;` before
+/// `for (t = 0; …)`) that the new loops no longer use, in a stable order:
+/// each gets a `(void)&name;` (a use that reads no value) so that the
+/// output compiles warning-free
+/// (`-Wunused-variable`) when, say, a one-iteration loop was substituted.
+fn unused_outer_iterators(nodes: &[Node], scop: &Scop) -> Vec<String> {
+    let mut declared = std::collections::HashSet::new();
+    crate::emit::scan::collect_outer_declared(&scop.tree, &mut declared);
+    let mut used = Vec::new();
+    collect_loop_vars(nodes, &mut used);
+    let mut unused: Vec<String> = declared
+        .into_iter()
+        .filter(|name| !used.contains(name))
+        .collect();
+    unused.sort();
+    unused
+}
+
+/// Every loop variable in `nodes`.
+fn collect_loop_vars(nodes: &[Node], out: &mut Vec<String>) {
+    for n in nodes {
+        match n {
+            Node::For(l) => {
+                if !out.contains(&l.var) {
+                    out.push(l.var.clone());
+                }
+                collect_loop_vars(&l.body, out);
+            }
+            Node::If { body, .. } => collect_loop_vars(body, out),
+            Node::Stmt { .. } => {}
+        }
+    }
 }
 
 impl Printer<'_> {

@@ -76,7 +76,7 @@ pub fn scan(scop: &Scop, schedule: &Schedule) -> Result<Vec<Node>, ScanError> {
 
 /// Iterators of loops that do not declare them (`for (i = 0; …)`): the
 /// file declares them outside the region, and the output reuses them.
-fn collect_outer_declared(stmts: &[Stmt], out: &mut HashSet<String>) {
+pub fn collect_outer_declared(stmts: &[Stmt], out: &mut HashSet<String>) {
     for s in stmts {
         match s {
             Stmt::For(f) => {

@@ -25,7 +25,7 @@ pub mod rewrite;
 mod separate;
 
 pub use ast::{Aff, Cond, Expr, Loop, Node};
-pub use build::scan;
+pub use build::{collect_outer_declared, scan};
 
 use crate::poly::PolyError;
 
