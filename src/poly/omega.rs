@@ -73,12 +73,19 @@ pub(crate) fn integer_sample(
     solve(sys)
 }
 
-fn gcd(a: i64, b: i64) -> i64 {
+/// The gcd of `|a|` and `|b|`, or [`Overflow`] when it is 2^63 (both are
+/// `i64::MIN` or 0): no `i64` holds it.
+fn gcd(a: i64, b: i64) -> Result<i64, Overflow> {
     let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
     while b != 0 {
         (a, b) = (b, a % b);
     }
-    i64::try_from(a).unwrap_or(i64::MAX)
+    i64::try_from(a).map_err(|_| Overflow)
+}
+
+/// `-a`, or [`Overflow`] for `i64::MIN`.
+fn neg(a: i64) -> Result<i64, Overflow> {
+    a.checked_neg().ok_or(Overflow)
 }
 
 fn eval(r: &Row, x: &[i64]) -> Result<i64, Overflow> {
@@ -90,12 +97,14 @@ fn eval(r: &Row, x: &[i64]) -> Result<i64, Overflow> {
 }
 
 /// Floor and ceiling division with a positive divisor.
-fn floor_div(a: i64, b: i64) -> i64 {
-    a.div_euclid(b)
+/// `⌊a / b⌋` for `b > 0`, checked.
+fn floor_div(a: i64, b: i64) -> Result<i64, Overflow> {
+    a.checked_div_euclid(b).ok_or(Overflow)
 }
 
-fn ceil_div(a: i64, b: i64) -> i64 {
-    -((-a).div_euclid(b))
+/// `⌈a / b⌉` for `b > 0`, checked.
+fn ceil_div(a: i64, b: i64) -> Result<i64, Overflow> {
+    neg(floor_div(neg(a)?, b)?)
 }
 
 /// `r + k * s`, checked.
@@ -174,18 +183,18 @@ enum Normalized {
 
 /// Normalise rows by their gcd, drop trivial ones, keep the tightest of
 /// parallel inequalities and turn opposite pairs that meet into equalities.
-fn normalize(sys: &mut System) -> Normalized {
+fn normalize(sys: &mut System) -> Result<Normalized, Overflow> {
     let mut eqs = Vec::with_capacity(sys.eqs.len());
     for mut r in std::mem::take(&mut sys.eqs) {
-        let g = r.coeffs.iter().fold(0, |g, &c| gcd(g, c));
+        let g = r.coeffs.iter().try_fold(0, |g, &c| gcd(g, c))?;
         if g == 0 {
             if r.constant != 0 {
-                return Normalized::Infeasible;
+                return Ok(Normalized::Infeasible);
             }
             continue;
         }
         if r.constant % g != 0 {
-            return Normalized::Infeasible;
+            return Ok(Normalized::Infeasible);
         }
         r.coeffs.iter_mut().for_each(|c| *c /= g);
         r.constant /= g;
@@ -197,16 +206,16 @@ fn normalize(sys: &mut System) -> Normalized {
     let mut index: HashMap<Vec<i64>, usize, BuildHasherDefault<RowHasher>> =
         HashMap::with_capacity_and_hasher(sys.ineqs.len(), BuildHasherDefault::default());
     for mut r in std::mem::take(&mut sys.ineqs) {
-        let g = r.coeffs.iter().fold(0, |g, &c| gcd(g, c));
+        let g = r.coeffs.iter().try_fold(0, |g, &c| gcd(g, c))?;
         if g == 0 {
             if r.constant < 0 {
-                return Normalized::Infeasible;
+                return Ok(Normalized::Infeasible);
             }
             continue;
         }
         if g != 1 {
             r.coeffs.iter_mut().for_each(|c| *c /= g);
-            r.constant = floor_div(r.constant, g);
+            r.constant = floor_div(r.constant, g)?;
         }
         match index.get(&r.coeffs) {
             Some(&t) => tight[t].constant = tight[t].constant.min(r.constant),
@@ -223,7 +232,7 @@ fn normalize(sys: &mut System) -> Normalized {
         if let Some(o) = opposite {
             // c·x + k >= 0 and -c·x + k2 >= 0: -k <= c·x <= k2.
             match r.constant.checked_add(tight[o].constant) {
-                Some(s) if s < 0 => return Normalized::Infeasible,
+                Some(s) if s < 0 => return Ok(Normalized::Infeasible),
                 Some(0) => {
                     // Keep one equality for the pair: the row that comes first.
                     if o > k {
@@ -238,13 +247,13 @@ fn normalize(sys: &mut System) -> Normalized {
     }
     sys.eqs = eqs;
     sys.ineqs = ineqs;
-    Normalized::Ok
+    Ok(Normalized::Ok)
 }
 
 fn solve(mut sys: System) -> Result<Option<Vec<i64>>, Overflow> {
     let mut steps: Vec<Recovery> = Vec::new();
     let point = loop {
-        if let Normalized::Infeasible = normalize(&mut sys) {
+        if let Normalized::Infeasible = normalize(&mut sys)? {
             return Ok(None);
         }
         if let Some(step) = eliminate_equality(&mut sys)? {
@@ -292,7 +301,7 @@ fn solve(mut sys: System) -> Result<Option<Vec<i64>>, Overflow> {
                 let mut v = x[j];
                 for (i, qi) in q.iter().enumerate() {
                     if i != j {
-                        v = checked_add(v, checked_mul(-qi, x[i])?)?;
+                        v = checked_add(v, checked_mul(neg(*qi)?, x[i])?)?;
                     }
                 }
                 x[j] = v;
@@ -347,10 +356,10 @@ fn pick(rows: &[Row], j: usize, x: &[i64]) -> Result<i64, Overflow> {
         let a = r.coeffs[j];
         let rest = eval(r, &probe)?;
         if a > 0 {
-            let b = ceil_div(-rest, a);
+            let b = ceil_div(neg(rest)?, a)?;
             lo = Some(lo.map_or(b, |l| l.max(b)));
         } else if a < 0 {
-            let b = floor_div(rest, -a);
+            let b = floor_div(rest, neg(a)?)?;
             hi = Some(hi.map_or(b, |h| h.min(b)));
         }
     }
@@ -429,7 +438,7 @@ fn eliminate_equality(sys: &mut System) -> Result<Option<Recovery>, Overflow> {
         if b != 0 {
             for (i, qi) in q.iter().enumerate() {
                 if i != j && *qi != 0 {
-                    r.coeffs[i] = checked_add(r.coeffs[i], checked_mul(-b, *qi)?)?;
+                    r.coeffs[i] = checked_add(r.coeffs[i], checked_mul(neg(b)?, *qi)?)?;
                 }
             }
         }
@@ -468,13 +477,13 @@ fn narrowest_range(n: usize, rows: &[Row]) -> Result<Option<(usize, i64, i64)>, 
                 }
                 let Some(s_max) = s_max else { continue };
                 if a > 0 {
-                    let b = ceil_div(-s_max, a);
+                    let b = ceil_div(neg(s_max)?, a)?;
                     if lo[j].is_none_or(|l| b > l) {
                         lo[j] = Some(b);
                         changed = true;
                     }
                 } else {
-                    let b = floor_div(s_max, -a);
+                    let b = floor_div(s_max, neg(a)?)?;
                     if hi[j].is_none_or(|h| b < h) {
                         hi[j] = Some(b);
                         changed = true;
@@ -561,7 +570,7 @@ fn eliminate_inequality_var(sys: &mut System) -> Result<Elim, Overflow> {
         let mut out = rest.clone();
         for l in &lowers {
             for u in &uppers {
-                let (a, b) = (l.coeffs[j], -u.coeffs[j]);
+                let (a, b) = (l.coeffs[j], neg(u.coeffs[j])?);
                 let mut r = lin2(b, l, a, u)?;
                 r.coeffs[j] = 0;
                 if dark {
@@ -615,13 +624,16 @@ fn eliminate_inequality_var(sys: &mut System) -> Result<Elim, Overflow> {
     }
     // Splinters: an integer point outside the dark shadow lies on
     // a·x_j + L = i for some lower bound and 0 <= i <= (a·b_max - a - b_max) / b_max.
-    let b_max = uppers.iter().map(|u| -u.coeffs[j]).max().unwrap_or(1);
+    let mut b_max = 1;
+    for u in &uppers {
+        b_max = b_max.max(neg(u.coeffs[j])?);
+    }
     for l in &lowers {
         let a = l.coeffs[j];
         let top = floor_div(
-            checked_add(checked_mul(a, b_max)?, -checked_add(a, b_max)?)?,
+            checked_add(checked_mul(a, b_max)?, neg(checked_add(a, b_max)?)?)?,
             b_max,
-        );
+        )?;
         for i in 0..=top {
             let mut eq = (*l).clone();
             eq.constant = checked_add(eq.constant, -i)?;

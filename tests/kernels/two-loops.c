@@ -1,3 +1,4 @@
+#pragma GCC diagnostic ignored "-Wunknown-pragmas"
 /* Two loops: the second reads what the first writes, cell by cell. */
 #include <stdio.h>
 
