@@ -74,14 +74,27 @@ pub fn compile(src: &Path, exe: &Path) -> Result<(), String> {
 /// with clang (no warning allowed).
 pub const GENERATED_FLAGS: &[&str] = &["-O3", "-fopenmp", "-Wall", "-Wextra", "-Werror"];
 
+/// [`GENERATED_FLAGS`] for clang, less one optimiser remark: clang warns
+/// (`-Wpass-failed`) when a loop polyc proved vectorisable and marked
+/// `omp simd` is not vectorised after all. That is a missed optimisation,
+/// not a defect of the code (docs/codegen.md).
+pub const CLANG_GENERATED_FLAGS: &[&str] = &[
+    "-O3",
+    "-fopenmp",
+    "-Wall",
+    "-Wextra",
+    "-Werror",
+    "-Wno-pass-failed",
+];
+
 /// Compile polyc's output with `gcc` into `exe` and with `clang` into
 /// [`clang_exe`]`(exe)`, both under [`GENERATED_FLAGS`]; the first
 /// complaint on failure. Both compilers are required: `.ci/run` installs
 /// clang and its OpenMP runtime (`libomp-dev`).
 pub fn compile_generated(src: &Path, exe: &Path) -> Result<(), String> {
     cc("gcc", GENERATED_FLAGS, src, exe)?;
-    cc("clang", GENERATED_FLAGS, src, &clang_exe(exe))
-        .map_err(|e| format!("clang {}:\n{e}", GENERATED_FLAGS.join(" ")))
+    cc("clang", CLANG_GENERATED_FLAGS, src, &clang_exe(exe))
+        .map_err(|e| format!("clang {}:\n{e}", CLANG_GENERATED_FLAGS.join(" ")))
 }
 
 /// Where [`compile_generated`] puts the clang build of `exe`.
