@@ -19,7 +19,8 @@
 //!   differential -- --nocapture`: the long mode. `POLYC_DIFF_OUT=DIR`
 //!   says where reproducers go (default: under `target/tmp`); use
 //!   `tests/regressions/pending` to keep them. `POLYC_DIFF_VERBOSE=1`
-//!   prints every verdict.
+//!   prints every verdict; `POLYC_DIFF_KERNEL=modulo` keeps the kernels
+//!   whose path contains `modulo` (to aim a run at a new code shape).
 //!
 //! Counts by class are printed at the end. `tests/regressions/*.poly`
 //! (reproducers of fixed bugs) are replayed and must pass the checker;
@@ -55,6 +56,10 @@ fn load_kernels() -> Vec<Arc<Kernel>> {
         .into_iter()
         // A 1024³ gemm is a benchmark, not a test input.
         .filter(|k| !k.ends_with("gemm-1024.c"))
+        .filter(|k| {
+            std::env::var("POLYC_DIFF_KERNEL")
+                .map_or(true, |only| k.to_string_lossy().contains(only.as_str()))
+        })
         .map(|k| match Kernel::load(&k) {
             Ok(kernel) => Arc::new(kernel),
             Err(e) => panic!("cannot load {}: {e}", k.display()),

@@ -407,13 +407,18 @@ impl Printer<'_> {
                 format!("({}) % {m} == 0", aff_text(&a))
             };
         }
+        // A floor is one more term, named by its text.
+        let mut terms = c.aff.terms.clone();
+        for (k, num, div) in &c.floors {
+            terms.push((*k, format!("polyc_floord({}, {div})", self.aff(num))));
+        }
         // Positive terms on the left, the rest on the right.
         let mut left = Aff::default();
         let mut right = Aff {
             terms: Vec::new(),
             constant: -c.aff.constant,
         };
-        for (v, n) in &c.aff.terms {
+        for (v, n) in &terms {
             if *v > 0 {
                 left.terms.push((*v, n.clone()));
             } else {

@@ -101,6 +101,44 @@ pub(crate) fn combine_bounds(
     Ok(row)
 }
 
+/// `row` divided by the gcd of its coefficients and constant: the same
+/// rational (and integer) set, with the smallest numbers. Fourier–Motzkin
+/// multiplies rows together, and without this the numbers of a few
+/// eliminations overflow.
+fn divided_by_content(row: Constraint) -> Constraint {
+    let g = row
+        .coeffs
+        .iter()
+        .fold(row.constant.unsigned_abs(), |g, &v| {
+            gcd_u64(g, v.unsigned_abs())
+        });
+    if g <= 1 {
+        return row;
+    }
+    // g divides every entry, so each quotient is no larger than it was.
+    let g = i64::try_from(g).unwrap_or(1);
+    Constraint {
+        kind: row.kind,
+        coeffs: row.coeffs.iter().map(|v| v / g).collect(),
+        constant: row.constant / g,
+    }
+}
+
+fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// `rows` without repeats, first occurrence kept.
+fn without_duplicates(rows: Vec<Constraint>) -> Vec<Constraint> {
+    let mut seen = std::collections::HashSet::new();
+    rows.into_iter()
+        .filter(|r| seen.insert(r.clone()))
+        .collect()
+}
+
 impl BasicSet {
     /// Project out dimensions `first..first + count` and every local by
     /// Fourier–Motzkin: exact over the **rationals**; the boolean says
@@ -119,7 +157,7 @@ impl BasicSet {
         cols.extend((np + first..np + first + count).rev());
         for col in cols {
             let (r, e) = eliminate_column(rows, col)?;
-            rows = r;
+            rows = without_duplicates(r.into_iter().map(divided_by_content).collect());
             exact &= e;
         }
         // Rows now have zeros in the eliminated columns; drop those columns.

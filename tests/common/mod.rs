@@ -74,10 +74,16 @@ pub fn compile(src: &Path, exe: &Path) -> Result<(), String> {
 /// with clang (no warning allowed).
 pub const GENERATED_FLAGS: &[&str] = &["-O3", "-fopenmp", "-Wall", "-Wextra", "-Werror"];
 
-/// [`GENERATED_FLAGS`] for clang, less one optimiser remark: clang warns
-/// (`-Wpass-failed`) when a loop polyc proved vectorisable and marked
-/// `omp simd` is not vectorised after all. That is a missed optimisation,
-/// not a defect of the code (docs/codegen.md).
+/// [`GENERATED_FLAGS`] for clang, with two changes (docs/codegen.md,
+/// "Compilers"):
+/// * less one optimiser remark: clang warns (`-Wpass-failed`) when a loop
+///   polyc proved vectorisable and marked `omp simd` is not vectorised
+///   after all, a missed optimisation, not a defect of the code;
+/// * clang before 17 miscompiles some `omp simd` loops whose body holds
+///   unrolled copies (LLVM issue 63602: an interleaved load group is read
+///   before a store of the same iteration to one of its cells;
+///   `tests/regressions/compiler-faults/llvm-63602.c`), so its interleaved
+///   memory accesses are turned off.
 pub const CLANG_GENERATED_FLAGS: &[&str] = &[
     "-O3",
     "-fopenmp",
@@ -85,6 +91,8 @@ pub const CLANG_GENERATED_FLAGS: &[&str] = &[
     "-Wextra",
     "-Werror",
     "-Wno-pass-failed",
+    "-mllvm",
+    "-enable-interleaved-mem-accesses=false",
 ];
 
 /// Compile polyc's output with `gcc` into `exe` and with `clang` into

@@ -60,14 +60,25 @@ impl Expr {
     }
 }
 
-/// A guard condition: `aff >= 0`, or `aff == 0` when `eq`; with
-/// `modulo: Some(m)` (and `eq`), `aff ≡ 0 (mod m)`: the date of a strided
-/// statement in a loop that also runs the dates between its own.
+/// A guard condition: `aff + Σ c · floor(num / div) >= 0` over `floors`
+/// `(c, num, div)` (`div > 0`), or `== 0` when `eq`; with `modulo:
+/// Some(m)` (and `eq`, no floors), `aff ≡ 0 (mod m)`: the date of a
+/// strided statement in a loop that also runs the dates between its own.
+/// Floors come from `%` and `/` in the source's conditions and bounds
+/// (`i % 4 < 2`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cond {
     pub aff: Aff,
     pub eq: bool,
     pub modulo: Option<i64>,
+    pub floors: Vec<(i64, Aff, i64)>,
+}
+
+impl Cond {
+    /// Whether `name` appears in the condition.
+    pub fn mentions(&self, name: &str) -> bool {
+        self.aff.mentions(name) || self.floors.iter().any(|(_, a, _)| a.mentions(name))
+    }
 }
 
 /// One loop. The variable runs from `lower` to `upper` (both inclusive) by

@@ -132,6 +132,31 @@ fn gcd(a: i64, b: i64) -> i64 {
     i64::try_from(a).unwrap_or(i64::MAX)
 }
 
+/// `a⁻¹ mod g` for `0 < a < g`, when `gcd(a, g) = 1`.
+fn inverse_modulo(a: i64, g: i64) -> Option<i64> {
+    // Extended Euclid on (g, a): invariant r_k ≡ s_k · a (mod g).
+    let (mut r0, mut r1) = (i128::from(g), i128::from(a));
+    let (mut s0, mut s1) = (0i128, 1i128);
+    while r1 != 0 {
+        let q = r0 / r1;
+        (r0, r1) = (r1, r0 - q * r1);
+        (s0, s1) = (s1, s0 - q * s1);
+    }
+    if r0 != 1 {
+        return None;
+    }
+    i64::try_from(s0.rem_euclid(i128::from(g))).ok()
+}
+
+/// `date_coeff · date ≡ coeffs · [params | dates] + constant (mod
+/// modulus)`: what an equation over existentials says of one date.
+struct Congruence {
+    modulus: i64,
+    date_coeff: i64,
+    coeffs: Vec<i64>,
+    constant: i64,
+}
+
 /// `x · r - y · s` for rows of the same length.
 fn combine(x: i64, r: &Constraint, y: i64, s: &Constraint) -> Result<Constraint, ScanError> {
     let mut coeffs = Vec::with_capacity(r.coeffs.len());
@@ -726,12 +751,26 @@ impl Scanner<'_> {
     }
 
     /// `Some((g, offset))`: an equation of `item` makes date `d` congruent
-    /// to `offset` (over parameters and earlier dates) modulo `g > 1`.
+    /// to `offset` (over parameters and earlier dates) modulo `g > 1`, a
+    /// stride a loop can step by. `None` also when the congruence has a
+    /// date coefficient not invertible modulo `g` (`2·t ≡ f (mod 4)`):
+    /// that one is only a guard ([`Self::item_congruence`]).
     fn item_stride(
         &self,
         item: &Item,
         d: usize,
     ) -> Result<Option<(i64, Vec<i64>, i64)>, ScanError> {
+        Ok(self
+            .item_congruence(item, d)?
+            .filter(|c| c.date_coeff == 1)
+            .map(|c| (c.modulus, c.coeffs, c.constant)))
+    }
+
+    /// The congruence an equation of `item` imposes on date `d`, if any:
+    /// `a·t + f + Σ b·x = 0` with `g = gcd(b) > 1` over the existentials
+    /// `x` gives `a·t ≡ -f (mod g)`, and, when `a` is invertible modulo
+    /// `g`, `t ≡ -a⁻¹·f (mod g)` (then `date_coeff` is 1).
+    fn item_congruence(&self, item: &Item, d: usize) -> Result<Option<Congruence>, ScanError> {
         let (p, _) = item.set.project_out_rational(d + 1, self.n - d - 1)?;
         let col = self.np + d;
         let rest = col + 1;
@@ -757,26 +796,35 @@ impl Scanner<'_> {
             rows = next;
         }
         for row in &rows {
-            let a = row.coeffs[col];
-            if row.kind != ConstraintKind::Eq || a == 0 {
+            if row.kind != ConstraintKind::Eq {
                 continue;
             }
             let g = row.coeffs[rest..].iter().fold(0, |g, &v| gcd(g, v));
-            if g <= 1 {
+            let a = row.coeffs[col].rem_euclid(g.max(1));
+            if g <= 1 || a == 0 {
                 continue;
             }
-            if a.abs() != 1 {
-                return Err(unsupported(
-                    "a date with a non-unit coefficient in a strided equation",
-                ));
-            }
-            // a·t + f + Σ b·x = 0  ⇒  t ≡ -a·f (mod g).
+            // a·t ≡ -f (mod g); times a⁻¹ when there is one. Every
+            // coefficient is reduced modulo g, so none can overflow.
+            let (scale, date_coeff) = match inverse_modulo(a, g) {
+                Some(inv) => (-inv, 1),
+                None => (-1, a),
+            };
+            let reduce = |v: i64| -> i64 {
+                let m = i128::from(scale) * i128::from(v);
+                // |m mod g| < g, which is an i64.
+                i64::try_from(m.rem_euclid(i128::from(g))).unwrap_or(0)
+            };
             let mut coeffs = vec![0; self.np + self.n];
             for (k, v) in row.coeffs[..col].iter().enumerate() {
-                coeffs[k] = checked_mul(-a, *v)?;
+                coeffs[k] = reduce(*v);
             }
-            let constant = checked_mul(-a, row.constant)?;
-            return Ok(Some((g, coeffs, constant)));
+            return Ok(Some(Congruence {
+                modulus: g,
+                date_coeff,
+                coeffs,
+                constant: reduce(row.constant),
+            }));
         }
         Ok(None)
     }
@@ -836,6 +884,63 @@ impl Scanner<'_> {
         Ok((simplify(Expr::Max(lo)), simplify(Expr::Min(up))))
     }
 
+    /// Each iterator of `item` from its equations (Gauss–Jordan on the
+    /// iterator columns): `(coeffs, constant, a)` with `i = (coeffs ·
+    /// [params | dates] + constant) / a`, `a > 0`, exactly wherever the
+    /// item has an instance.
+    fn iterator_solutions(&self, item: &Item) -> Result<Vec<(Vec<i64>, i64, i64)>, ScanError> {
+        let total = self.total(item);
+        let m = item.n_iter;
+        let (p, _) = item
+            .set
+            .project_out_rational(self.n + m, total - self.n - m)?;
+        let mut rows: Vec<Constraint> = p
+            .constraints()
+            .iter()
+            .filter(|c| c.kind == ConstraintKind::Eq)
+            .cloned()
+            .collect();
+        let base = self.np + self.n;
+        let mut pivots = Vec::new();
+        for j in 0..m {
+            let c = base + j;
+            let Some(r) = (0..rows.len()).find(|r| !pivots.contains(r) && rows[*r].coeffs[c] != 0)
+            else {
+                return Err(unsupported(format!(
+                    "the schedule of {} does not determine its iterator {}",
+                    self.scop.statements[item.statement].name,
+                    self.scop.statements[item.statement].iterators[j]
+                )));
+            };
+            let p = rows[r].clone();
+            for (k, row) in rows.iter_mut().enumerate() {
+                if k != r && row.coeffs[c] != 0 {
+                    *row = combine(p.coeffs[c], row, row.coeffs[c], &p)?;
+                }
+            }
+            pivots.push(r);
+        }
+        let mut out = Vec::new();
+        for (j, &r) in pivots.iter().enumerate() {
+            let row = &rows[r];
+            let g = row
+                .coeffs
+                .iter()
+                .fold(row.constant, |g, &v| gcd(g, v))
+                .max(1);
+            let a = row.coeffs[base + j] / g;
+            // a·i + rest = 0  ⇒  i = -rest / a.
+            let s = if a > 0 { -1 } else { 1 };
+            let coeffs: Vec<i64> = row.coeffs[..base]
+                .iter()
+                .map(|v| checked_mul(v / g, s))
+                .collect::<Result<_, _>>()?;
+            let constant = checked_mul(row.constant / g, s)?;
+            out.push((coeffs, constant, a.abs()));
+        }
+        Ok(out)
+    }
+
     /// A row (`aff >= 0` or `= 0`) as a guard.
     /// Divided by the gcd of its coefficients (over the integers:
     /// `2n - 3 >= 0` is `n - 2 >= 0`).
@@ -853,6 +958,7 @@ impl Scanner<'_> {
             aff,
             eq,
             modulo: None,
+            floors: Vec::new(),
         })
     }
 
@@ -921,55 +1027,11 @@ impl Scanner<'_> {
                 .map(|c| self.cond(c, vals))
                 .collect::<Result<Vec<_>, _>>()?;
             conds.extend(congruences);
-            let m = item.n_iter;
-            let (p, _) = item
-                .set
-                .project_out_rational(self.n + m, total - self.n - m)?;
-            let mut rows: Vec<Constraint> = p
-                .constraints()
-                .iter()
-                .filter(|c| c.kind == ConstraintKind::Eq)
-                .cloned()
-                .collect();
-            let base = self.np + self.n;
-            let mut pivots = Vec::new();
-            for j in 0..m {
-                let c = base + j;
-                let Some(r) =
-                    (0..rows.len()).find(|r| !pivots.contains(r) && rows[*r].coeffs[c] != 0)
-                else {
-                    return Err(unsupported(format!(
-                        "the schedule of {} does not determine its iterator {}",
-                        self.scop.statements[item.statement].name,
-                        self.scop.statements[item.statement].iterators[j]
-                    )));
-                };
-                let p = rows[r].clone();
-                for (k, row) in rows.iter_mut().enumerate() {
-                    if k != r && row.coeffs[c] != 0 {
-                        *row = combine(p.coeffs[c], row, row.coeffs[c], &p)?;
-                    }
-                }
-                pivots.push(r);
-            }
-            let mut iterators = Vec::new();
-            for (j, &r) in pivots.iter().enumerate() {
-                let row = &rows[r];
-                let g = row
-                    .coeffs
-                    .iter()
-                    .fold(row.constant, |g, &v| gcd(g, v))
-                    .max(1);
-                let a = row.coeffs[base + j] / g;
-                // a·i + rest = 0  ⇒  i = -rest / a.
-                let s = if a > 0 { -1 } else { 1 };
-                let coeffs: Vec<i64> = row.coeffs[..base]
-                    .iter()
-                    .map(|v| checked_mul(v / g, s))
-                    .collect::<Result<_, _>>()?;
-                let constant = checked_mul(row.constant / g, s)?;
-                iterators.push((self.resolve(&coeffs, constant, vals)?, a.abs()));
-            }
+            let iterators = self
+                .iterator_solutions(item)?
+                .into_iter()
+                .map(|(coeffs, constant, a)| Ok((self.resolve(&coeffs, constant, vals)?, a)))
+                .collect::<Result<Vec<_>, ScanError>>()?;
             let node = Node::Stmt {
                 statement: item.statement,
                 iterators,
@@ -1003,16 +1065,22 @@ impl Scanner<'_> {
         let mut conds = Vec::new();
         let mut narrowed = ctx.clone();
         for d in (1..self.n).step_by(2) {
-            let Some((g, coeffs, c)) = self.item_stride(item, d)? else {
+            let Some(Congruence {
+                modulus: g,
+                date_coeff,
+                coeffs,
+                constant: c,
+            }) = self.item_congruence(item, d)?
+            else {
                 continue;
             };
-            // date_d - coeffs · [params | dates] - c ≡ 0 (mod g).
+            // a·date_d - coeffs · [params | dates] - c ≡ 0 (mod g).
             let mut row = vec![0; self.np + self.n];
             for (k, v) in coeffs.iter().enumerate().take(row.len()) {
                 row[k] = v.checked_neg().ok_or(crate::poly::PolyError::Overflow)?;
             }
             let col = self.np + d;
-            row[col] = checked_add(row[col], 1)?;
+            row[col] = checked_add(row[col], date_coeff)?;
             let constant = c.checked_neg().ok_or(crate::poly::PolyError::Overflow)?;
             let mut aff = self.resolve(&row, constant, vals)?;
             aff.constant = aff.constant.rem_euclid(g);
@@ -1020,6 +1088,7 @@ impl Scanner<'_> {
                 aff,
                 eq: true,
                 modulo: Some(g),
+                floors: Vec::new(),
             });
             let e = narrowed.add_local();
             let mut with_local = vec![0; narrowed.n_cols()];
@@ -1030,10 +1099,126 @@ impl Scanner<'_> {
                 return Ok(conds);
             }
         }
+        if let Some(conds) = self.division_guards(item, vals)? {
+            return Ok(conds);
+        }
         Err(unsupported(format!(
             "the dates of {} do not determine its instances exactly (an exact guard is not generated yet)",
             self.scop.statements[item.statement].name
         )))
+    }
+
+    /// Guards that make the rational guard of `item` exact when each of
+    /// its existentials is a floor: rows `k·e ≥ B - (k - 1)` and `k·e ≤ B`
+    /// define `e = floor(B / k)`, and every other row with an existential
+    /// becomes a guard with that floor (`i % 4 < 2` gives `4 *
+    /// polyc_floord(i, 4) >= i - 1`). Iterators are replaced by their
+    /// solutions `i = A / a` ([`Self::iterator_solutions`]; rows are scaled
+    /// by the lcm `L` of the `a`s, and a guard `A ≡ 0 (mod a)` says the
+    /// division is exact). With the rational guard (which holds every row
+    /// without an existential) these are exact; `None` when an existential
+    /// is not such a floor.
+    fn division_guards(&self, item: &Item, vals: &[Val]) -> Result<Option<Vec<Cond>>, ScanError> {
+        let base = self.np + self.n;
+        let first_e = base + item.n_iter;
+        let solutions = self.iterator_solutions(item)?;
+        let mut l = 1i64;
+        for (_, _, a) in &solutions {
+            l = checked_mul(l / gcd(l, *a), *a)?;
+        }
+        let mut conds = Vec::new();
+        for (coeffs, constant, a) in &solutions {
+            if *a > 1 {
+                conds.push(Cond {
+                    aff: self.resolve(coeffs, *constant, vals)?,
+                    eq: true,
+                    modulo: Some(*a),
+                    floors: Vec::new(),
+                });
+            }
+        }
+        // L · (row without its existentials), over [params | dates].
+        let substituted = |row: &Constraint| -> Result<(Vec<i64>, i64), ScanError> {
+            let mut coeffs: Vec<i64> = row.coeffs[..base]
+                .iter()
+                .map(|v| checked_mul(*v, l))
+                .collect::<Result<_, _>>()?;
+            let mut constant = checked_mul(row.constant, l)?;
+            for (j, (sc, sk, a)) in solutions.iter().enumerate() {
+                let c = row.coeffs[base + j];
+                if c == 0 {
+                    continue;
+                }
+                let f = checked_mul(c, l / a)?;
+                for (k, v) in sc.iter().enumerate() {
+                    coeffs[k] = checked_add(coeffs[k], checked_mul(f, *v)?)?;
+                }
+                constant = checked_add(constant, checked_mul(f, *sk)?)?;
+            }
+            Ok((coeffs, constant))
+        };
+        let rows = item.set.constraints();
+        let n_cols = item.set.n_cols();
+        let mut floors: Vec<Option<(Aff, i64)>> = vec![None; n_cols - first_e];
+        let mut defining = vec![false; rows.len()];
+        for lower in rows {
+            let mut existentials = (first_e..n_cols).filter(|&c| lower.coeffs[c] != 0);
+            let (Some(e), None) = (existentials.next(), existentials.next()) else {
+                continue;
+            };
+            let k = lower.coeffs[e];
+            if lower.kind != ConstraintKind::Ineq || k <= 0 || floors[e - first_e].is_some() {
+                continue;
+            }
+            // The upper row is the lower one negated, plus k - 1.
+            let upper_constant = checked_add(k - 1, -lower.constant)?;
+            let Some(y) = rows.iter().position(|u| {
+                u.kind == ConstraintKind::Ineq
+                    && u.constant == upper_constant
+                    && u.coeffs.iter().zip(&lower.coeffs).all(|(a, b)| *a == -*b)
+            }) else {
+                continue;
+            };
+            // e = floor(B / k) = floor(L·B / (L·k)), L·B over dates.
+            let (mut b, mut bk) = substituted(&rows[y])?;
+            let mut div = checked_mul(k, l)?;
+            // floor(g·x / (g·d)) = floor(x / d).
+            let g = b.iter().fold(gcd(bk, div), |g, &v| gcd(g, v)).max(1);
+            b.iter_mut().for_each(|v| *v /= g);
+            bk /= g;
+            div /= g;
+            floors[e - first_e] = Some((self.resolve(&b, bk, vals)?, div));
+            for (z, r) in rows.iter().enumerate() {
+                defining[z] |= r == lower || r == &rows[y];
+            }
+        }
+        for (x, row) in rows.iter().enumerate() {
+            if defining[x] || row.coeffs[first_e..].iter().all(|&v| v == 0) {
+                continue;
+            }
+            let mut terms = Vec::new();
+            for (e, &c) in row.coeffs[first_e..].iter().enumerate() {
+                if c == 0 {
+                    continue;
+                }
+                let Some((b, k)) = &floors[e] else {
+                    return Ok(None);
+                };
+                terms.push((checked_mul(c, l)?, b.clone(), *k));
+            }
+            let (coeffs, constant) = substituted(row)?;
+            let cond = Cond {
+                aff: self.resolve(&coeffs, constant, vals)?,
+                eq: row.kind == ConstraintKind::Eq,
+                modulo: None,
+                floors: terms,
+            };
+            // A domain made disjoint repeats rows.
+            if !conds.contains(&cond) {
+                conds.push(cond);
+            }
+        }
+        Ok(Some(conds))
     }
 }
 
@@ -1152,4 +1337,19 @@ fn constant_of(e: &Expr) -> Option<i64> {
 
 fn divides(a: &Aff, q: i64) -> bool {
     a.constant % q == 0 && a.terms.iter().all(|(c, _)| c % q == 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::inverse_modulo;
+
+    #[test]
+    fn inverse_modulo_agrees_with_search() {
+        for g in 2..40i64 {
+            for a in 1..g {
+                let by_search = (1..g).find(|x| a * x % g == 1);
+                assert_eq!(inverse_modulo(a, g), by_search, "{a} mod {g}");
+            }
+        }
+    }
 }

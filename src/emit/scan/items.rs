@@ -32,10 +32,17 @@ pub fn items(
         let domain = disjoint(&st.domain)?;
         for piece in &sched.pieces {
             for dom in domain.basics() {
-                let item = make_item(s, piece, dom, n, sched)?;
-                if !item.set.is_empty()? {
-                    out.push(item);
+                let mut item = make_item(s, piece, dom, n, sched)?;
+                if item.set.is_empty()? {
+                    continue;
                 }
+                if piece.n_local() + dom.n_local() > 0 {
+                    // `i % 3 == 1` arrives as `3e <= i - 1 <= 3e`: as an
+                    // equation it gives the congruence a stride or guard
+                    // needs (exact: one emptiness test per inequality).
+                    item.set = item.set.detect_equalities()?;
+                }
+                out.push(item);
             }
         }
     }

@@ -71,7 +71,7 @@ pub fn jammed(body: &[Node], var: &str, factor: i64, stride: i64) -> Option<Vec<
             Some(vec![Node::For(inner)])
         }
         Node::If { conds, body } => {
-            if conds.iter().any(|c| c.aff.mentions(var)) {
+            if conds.iter().any(|c| c.mentions(var)) {
                 return None;
             }
             Some(vec![Node::If {
@@ -118,10 +118,15 @@ fn shifted(n: &Node, var: &str, offset: i64) -> Option<Node> {
             conds: conds
                 .iter()
                 .map(|c| {
-                    aff(&c.aff).map(|a| Cond {
-                        aff: a,
+                    Some(Cond {
+                        aff: aff(&c.aff)?,
                         eq: c.eq,
                         modulo: c.modulo,
+                        floors: c
+                            .floors
+                            .iter()
+                            .map(|(k, a, q)| aff(a).map(|a| (*k, a, *q)))
+                            .collect::<Option<_>>()?,
                     })
                 })
                 .collect::<Option<_>>()?,
