@@ -1161,39 +1161,81 @@ impl Scanner<'_> {
         let n_cols = item.set.n_cols();
         let mut floors: Vec<Option<(Aff, i64)>> = vec![None; n_cols - first_e];
         let mut defining = vec![false; rows.len()];
-        for lower in rows {
-            let mut existentials = (first_e..n_cols).filter(|&c| lower.coeffs[c] != 0);
+        // Whether an existential is an exact quotient (an equation).
+        let mut exact = vec![false; n_cols - first_e];
+        // Equations first (`k·e = B`: e = B / k, with the guard B ≡ 0
+        // (mod k)), then pairs of inequalities (`e = floor(B / k)`).
+        let mut by_kind: Vec<&Constraint> = rows.iter().collect();
+        by_kind.sort_by_key(|r| r.kind != ConstraintKind::Eq);
+        for row in by_kind {
+            let mut existentials = (first_e..n_cols).filter(|&c| row.coeffs[c] != 0);
             let (Some(e), None) = (existentials.next(), existentials.next()) else {
                 continue;
             };
-            let k = lower.coeffs[e];
-            if lower.kind != ConstraintKind::Ineq || k <= 0 || floors[e - first_e].is_some() {
+            let k = row.coeffs[e];
+            if floors[e - first_e].is_some() {
                 continue;
             }
-            // The upper row is the lower one negated, plus k - 1.
-            let upper_constant = checked_add(k - 1, -lower.constant)?;
-            let Some(y) = rows.iter().position(|u| {
-                u.kind == ConstraintKind::Ineq
-                    && u.constant == upper_constant
-                    && u.coeffs.iter().zip(&lower.coeffs).all(|(a, b)| *a == -*b)
-            }) else {
+            let (b_row, upper) = if row.kind == ConstraintKind::Eq {
+                // k·e + R = 0: B = -sign(k)·R over |k|.
+                let sign = if k > 0 { -1 } else { 1 };
+                let negated = Constraint {
+                    kind: row.kind,
+                    coeffs: row
+                        .coeffs
+                        .iter()
+                        .map(|v| checked_mul(*v, sign))
+                        .collect::<Result<_, _>>()?,
+                    constant: checked_mul(row.constant, sign)?,
+                };
+                (negated, None)
+            } else if k > 0 {
+                // The upper row is the lower one negated, plus k - 1.
+                let upper_constant = checked_add(k - 1, -row.constant)?;
+                let Some(y) = rows.iter().position(|u| {
+                    u.kind == ConstraintKind::Ineq
+                        && u.constant == upper_constant
+                        && u.coeffs.iter().zip(&row.coeffs).all(|(a, b)| *a == -*b)
+                }) else {
+                    continue;
+                };
+                (rows[y].clone(), Some(&rows[y]))
+            } else {
                 continue;
             };
-            // e = floor(B / k) = floor(L·B / (L·k)), L·B over dates.
-            let (mut b, mut bk) = substituted(&rows[y])?;
-            let mut div = checked_mul(k, l)?;
-            // floor(g·x / (g·d)) = floor(x / d).
+            // e = floor(B / |k|) = floor(L·B / (L·|k|)), L·B over dates.
+            let (mut b, mut bk) = substituted(&b_row)?;
+            let mut div = checked_mul(k.abs(), l)?;
+            // floor(g·x / (g·d)) = floor(x / d), and g·x ≡ 0 (mod g·d)
+            // when x ≡ 0 (mod d).
             let g = b.iter().fold(gcd(bk, div), |g, &v| gcd(g, v)).max(1);
             b.iter_mut().for_each(|v| *v /= g);
             bk /= g;
             div /= g;
-            floors[e - first_e] = Some((self.resolve(&b, bk, vals)?, div));
+            let num = self.resolve(&b, bk, vals)?;
+            if upper.is_none() && div > 1 {
+                conds.push(Cond {
+                    aff: num.clone(),
+                    eq: true,
+                    modulo: Some(div),
+                    floors: Vec::new(),
+                });
+            }
+            floors[e - first_e] = Some((num, div));
+            exact[e - first_e] = upper.is_none();
             for (z, r) in rows.iter().enumerate() {
-                defining[z] |= r == lower || r == &rows[y];
+                defining[z] |= r == row || upper == Some(r);
             }
         }
         for (x, row) in rows.iter().enumerate() {
-            if defining[x] || row.coeffs[first_e..].iter().all(|&v| v == 0) {
+            let mut mentioned = row.coeffs[first_e..]
+                .iter()
+                .enumerate()
+                .filter(|(_, &v)| v != 0);
+            // A row whose existentials are all exact quotients is implied
+            // by the rational guard: projecting substitutes an equation
+            // exactly, and the quotients' guards make them integers.
+            if defining[x] || mentioned.all(|(e, _)| exact[e]) {
                 continue;
             }
             let mut terms = Vec::new();
