@@ -32,6 +32,19 @@ pub(super) fn stripmine_pieces(
     depth: usize,
     size: i64,
 ) -> Result<Schedule, ApplyError> {
+    stripmine_pieces_shifted(schedule, targets, beta, depth, size, 0)
+}
+
+/// [`stripmine_pieces`] with the strips shifted: strip `T` holds the
+/// dates `α` with `size·T <= α + shift <= size·T + size - 1`.
+pub(super) fn stripmine_pieces_shifted(
+    schedule: &Schedule,
+    targets: &[PieceRef],
+    beta: &[i64],
+    depth: usize,
+    size: i64,
+    shift: i64,
+) -> Result<Schedule, ApplyError> {
     check_depth(schedule, targets, depth, "stripmine")?;
     if size < 1 {
         return Err(ApplyError::precondition(format!(
@@ -69,9 +82,9 @@ pub(super) fn stripmine_pieces(
         // New dates at α(depth): T, β = 0, then the old α_depth.
         let p = insert_dates(p, at, 2);
         let (tile, point) = (at, at + 2);
-        // size·T <= α  and  α <= size·T + size − 1;  β = 0.
-        let p = with_date_row(&p, &[(point, 1), (tile, -size)], 0, false);
-        let p = with_date_row(&p, &[(point, -1), (tile, size)], size - 1, false);
+        // size·T <= α + shift  and  α + shift <= size·T + size − 1;  β = 0.
+        let p = with_date_row(&p, &[(point, 1), (tile, -size)], shift, false);
+        let p = with_date_row(&p, &[(point, -1), (tile, size)], size - 1 - shift, false);
         Ok(with_date_row(&p, &[(at + 1, 1)], 0, true))
     })?;
     let mut next = rewrite_pieces(&next, &others, |p| {

@@ -150,9 +150,13 @@ fn check_unroll_copies(schedule: &Schedule, what: &str) -> Result<(), ApplyError
 
 /// Mark the loop at `depth` around the statements under `beta` to be
 /// unrolled by `factor` and jammed: its copies of the inner loops are
-/// fused. Legal iff strip-mining the loop by `factor` and moving the point
-/// loop innermost respects every dependence (checked exactly on that
-/// schedule). The schedule itself only gets the mark.
+/// fused. Code generation jams `factor` consecutive dates of the loop
+/// (a unit-step loop, whatever the dates' stride), in groups that start at
+/// the loop's lower bound, which is not known here. So the jam is legal
+/// iff, for every alignment of the groups (strip-mining the loop by
+/// `factor` with each shift `0..factor`) and the point loop moved
+/// innermost, every dependence is respected (checked exactly on each of
+/// those schedules). The schedule itself only gets the mark.
 pub fn unroll_jam(
     scop: &Scop,
     deps: &[Dependence],
@@ -182,18 +186,26 @@ pub fn unroll_jam(
             })
         })
         .collect();
-    let mut jammed =
-        super::blocking::stripmine_pieces(schedule, &targets, &[], depth, i64::from(factor))?;
-    for t in &targets {
-        let st = &mut jammed.statements[t.statement];
-        let innermost = st.depth();
-        let piece = &mut st.pieces[t.piece];
-        for d in depth + 1..innermost {
-            *piece = swap_dates(piece, alpha(d), alpha(d + 1));
+    for shift in 0..i64::from(factor) {
+        let mut jammed = super::blocking::stripmine_pieces_shifted(
+            schedule,
+            &targets,
+            &[],
+            depth,
+            i64::from(factor),
+            shift,
+        )?;
+        for t in &targets {
+            let st = &mut jammed.statements[t.statement];
+            let innermost = st.depth();
+            let piece = &mut st.pieces[t.piece];
+            for d in depth + 1..innermost {
+                *piece = swap_dates(piece, alpha(d), alpha(d + 1));
+            }
         }
-    }
-    if let Some(v) = first_violation(scop, &jammed, deps)? {
-        return Err(ApplyError::Violation(Box::new(v)));
+        if let Some(v) = first_violation(scop, &jammed, deps)? {
+            return Err(ApplyError::Violation(Box::new(v)));
+        }
     }
     let mut next = schedule.clone();
     for t in &targets {

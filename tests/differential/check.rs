@@ -19,6 +19,8 @@
 //! * anything else (a panic, a code generation error, a compiler warning or
 //!   error, a different output, a crash, more than 10 s) is a failure.
 
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -93,6 +95,11 @@ pub struct Kernel {
     pub file: SourceFile,
     pub deps: Vec<Vec<Dependence>>,
     original: Mutex<Option<Result<[String; 2], String>>>,
+    /// Hashes (and lengths) of generated programs already compiled, run
+    /// and found identical: random sequences often print the same program
+    /// (a `parallelize` mark, a shift undone), and a case's time is mostly
+    /// the two compilers'.
+    identical: Mutex<HashSet<(u64, usize)>>,
 }
 
 impl Kernel {
@@ -110,6 +117,7 @@ impl Kernel {
             file,
             deps,
             original: Mutex::new(None),
+            identical: Mutex::new(HashSet::new()),
         })
     }
 
@@ -691,6 +699,28 @@ fn run_limited(exe: &Path, limit: Duration) -> Result<String, String> {
 /// Compile and run polyc's output for an accepted sequence and compare it
 /// with the original's.
 pub fn check_generated(kernel: &Kernel, generated: &str) -> Verdict {
+    let key = {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        generated.hash(&mut h);
+        (h.finish(), generated.len())
+    };
+    let seen = |k| kernel.identical.lock().is_ok_and(|set| set.contains(&k));
+    if seen(key) {
+        return Verdict::new(
+            "accepted-identical",
+            "(the same program as an earlier case)",
+        );
+    }
+    let verdict = compile_and_compare(kernel, generated);
+    if verdict.class == "accepted-identical" {
+        if let Ok(mut set) = kernel.identical.lock() {
+            set.insert(key);
+        }
+    }
+    verdict
+}
+
+fn compile_and_compare(kernel: &Kernel, generated: &str) -> Verdict {
     let dir = match tempfile::tempdir() {
         Ok(d) => d,
         Err(e) => return Verdict::new("harness", e.to_string()),

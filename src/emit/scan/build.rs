@@ -22,6 +22,7 @@ use super::separate::{negations, separate, tightened};
 use super::ScanError;
 use crate::lang::c::ast::Stmt;
 use crate::poly::{checked_add, checked_mul, BasicSet, Constraint, ConstraintKind, Space};
+use crate::scop::schedule::Mark;
 use crate::scop::{Schedule, Scop};
 
 /// The loop AST that visits the statement instances of `scop` in the order
@@ -210,13 +211,31 @@ impl Scanner<'_> {
     }
 
     /// The rows of `set` (no locals) that `ctx` does not imply, with the
-    /// equalities that hold on `set ∩ ctx` made explicit first, so that a
-    /// date fixed under `ctx` is substituted rather than looped over once.
-    /// Equalities that need `ctx`'s locals are left out.
-    fn simplified(&self, set: &BasicSet, ctx: &BasicSet) -> Result<Vec<Constraint>, ScanError> {
+    /// equalities that hold on the rows on date `d` and `ctx` made explicit
+    /// first, so that a date fixed under `ctx` is substituted rather than
+    /// looped over once. Equalities that need `ctx`'s locals are left out.
+    /// The rows without `d` do not take part: they may become guards that
+    /// the loops further in enforce by being empty (`enforced_below`), and
+    /// an equality derived from them would hold only under that guard.
+    fn simplified(
+        &self,
+        set: &BasicSet,
+        d: usize,
+        ctx: &BasicSet,
+    ) -> Result<Vec<Constraint>, ScanError> {
         let width = self.np + self.n;
+        let col = self.np + d;
+        let on_d = BasicSet::from_parts(
+            set.space().clone(),
+            set.n_local(),
+            set.constraints()
+                .iter()
+                .filter(|c| c.coeffs[col] != 0)
+                .cloned()
+                .collect(),
+        );
         let mut out = set.clone();
-        for c in set.intersect(ctx)?.detect_equalities()?.constraints() {
+        for c in on_d.intersect(ctx)?.detect_equalities()?.constraints() {
             if c.kind == ConstraintKind::Eq && c.coeffs[width..].iter().all(|&v| v == 0) {
                 let mut row = tightened(c.clone());
                 row.coeffs.truncate(width);
@@ -324,7 +343,7 @@ impl Scanner<'_> {
                 continue;
             }
             kept.push(i);
-            gists.push(self.simplified(&p, ctx)?);
+            gists.push(self.simplified(&p, d, ctx)?);
         }
         if kept.is_empty() {
             return Ok(Vec::new());
@@ -359,7 +378,7 @@ impl Scanner<'_> {
                 let mut out = Vec::new();
                 for piece in pieces {
                     let members: Vec<usize> = piece.members.iter().map(|&m| kept[m]).collect();
-                    let rows = self.simplified(&piece.set, ctx)?;
+                    let rows = self.simplified(&piece.set, d, ctx)?;
                     out.extend(self.shared_loop(&members, d, ctx, &rows, vals)?);
                 }
                 return Ok(out);
@@ -531,7 +550,10 @@ impl Scanner<'_> {
         }
         let mut hull = BasicSet::universe(self.space.clone());
         for r in candidates {
-            if self.holds_on_all(r, kept, d, ctx)? {
+            // A row without the date is not enforced by this loop: assumed
+            // inside it, it would never be checked (the items keep it as a
+            // guard further in instead).
+            if r.coeffs[col] != 0 && self.holds_on_all(r, kept, d, ctx)? {
                 inner.add(r.clone());
                 hull.add(r.clone());
             }
@@ -735,6 +757,15 @@ impl Scanner<'_> {
         d: usize,
         vals: &[Val],
     ) -> Result<Option<(i64, Aff)>, ScanError> {
+        // A jammed loop steps through every date: `unroll_jam` proved
+        // groups of consecutive dates legal (apply::marks::unroll_jam).
+        if kept.iter().any(|&i| {
+            self.items[i].marks[d]
+                .iter()
+                .any(|m| matches!(m, Mark::UnrollJam(_)))
+        }) {
+            return Ok(None);
+        }
         let mut found: Option<(i64, Vec<i64>, i64)> = None;
         for (k, &i) in kept.iter().enumerate() {
             let s = self.item_stride(&self.items[i], d)?;
