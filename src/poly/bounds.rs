@@ -109,26 +109,16 @@ fn divided_by_content(row: Constraint) -> Constraint {
     let g = row
         .coeffs
         .iter()
-        .fold(row.constant.unsigned_abs(), |g, &v| {
-            gcd_u64(g, v.unsigned_abs())
-        });
+        .fold(row.constant, |g, &v| super::divisions::gcd(g, v));
     if g <= 1 {
         return row;
     }
     // g divides every entry, so each quotient is no larger than it was.
-    let g = i64::try_from(g).unwrap_or(1);
     Constraint {
         kind: row.kind,
         coeffs: row.coeffs.iter().map(|v| v / g).collect(),
         constant: row.constant / g,
     }
-}
-
-fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }
 
 /// `rows` without repeats, first occurrence kept.

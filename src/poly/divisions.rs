@@ -433,7 +433,9 @@ impl Conjunction {
     }
 }
 
-fn gcd(a: i64, b: i64) -> i64 {
+/// `gcd(|a|, |b|)`; 1 in the one case that does not fit (`2^63`), which is
+/// always sound for a caller that divides by it.
+pub(crate) fn gcd(a: i64, b: i64) -> i64 {
     let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
     while b != 0 {
         (a, b) = (b, a % b);
