@@ -38,7 +38,12 @@ pub fn parallelize(
     // gets the mark in every part, so every loop holding a part is checked.
     let mut k = 0;
     while k < loops.len() {
-        for t in under(schedule, &loops[k])? {
+        let inside = under(schedule, &loops[k])?;
+        // A statement whose whole β is the prefix has no loop at `depth`
+        // (a tree that `tile` of a statement β can leave): a diagnostic,
+        // not a slice past its dates.
+        check_depth(schedule, &inside, depth, what)?;
+        for t in inside {
             let st = &schedule.statements[t.statement];
             for p in 0..st.pieces.len() {
                 if let Some(b) = st.beta(p) {

@@ -210,6 +210,68 @@ impl Scanner<'_> {
         Ok(out)
     }
 
+    /// Of the unit equations on the date at `col` that `rows` imply under
+    /// `ctx`, reduced by the other equations, the one with the fewest
+    /// terms (`q = 0` rather than `q = 1 - NR` under `NR == r + 1` and `r
+    /// == 0`: a compiler that folds a macro parameter would warn of a
+    /// negative index in the other). Only for a substituted date, where
+    /// every row becomes a guard, so that an equation drawn from any of
+    /// them holds wherever the statement runs.
+    fn simplest_unit_equation(
+        &self,
+        rows: &[Constraint],
+        col: usize,
+        ctx: &BasicSet,
+    ) -> Result<Option<Constraint>, ScanError> {
+        let width = self.np + self.n;
+        let all = BasicSet::from_parts(self.space.clone(), 0, rows.to_vec())
+            .intersect(ctx)?
+            .detect_equalities()?;
+        let equations: Vec<Constraint> = all
+            .constraints()
+            .iter()
+            .filter(|c| c.kind == ConstraintKind::Eq && c.coeffs[width..].iter().all(|&v| v == 0))
+            .map(|c| {
+                let mut row = c.clone();
+                row.coeffs.truncate(width);
+                row
+            })
+            .collect();
+        // Gauss–Jordan with unit pivots on the equations without the date.
+        let mut pivots: Vec<(usize, Constraint)> = Vec::new();
+        for e in equations.iter().filter(|e| e.coeffs[col] == 0) {
+            let mut e = e.clone();
+            for (c, p) in &pivots {
+                if e.coeffs[*c] != 0 {
+                    e = combine(1, &e, checked_mul(e.coeffs[*c], p.coeffs[*c])?, p)?;
+                }
+            }
+            let Some(c) = (0..width).find(|&c| e.coeffs[c].abs() == 1) else {
+                continue;
+            };
+            for (_, p) in &mut pivots {
+                if p.coeffs[c] != 0 {
+                    *p = combine(1, p, checked_mul(p.coeffs[c], e.coeffs[c])?, &e)?;
+                }
+            }
+            pivots.push((c, e));
+        }
+        let mut best: Option<Constraint> = None;
+        for q in equations.iter().filter(|e| e.coeffs[col].abs() == 1) {
+            let mut q = q.clone();
+            for (c, p) in &pivots {
+                if q.coeffs[*c] != 0 {
+                    q = combine(1, &q, checked_mul(q.coeffs[*c], p.coeffs[*c])?, p)?;
+                }
+            }
+            let terms = |r: &Constraint| r.coeffs.iter().filter(|&&v| v != 0).count();
+            if best.as_ref().is_none_or(|b| terms(&q) < terms(b)) {
+                best = Some(q);
+            }
+        }
+        Ok(best)
+    }
+
     /// The rows of `set` (no locals) that `ctx` does not imply, with the
     /// equalities that hold on the rows on date `d` and `ctx` made explicit
     /// first, so that a date fixed under `ctx` is substituted rather than
@@ -234,14 +296,23 @@ impl Scanner<'_> {
                 .cloned()
                 .collect(),
         );
-        let mut out = set.clone();
+        let mut equalities = Vec::new();
         for c in on_d.intersect(ctx)?.detect_equalities()?.constraints() {
             if c.kind == ConstraintKind::Eq && c.coeffs[width..].iter().all(|&v| v == 0) {
                 let mut row = tightened(c.clone());
                 row.coeffs.truncate(width);
-                if !out.constraints().contains(&row) {
-                    out.add(row);
-                }
+                equalities.push(row);
+            }
+        }
+        // `gist` drops the earlier of two rows that imply each other, so
+        // the simplest equalities go last and survive (`q = 0` rather than
+        // `q = 1 - NR` where `NR == 1`: a compiler that folds a macro
+        // parameter would warn of a negative index in the other).
+        equalities.sort_by_key(|r| std::cmp::Reverse(r.coeffs.iter().filter(|&&v| v != 0).count()));
+        let mut out = set.clone();
+        for row in equalities {
+            if !out.constraints().contains(&row) {
+                out.add(row);
             }
         }
         Ok(out.gist(ctx)?.constraints().to_vec())
@@ -404,23 +475,40 @@ impl Scanner<'_> {
         let (on_d, outer): (Vec<&Constraint>, Vec<&Constraint>) =
             rows.iter().partition(|c| c.coeffs[col] != 0);
         // An equation with a unit coefficient: substitute, no loop.
-        let unit_eq = on_d
+        let unit_eq = match on_d
             .iter()
-            .find(|c| c.kind == ConstraintKind::Eq && c.coeffs[col].abs() == 1);
+            .find(|c| c.kind == ConstraintKind::Eq && c.coeffs[col].abs() == 1)
+        {
+            Some(first) => Some(
+                self.simplest_unit_equation(rows, col, ctx)?
+                    .unwrap_or((*first).clone()),
+            ),
+            None => None,
+        };
         let mut guards: Vec<Constraint> = Vec::new();
-        if let Some(eq) = unit_eq {
+        if let Some(eq) = &unit_eq {
             // No loop enforces anything here: every outer row is a
             // guard, and so is every other row on the date, with the
             // date substituted (a = ±1: r - r[col]·a·eq).
             guards.extend(outer.iter().map(|c| (*c).clone()));
             for r in &on_d {
-                if !std::ptr::eq(*r, *eq) {
-                    guards.push(combine(
-                        1,
-                        r,
-                        checked_mul(r.coeffs[col], eq.coeffs[col])?,
-                        eq,
-                    )?);
+                if *r == eq {
+                    continue;
+                }
+                let g = combine(1, r, checked_mul(r.coeffs[col], eq.coeffs[col])?, eq)?;
+                // A row that the substitution makes hold under `ctx` (`0 ==
+                // 0`, or the same guard as an enclosing one) is no guard.
+                let mut implied = true;
+                for neg in negations(&g)? {
+                    let mut probe = ctx.clone();
+                    probe.add(neg);
+                    if !probe.is_empty()? {
+                        implied = false;
+                        break;
+                    }
+                }
+                if !implied {
+                    guards.push(g);
                 }
             }
         } else {
@@ -440,7 +528,7 @@ impl Scanner<'_> {
         for c in guards.iter().chain(on_d.iter().copied()) {
             inner.add(c.clone());
         }
-        let body = if let Some(eq) = unit_eq {
+        let body = if let Some(eq) = &unit_eq {
             let a = eq.coeffs[col];
             // a = ±1: date = -a · (rest + k).
             let mut coeffs = eq
