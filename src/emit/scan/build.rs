@@ -133,6 +133,12 @@ fn gcd(a: i64, b: i64) -> i64 {
     i64::try_from(a).unwrap_or(i64::MAX)
 }
 
+/// How many non-zero coefficients `row` has: the simpler of two equal
+/// rows is the one with fewer terms.
+fn term_count(row: &Constraint) -> usize {
+    row.coeffs.iter().filter(|&&v| v != 0).count()
+}
+
 /// `a⁻¹ mod g` for `0 < a < g`, when `gcd(a, g) = 1`.
 fn inverse_modulo(a: i64, g: i64) -> Option<i64> {
     // Extended Euclid on (g, a): invariant r_k ≡ s_k · a (mod g).
@@ -264,8 +270,7 @@ impl Scanner<'_> {
                     q = combine(1, &q, checked_mul(q.coeffs[*c], p.coeffs[*c])?, p)?;
                 }
             }
-            let terms = |r: &Constraint| r.coeffs.iter().filter(|&&v| v != 0).count();
-            if best.as_ref().is_none_or(|b| terms(&q) < terms(b)) {
+            if best.as_ref().is_none_or(|b| term_count(&q) < term_count(b)) {
                 best = Some(q);
             }
         }
@@ -308,7 +313,7 @@ impl Scanner<'_> {
         // the simplest equalities go last and survive (`q = 0` rather than
         // `q = 1 - NR` where `NR == 1`: a compiler that folds a macro
         // parameter would warn of a negative index in the other).
-        equalities.sort_by_key(|r| std::cmp::Reverse(r.coeffs.iter().filter(|&&v| v != 0).count()));
+        equalities.sort_by_key(|r| std::cmp::Reverse(term_count(r)));
         let mut out = set.clone();
         for row in equalities {
             if !out.constraints().contains(&row) {
