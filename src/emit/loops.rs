@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 use super::c::expr_text;
 use super::scan::rewrite::jammed;
-use super::scan::{Aff, Cond, Expr, Loop, Node};
+use super::scan::{Aff, Cond, Expr, Loop, Node, Quotient};
 use crate::lang::c::ast::{BinaryOp, Expr as CExpr, ExprKind};
 use crate::scop::schedule::Mark;
 use crate::scop::Scop;
@@ -142,19 +142,25 @@ impl Printer<'_> {
         }
     }
 
-    fn stmt(&mut self, s: usize, iterators: &[(Aff, i64)], indent: &str) {
+    fn stmt(&mut self, s: usize, iterators: &[Quotient], indent: &str) {
         let Some(st) = self.scop.statements.get(s) else {
             return;
         };
         let mut map = HashMap::new();
-        for (name, (aff, div)) in st.iterators.iter().zip(iterators) {
+        for (name, value) in st.iterators.iter().zip(iterators) {
             // Judged on the form of this copy: in an unrolled copy `i`
             // stands for `i + 1`, which is not atomic.
-            let aff = &self.resolve(aff);
-            let text = aff_text(aff);
+            let mut aff = self.resolve(&value.aff);
+            // A floor is one more term, named by its text.
+            for (k, num, q) in &value.floors {
+                aff.terms
+                    .push((*k, format!("polyc_floord({}, {q})", self.aff(num))));
+            }
+            let text = aff_text(&aff);
             // A name or a non-negative literal needs no parentheses.
             let simple = (aff.terms.len() == 1 && aff.constant == 0 && aff.terms[0].0 == 1)
                 || (aff.terms.is_empty() && aff.constant >= 0);
+            let div = &value.divisor;
             let bare = match (*div, simple) {
                 (1, _) => text,
                 (q, true) => format!("{text} / {q}"),
@@ -685,7 +691,7 @@ mod tests {
             marks,
             body: vec![Node::Stmt {
                 statement: 0,
-                iterators: vec![(var("i"), 1), (var("j"), 1)],
+                iterators: vec![Quotient::affine(var("i")), Quotient::affine(var("j"))],
             }],
         }))
     }

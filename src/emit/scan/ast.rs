@@ -107,9 +107,33 @@ pub enum Node {
         body: Vec<Node>,
     },
     /// One instance of statement `statement` (an index into the scop's
-    /// statements); `iterators[k] = aff / div`, exactly.
+    /// statements) with the values of its iterators, in order.
     Stmt {
         statement: usize,
-        iterators: Vec<(Aff, i64)>,
+        iterators: Vec<Quotient>,
     },
+}
+
+/// An iterator's value: `(aff + Σ c · floor(num / div)) / divisor` over
+/// `floors` `(c, num, div)` (`div > 0`, `divisor > 0`), an exact division
+/// wherever the statement has an instance. Floors appear when the dates
+/// fix an iterator only through an integer quotient (`i = c3 + 64 ·
+/// floor(t / 32)` after `stripmine`, `skew` by the tile loop and
+/// `linearize`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Quotient {
+    pub aff: Aff,
+    pub floors: Vec<(i64, Aff, i64)>,
+    pub divisor: i64,
+}
+
+impl Quotient {
+    /// `aff`, divided by nothing.
+    pub fn affine(aff: Aff) -> Quotient {
+        Quotient {
+            aff,
+            floors: Vec::new(),
+            divisor: 1,
+        }
+    }
 }

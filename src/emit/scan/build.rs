@@ -15,7 +15,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::ast::{Aff, Cond, Expr, Loop, Node};
+use super::ast::{Aff, Cond, Expr, Loop, Node, Quotient};
 use super::items::{items, Item};
 use super::rewrite::merge_adjacent_guards;
 use super::separate::{negations, separate, tightened};
@@ -24,6 +24,8 @@ use crate::lang::c::ast::Stmt;
 use crate::poly::{checked_add, checked_mul, BasicSet, Constraint, ConstraintKind, Space};
 use crate::scop::schedule::Mark;
 use crate::scop::{Schedule, Scop};
+
+mod solve;
 
 /// The loop AST that visits the statement instances of `scop` in the order
 /// of `schedule`.
@@ -654,7 +656,9 @@ impl Scanner<'_> {
         // Bounds: those of the rows that hold on every item when they bound
         // the date both ways (a loop that may run a few empty iterations,
         // guarded further in), else the min of the lower and the max of the
-        // upper bounds of the items.
+        // upper bounds of the items, each with those rows too: the rows
+        // are assumed inside the loop, so the loop must enforce them (an
+        // item's own bound may pass them where its outer guards fail).
         let hull = hull.gist(ctx)?;
         let hull_d: Vec<&Constraint> = hull
             .constraints()
@@ -678,7 +682,13 @@ impl Scanner<'_> {
                 lowers.push(l);
                 uppers.push(u);
             }
-            (simplify(Expr::Min(lowers)), simplify(Expr::Max(uppers)))
+            let (mut hull_lowers, mut hull_uppers) = self.bound_lists(&hull_d, d, sign, vals)?;
+            hull_lowers.push(Expr::Min(lowers));
+            hull_uppers.push(Expr::Max(uppers));
+            (
+                simplify(Expr::Max(hull_lowers)),
+                simplify(Expr::Min(hull_uppers)),
+            )
         };
         let head = Loop {
             var: name,
@@ -961,6 +971,22 @@ impl Scanner<'_> {
         sign: i64,
         vals: &[Val],
     ) -> Result<(Expr, Expr), ScanError> {
+        let (lo, up) = self.bound_lists(rows, d, sign, vals)?;
+        if lo.is_empty() || up.is_empty() {
+            return Err(unsupported(format!("date {d} is unbounded")));
+        }
+        Ok((simplify(Expr::Max(lo)), simplify(Expr::Min(up))))
+    }
+
+    /// The lower bounds (their max is the bound) and the upper bounds
+    /// (their min) that `rows` give the loop variable (`sign · date`).
+    fn bound_lists(
+        &self,
+        rows: &[&Constraint],
+        d: usize,
+        sign: i64,
+        vals: &[Val],
+    ) -> Result<(Vec<Expr>, Vec<Expr>), ScanError> {
         let col = self.np + d;
         let mut lo = Vec::new();
         let mut up = Vec::new();
@@ -1002,67 +1028,7 @@ impl Scanner<'_> {
                 }
             }
         }
-        if lo.is_empty() || up.is_empty() {
-            return Err(unsupported(format!("date {d} is unbounded")));
-        }
-        Ok((simplify(Expr::Max(lo)), simplify(Expr::Min(up))))
-    }
-
-    /// Each iterator of `item` from its equations (Gauss–Jordan on the
-    /// iterator columns): `(coeffs, constant, a)` with `i = (coeffs ·
-    /// [params | dates] + constant) / a`, `a > 0`, exactly wherever the
-    /// item has an instance.
-    fn iterator_solutions(&self, item: &Item) -> Result<Vec<(Vec<i64>, i64, i64)>, ScanError> {
-        let total = self.total(item);
-        let m = item.n_iter;
-        let (p, _) = item
-            .set
-            .project_out_rational(self.n + m, total - self.n - m)?;
-        let mut rows: Vec<Constraint> = p
-            .constraints()
-            .iter()
-            .filter(|c| c.kind == ConstraintKind::Eq)
-            .cloned()
-            .collect();
-        let base = self.np + self.n;
-        let mut pivots = Vec::new();
-        for j in 0..m {
-            let c = base + j;
-            let Some(r) = (0..rows.len()).find(|r| !pivots.contains(r) && rows[*r].coeffs[c] != 0)
-            else {
-                return Err(unsupported(format!(
-                    "the schedule of {} does not determine its iterator {}",
-                    self.scop.statements[item.statement].name,
-                    self.scop.statements[item.statement].iterators[j]
-                )));
-            };
-            let p = rows[r].clone();
-            for (k, row) in rows.iter_mut().enumerate() {
-                if k != r && row.coeffs[c] != 0 {
-                    *row = combine(p.coeffs[c], row, row.coeffs[c], &p)?;
-                }
-            }
-            pivots.push(r);
-        }
-        let mut out = Vec::new();
-        for (j, &r) in pivots.iter().enumerate() {
-            let row = &rows[r];
-            let g = row
-                .coeffs
-                .iter()
-                .fold(row.constant, |g, &v| gcd(g, v))
-                .max(1);
-            let a = row.coeffs[base + j] / g;
-            // a·i + rest = 0  ⇒  i = -rest / a.
-            let s = if a > 0 { -1 } else { 1 };
-            let coeffs: Vec<i64> = row.coeffs[..base]
-                .iter()
-                .map(|v| checked_mul(v / g, s))
-                .collect::<Result<_, _>>()?;
-            let constant = checked_mul(row.constant / g, s)?;
-            out.push((coeffs, constant, a.abs()));
-        }
-        Ok(out)
+        Ok((lo, up))
     }
 
     /// A row (`aff >= 0` or `= 0`) as a guard.
@@ -1154,7 +1120,19 @@ impl Scanner<'_> {
             let iterators = self
                 .iterator_solutions(item)?
                 .into_iter()
-                .map(|(coeffs, constant, a)| Ok((self.resolve(&coeffs, constant, vals)?, a)))
+                .map(|s| {
+                    Ok(Quotient {
+                        aff: self.resolve(&s.coeffs, s.constant, vals)?,
+                        floors: s
+                            .floors
+                            .iter()
+                            .map(|(c, f)| {
+                                Ok((*c, self.resolve(&f.coeffs, f.constant, vals)?, f.div))
+                            })
+                            .collect::<Result<_, ScanError>>()?,
+                        divisor: s.a,
+                    })
+                })
                 .collect::<Result<Vec<_>, ScanError>>()?;
             let node = Node::Stmt {
                 statement: item.statement,
@@ -1230,161 +1208,6 @@ impl Scanner<'_> {
             "the dates of {} do not determine its instances exactly (an exact guard is not generated yet)",
             self.scop.statements[item.statement].name
         )))
-    }
-
-    /// Guards that make the rational guard of `item` exact when each of
-    /// its existentials is a floor: rows `k·e ≥ B - (k - 1)` and `k·e ≤ B`
-    /// define `e = floor(B / k)`, and every other row with an existential
-    /// becomes a guard with that floor (`i % 4 < 2` gives `4 *
-    /// polyc_floord(i, 4) >= i - 1`). Iterators are replaced by their
-    /// solutions `i = A / a` ([`Self::iterator_solutions`]; rows are scaled
-    /// by the lcm `L` of the `a`s, and a guard `A ≡ 0 (mod a)` says the
-    /// division is exact). With the rational guard (which holds every row
-    /// without an existential) these are exact; `None` when an existential
-    /// is not such a floor.
-    fn division_guards(&self, item: &Item, vals: &[Val]) -> Result<Option<Vec<Cond>>, ScanError> {
-        let base = self.np + self.n;
-        let first_e = base + item.n_iter;
-        let solutions = self.iterator_solutions(item)?;
-        let mut l = 1i64;
-        for (_, _, a) in &solutions {
-            l = checked_mul(l / gcd(l, *a), *a)?;
-        }
-        let mut conds = Vec::new();
-        for (coeffs, constant, a) in &solutions {
-            if *a > 1 {
-                conds.push(Cond {
-                    aff: self.resolve(coeffs, *constant, vals)?,
-                    eq: true,
-                    modulo: Some(*a),
-                    floors: Vec::new(),
-                });
-            }
-        }
-        // L · (row without its existentials), over [params | dates].
-        let substituted = |row: &Constraint| -> Result<(Vec<i64>, i64), ScanError> {
-            let mut coeffs: Vec<i64> = row.coeffs[..base]
-                .iter()
-                .map(|v| checked_mul(*v, l))
-                .collect::<Result<_, _>>()?;
-            let mut constant = checked_mul(row.constant, l)?;
-            for (j, (sc, sk, a)) in solutions.iter().enumerate() {
-                let c = row.coeffs[base + j];
-                if c == 0 {
-                    continue;
-                }
-                let f = checked_mul(c, l / a)?;
-                for (k, v) in sc.iter().enumerate() {
-                    coeffs[k] = checked_add(coeffs[k], checked_mul(f, *v)?)?;
-                }
-                constant = checked_add(constant, checked_mul(f, *sk)?)?;
-            }
-            Ok((coeffs, constant))
-        };
-        let rows = item.set.constraints();
-        let n_cols = item.set.n_cols();
-        let mut floors: Vec<Option<(Aff, i64)>> = vec![None; n_cols - first_e];
-        let mut defining = vec![false; rows.len()];
-        // Whether an existential is an exact quotient (an equation).
-        let mut exact = vec![false; n_cols - first_e];
-        // Equations first (`k·e = B`: e = B / k, with the guard B ≡ 0
-        // (mod k)), then pairs of inequalities (`e = floor(B / k)`).
-        let mut by_kind: Vec<&Constraint> = rows.iter().collect();
-        by_kind.sort_by_key(|r| r.kind != ConstraintKind::Eq);
-        for row in by_kind {
-            let mut existentials = (first_e..n_cols).filter(|&c| row.coeffs[c] != 0);
-            let (Some(e), None) = (existentials.next(), existentials.next()) else {
-                continue;
-            };
-            let k = row.coeffs[e];
-            if floors[e - first_e].is_some() {
-                continue;
-            }
-            let (b_row, upper) = if row.kind == ConstraintKind::Eq {
-                // k·e + R = 0: B = -sign(k)·R over |k|.
-                let sign = if k > 0 { -1 } else { 1 };
-                let negated = Constraint {
-                    kind: row.kind,
-                    coeffs: row
-                        .coeffs
-                        .iter()
-                        .map(|v| checked_mul(*v, sign))
-                        .collect::<Result<_, _>>()?,
-                    constant: checked_mul(row.constant, sign)?,
-                };
-                (negated, None)
-            } else if k > 0 {
-                // The upper row is the lower one negated, plus k - 1.
-                let upper_constant = checked_add(k - 1, -row.constant)?;
-                let Some(y) = rows.iter().position(|u| {
-                    u.kind == ConstraintKind::Ineq
-                        && u.constant == upper_constant
-                        && u.coeffs.iter().zip(&row.coeffs).all(|(a, b)| *a == -*b)
-                }) else {
-                    continue;
-                };
-                (rows[y].clone(), Some(&rows[y]))
-            } else {
-                continue;
-            };
-            // e = floor(B / |k|) = floor(L·B / (L·|k|)), L·B over dates.
-            let (mut b, mut bk) = substituted(&b_row)?;
-            let mut div = checked_mul(k.abs(), l)?;
-            // floor(g·x / (g·d)) = floor(x / d), and g·x ≡ 0 (mod g·d)
-            // when x ≡ 0 (mod d).
-            let g = b.iter().fold(gcd(bk, div), |g, &v| gcd(g, v)).max(1);
-            b.iter_mut().for_each(|v| *v /= g);
-            bk /= g;
-            div /= g;
-            let num = self.resolve(&b, bk, vals)?;
-            if upper.is_none() && div > 1 {
-                conds.push(Cond {
-                    aff: num.clone(),
-                    eq: true,
-                    modulo: Some(div),
-                    floors: Vec::new(),
-                });
-            }
-            floors[e - first_e] = Some((num, div));
-            exact[e - first_e] = upper.is_none();
-            for (z, r) in rows.iter().enumerate() {
-                defining[z] |= r == row || upper == Some(r);
-            }
-        }
-        for (x, row) in rows.iter().enumerate() {
-            let mut mentioned = row.coeffs[first_e..]
-                .iter()
-                .enumerate()
-                .filter(|(_, &v)| v != 0);
-            // A row whose existentials are all exact quotients is implied
-            // by the rational guard: projecting substitutes an equation
-            // exactly, and the quotients' guards make them integers.
-            if defining[x] || mentioned.all(|(e, _)| exact[e]) {
-                continue;
-            }
-            let mut terms = Vec::new();
-            for (e, &c) in row.coeffs[first_e..].iter().enumerate() {
-                if c == 0 {
-                    continue;
-                }
-                let Some((b, k)) = &floors[e] else {
-                    return Ok(None);
-                };
-                terms.push((checked_mul(c, l)?, b.clone(), *k));
-            }
-            let (coeffs, constant) = substituted(row)?;
-            let cond = Cond {
-                aff: self.resolve(&coeffs, constant, vals)?,
-                eq: row.kind == ConstraintKind::Eq,
-                modulo: None,
-                floors: terms,
-            };
-            // A domain made disjoint repeats rows.
-            if !conds.contains(&cond) {
-                conds.push(cond);
-            }
-        }
-        Ok(Some(conds))
     }
 }
 
@@ -1463,6 +1286,13 @@ fn fold(v: Vec<Expr>, max: bool) -> Expr {
             1,
         ));
     }
+    // min(a, max(a, b)) = a and max(a, min(a, b)) = a.
+    let all = out.clone();
+    out.retain(|e| match e {
+        Expr::Max(w) if !max => !w.iter().any(|x| all.iter().any(|a| same_value(a, x))),
+        Expr::Min(w) if max => !w.iter().any(|x| all.iter().any(|a| same_value(a, x))),
+        _ => true,
+    });
     if out.len() == 1 {
         return out.into_iter().next().unwrap_or(Expr::Max(Vec::new()));
     }
@@ -1470,6 +1300,15 @@ fn fold(v: Vec<Expr>, max: bool) -> Expr {
         Expr::Max(out)
     } else {
         Expr::Min(out)
+    }
+}
+
+/// Whether both are the same expression (an `aff` rounded up or down by 1
+/// is the `aff`).
+fn same_value(a: &Expr, b: &Expr) -> bool {
+    match (a, b) {
+        (Expr::Ceil(x, 1) | Expr::Floor(x, 1), Expr::Ceil(y, 1) | Expr::Floor(y, 1)) => x == y,
+        _ => a == b,
     }
 }
 
@@ -1507,7 +1346,38 @@ fn divides(a: &Aff, q: i64) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::inverse_modulo;
+    use super::{inverse_modulo, simplify, Aff, Expr};
+
+    fn aff(terms: &[(i64, &str)], constant: i64) -> Expr {
+        Expr::Floor(
+            Aff {
+                terms: terms.iter().map(|(c, n)| (*c, n.to_string())).collect(),
+                constant,
+            },
+            1,
+        )
+    }
+
+    #[test]
+    fn min_absorbs_a_max_that_contains_one_of_its_terms() {
+        let n1 = aff(&[(1, "n")], -1);
+        let i4 = aff(&[(1, "i")], 4);
+        // min(n - 1, max(i + 4, n - 1)) = n - 1; the Ceil and the Floor of
+        // an aff by 1 are the same value.
+        let inner = Expr::Max(vec![i4.clone(), n1.clone()]);
+        let ceil_n1 = match &n1 {
+            Expr::Floor(a, 1) => Expr::Ceil(a.clone(), 1),
+            e => e.clone(),
+        };
+        assert_eq!(simplify(Expr::Min(vec![ceil_n1.clone(), inner])), ceil_n1);
+        // max(i + 4, min(n - 1, i + 4)) = i + 4.
+        let inner = Expr::Min(vec![n1.clone(), i4.clone()]);
+        assert_eq!(simplify(Expr::Max(vec![i4.clone(), inner])), i4);
+        // Nothing shared: nothing absorbed.
+        let inner = Expr::Max(vec![i4.clone(), aff(&[], 0)]);
+        let kept = simplify(Expr::Min(vec![n1.clone(), inner]));
+        assert!(matches!(&kept, Expr::Min(v) if v.len() == 2), "{kept:?}");
+    }
 
     #[test]
     fn inverse_modulo_agrees_with_search() {

@@ -24,7 +24,7 @@ mod items;
 pub mod rewrite;
 mod separate;
 
-pub use ast::{Aff, Cond, Expr, Loop, Node};
+pub use ast::{Aff, Cond, Expr, Loop, Node, Quotient};
 pub use build::{collect_outer_declared, scan};
 
 use crate::poly::PolyError;

@@ -7,7 +7,7 @@
 //! Here only the shape is checked: a perfect nest whose inner bounds and
 //! guards do not depend on the unrolled variable.
 
-use super::ast::{Aff, Cond, Node};
+use super::ast::{Aff, Cond, Node, Quotient};
 
 /// The same nodes with adjacent guards on the same conditions merged into
 /// one (`if (c) A; if (c) B;` is `if (c) { A; B; }`), at every depth.
@@ -111,7 +111,17 @@ fn shifted(n: &Node, var: &str, offset: i64) -> Option<Node> {
             statement: *statement,
             iterators: iterators
                 .iter()
-                .map(|(a, q)| aff(a).map(|a| (a, *q)))
+                .map(|v| {
+                    Some(Quotient {
+                        aff: aff(&v.aff)?,
+                        floors: v
+                            .floors
+                            .iter()
+                            .map(|(k, a, q)| aff(a).map(|a| (*k, a, *q)))
+                            .collect::<Option<_>>()?,
+                        divisor: v.divisor,
+                    })
+                })
                 .collect::<Option<_>>()?,
         },
         Node::If { conds, body } => Node::If {
