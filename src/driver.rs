@@ -670,7 +670,17 @@ fn generate(
             )
         })?;
         let indent = splice::leading_indent(&file.text[r.body.clone()]);
-        bodies.push(print_loops(&nodes, scop, indent, opts));
+        let body = print_loops(&nodes, scop, indent, opts).map_err(|e| {
+            region_error(
+                file,
+                scop,
+                format!(
+                    "code generation for scop region {} failed: {e}",
+                    scop.region
+                ),
+            )
+        })?;
+        bodies.push(body);
     }
     let out = splice::splice(&file.text, &file.regions, &bodies);
     if bodies.iter().any(|b| b.contains("polyc_")) && !file.text.contains("#ifndef polyc_floord") {

@@ -208,3 +208,29 @@ fn text_outside_regions_is_kept_byte_for_byte() {
     assert_eq!(before(&src), before(&out));
     assert_eq!(after(&src), after(&out));
 }
+
+/// The generated loops count with `int`s: a schedule whose loops would need
+/// a wider constant is refused at code generation, unless the kernel's own
+/// domains already need one (then it counts with wider types itself).
+#[test]
+fn constants_beyond_int_are_refused_unless_the_kernel_has_them() {
+    let (status, stdout, stderr) = polyc_bin(&[
+        "tests/kernels/gemm.c",
+        "--recipe",
+        "tests/must_fail_recipe/grain-composed-beyond-int.poly",
+    ]);
+    assert_eq!(status, 1, "{stderr}");
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.contains("outside the range of a C `int`"),
+        "{stderr}"
+    );
+
+    let dir = common::scratch("cli_wide_constant");
+    let src = dir.join("wide.c");
+    let text = "double A[100];\nvoid k(long n) {\n  long i;\n#pragma scop\n  for (i = 0; i < 100; i++)\n    if (n > 3000000000)\n      A[i] = i;\n#pragma endscop\n}\n";
+    std::fs::write(&src, text).expect("write");
+    let (status, stdout, stderr) = polyc_bin(&[&src.to_string_lossy()]);
+    assert_eq!(status, 0, "{stderr}");
+    assert!(stdout.contains("n >= 3000000001"), "{stdout}");
+}

@@ -5,6 +5,7 @@
 //! Bounds that need them use the helpers `polyc_floord`, `polyc_ceild`,
 //! `polyc_max` and `polyc_min`, defined once per file by [`HELPERS`].
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -41,16 +42,55 @@ struct Printer<'a> {
     offsets: HashMap<String, i64>,
     out: String,
     labels_done: Vec<usize>,
+    /// The first constant the printer computed (an unrolled copy's
+    /// offset, an unrolled loop's step) that is not a C `int`, with
+    /// `None` for one past 64 bits: the text is then wrong and is not
+    /// returned.
+    too_large: Cell<Option<Option<i64>>>,
 }
 
-/// The loop AST as C statements, each line starting with `indent`.
-pub fn print_loops(nodes: &[Node], scop: &Scop, indent: &str, opts: PrintOptions) -> String {
+/// Why loops could not be printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrintError {
+    /// A constant of the generated code does not fit in a C `int` (the
+    /// loops count with `int`s), as this value, or past 64 bits (`None`).
+    BeyondInt(Option<i64>),
+}
+
+impl std::fmt::Display for PrintError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PrintError::BeyondInt(Some(v)) => write!(
+                f,
+                "the generated loops would need the constant {v}, outside the range of a C `int` (the loops count with `int`s)"
+            ),
+            PrintError::BeyondInt(None) => f.write_str(
+                "the generated loops would need a constant past 64 bits, outside the range of a C `int` (the loops count with `int`s)",
+            ),
+        }
+    }
+}
+
+/// The loop AST as C statements, each line starting with `indent`; an
+/// error when a constant it would print is not a C `int`.
+pub fn print_loops(
+    nodes: &[Node],
+    scop: &Scop,
+    indent: &str,
+    opts: PrintOptions,
+) -> Result<String, PrintError> {
+    if domains_are_int(scop) {
+        if let Some(v) = first_constant_beyond_int(nodes) {
+            return Err(PrintError::BeyondInt(Some(v)));
+        }
+    }
     let mut p = Printer {
         scop,
         opts,
         offsets: HashMap::new(),
         out: String::new(),
         labels_done: Vec::new(),
+        too_large: Cell::new(None),
     };
     for name in unused_outer_iterators(nodes, scop) {
         let _ = writeln!(p.out, "{indent}(void)&{name};");
@@ -58,7 +98,83 @@ pub fn print_loops(nodes: &[Node], scop: &Scop, indent: &str, opts: PrintOptions
     for n in nodes {
         p.node(n, indent);
     }
-    p.out
+    if let Some(v) = p.too_large.get() {
+        return Err(PrintError::BeyondInt(v));
+    }
+    Ok(p.out)
+}
+
+fn is_int(v: i64) -> bool {
+    i32::try_from(v).is_ok()
+}
+
+/// Whether every coefficient and constant of the statement domains is a C
+/// `int`. A kernel with a wider one (`if (n > 3000000000)` over a `long
+/// n`) counts with wider types, and its constants are its own business.
+fn domains_are_int(scop: &Scop) -> bool {
+    scop.statements.iter().all(|st| {
+        st.domain.basics().iter().all(|b| {
+            b.constraints()
+                .iter()
+                .all(|c| is_int(c.constant) && c.coeffs.iter().all(|v| is_int(*v)))
+        })
+    })
+}
+
+/// The first coefficient, constant, stride or divisor in `nodes` that is
+/// not a C `int`.
+fn first_constant_beyond_int(nodes: &[Node]) -> Option<i64> {
+    fn aff(a: &Aff) -> Option<i64> {
+        std::iter::once(a.constant)
+            .chain(a.terms.iter().map(|t| t.0))
+            .find(|v| !is_int(*v))
+    }
+    fn floors(f: &[(i64, Aff, i64)]) -> Option<i64> {
+        f.iter().find_map(|(c, a, q)| {
+            [*c, *q]
+                .into_iter()
+                .find(|v| !is_int(*v))
+                .or_else(|| aff(a))
+        })
+    }
+    fn expr(e: &Expr) -> Option<i64> {
+        match e {
+            Expr::Ceil(a, q) | Expr::Floor(a, q) => {
+                Some(*q).filter(|v| !is_int(*v)).or_else(|| aff(a))
+            }
+            Expr::Max(v) | Expr::Min(v) => v.iter().find_map(expr),
+            Expr::StrideStart {
+                lower,
+                offset,
+                stride,
+            } => Some(*stride)
+                .filter(|v| !is_int(*v))
+                .or_else(|| expr(lower))
+                .or_else(|| aff(offset)),
+        }
+    }
+    nodes.iter().find_map(|n| match n {
+        Node::For(l) => Some(l.stride)
+            .filter(|v| !is_int(*v))
+            .or_else(|| expr(&l.lower))
+            .or_else(|| expr(&l.upper))
+            .or_else(|| first_constant_beyond_int(&l.body)),
+        Node::If { conds, body } => conds
+            .iter()
+            .find_map(|c| {
+                c.modulo
+                    .filter(|v| !is_int(*v))
+                    .or_else(|| aff(&c.aff))
+                    .or_else(|| floors(&c.floors))
+            })
+            .or_else(|| first_constant_beyond_int(body)),
+        Node::Stmt { iterators, .. } => iterators.iter().find_map(|q| {
+            Some(q.divisor)
+                .filter(|v| !is_int(*v))
+                .or_else(|| aff(&q.aff))
+                .or_else(|| floors(&q.floors))
+        }),
+    })
 }
 
 /// Iterators the file declares outside the region (`int t, i;` before
@@ -325,8 +441,8 @@ impl Printer<'_> {
         let v = &l.var;
         let decl = if l.declare { "int " } else { "" };
         let s = l.stride;
-        let span = (k - 1).saturating_mul(s);
-        let group = k.saturating_mul(s);
+        let span = self.checked((k - 1).checked_mul(s));
+        let group = self.checked(k.checked_mul(s));
         // Signed step of one original iteration.
         let step = if l.down { -s } else { s };
         let main_head = if l.down {
@@ -361,7 +477,10 @@ impl Printer<'_> {
                 for j in 0..k {
                     self.offsets.insert(
                         v.clone(),
-                        saved.unwrap_or(0).saturating_add(j.saturating_mul(step)),
+                        self.checked(
+                            j.checked_mul(step)
+                                .and_then(|o| o.checked_add(saved.unwrap_or(0))),
+                        ),
                     );
                     for n in &l.body {
                         self.node(n, &deeper);
@@ -441,13 +560,28 @@ impl Printer<'_> {
         format!("{} {op} {}", self.aff(&left), self.aff(&right))
     }
 
+    /// `v`, or 0 with the first constant beyond `int` noted when `v` is
+    /// not an `int` (`None`: past 64 bits).
+    fn checked(&self, v: Option<i64>) -> i64 {
+        match v {
+            Some(x) if is_int(x) => x,
+            _ => {
+                if self.too_large.get().is_none() {
+                    self.too_large.set(Some(v));
+                }
+                0
+            }
+        }
+    }
+
     /// `a` with the unrolled copies' offsets folded in: the form it has
     /// in the copy being printed.
     fn resolve(&self, a: &Aff) -> Aff {
         let mut r = a.clone();
         for (c, name) in &a.terms {
             if let Some(o) = self.offsets.get(name) {
-                r.constant = r.constant.saturating_add(c.saturating_mul(*o));
+                r.constant =
+                    self.checked(c.checked_mul(*o).and_then(|x| x.checked_add(r.constant)));
             }
         }
         r
@@ -704,7 +838,7 @@ mod tests {
     }
 
     fn printed(nodes: &[Node]) -> String {
-        print_loops(nodes, &scop(), "", PrintOptions { pragmas: true })
+        print_loops(nodes, &scop(), "", PrintOptions { pragmas: true }).expect("no overflow")
     }
 
     #[test]
