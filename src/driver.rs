@@ -659,27 +659,19 @@ fn generate(
 ) -> Result<String, Outcome> {
     let mut bodies = Vec::new();
     for ((r, scop), schedule) in file.regions.iter().zip(&file.scops).zip(schedules) {
-        let nodes = scan(scop, schedule).map_err(|e| {
+        let failed = |why: String| {
             region_error(
                 file,
                 scop,
                 format!(
-                    "code generation for scop region {} failed: {e}",
+                    "code generation for scop region {} failed: {why}",
                     scop.region
                 ),
             )
-        })?;
+        };
+        let nodes = scan(scop, schedule).map_err(|e| failed(e.to_string()))?;
         let indent = splice::leading_indent(&file.text[r.body.clone()]);
-        let body = print_loops(&nodes, scop, indent, opts).map_err(|e| {
-            region_error(
-                file,
-                scop,
-                format!(
-                    "code generation for scop region {} failed: {e}",
-                    scop.region
-                ),
-            )
-        })?;
+        let body = print_loops(&nodes, scop, indent, opts).map_err(|e| failed(e.to_string()))?;
         bodies.push(body);
     }
     let out = splice::splice(&file.text, &file.regions, &bodies);

@@ -48,21 +48,22 @@ pub const CASE_LIMIT: Duration = Duration::from_secs(10);
 /// recipe's cost, not a defect.
 const RUN_LIMIT: Duration = Duration::from_secs(60);
 
-/// Compiler flags for the original kernels and polyc's output. The gcc
-/// build checks every access: a statement run outside its domain may read
-/// out of bounds without changing what the program prints (seed 26 read
-/// `A[n + 3]` and printed the same numbers under gcc). AddressSanitizer
-/// catches an access outside an array, `-fsanitize=bounds` one past an
-/// inner dimension (`A[i][n]`, inside `A`); every original kernel runs
-/// clean under both. (The rest of UBSan makes gcc ten times slower on a
-/// file of 256 unrolled copies.)
+/// Compiler flags for the original kernels and polyc's output. Both
+/// builds check accesses: a statement run outside its domain may read out
+/// of bounds without changing what the program prints (seed 26 read
+/// `A[n + 3]` and printed the same numbers under gcc). gcc's
+/// `-fsanitize=bounds` catches an index past an array dimension (`A[i][n]`
+/// too, which stays inside `A`); clang's AddressSanitizer an access
+/// outside any array. Every original kernel runs clean under both. (gcc
+/// with both sanitizers takes 29 s on 36 KB of unrolled cholesky, 1.5 s
+/// without; each alone, and clang's ASan, stay within a few seconds.)
 const GCC_FLAGS: &[&str] = &[
     "-O1",
     "-fopenmp",
     "-Wall",
     "-Wextra",
     "-Werror",
-    "-fsanitize=address,bounds",
+    "-fsanitize=bounds",
     "-fno-sanitize-recover=all",
 ];
 /// clang's `-Wpass-failed` (an `omp simd` loop it did not vectorise) is a
@@ -80,6 +81,7 @@ const CLANG_FLAGS: &[&str] = &[
     "-Wno-array-bounds",
     "-mllvm",
     "-enable-interleaved-mem-accesses=false",
+    "-fsanitize=address",
 ];
 
 /// The outcome of one check: a class name and what was seen.

@@ -35,6 +35,12 @@ pub(super) struct Solution {
     pub constant: i64,
     pub floors: Vec<(i64, Floor)>,
     pub a: i64,
+    /// Whether the solution holds on the rational relaxation of the item
+    /// too (it comes from the equations the item states): then the
+    /// rational guard implies every row it satisfies. One drawn from
+    /// equations that only the integer points imply, or through floors,
+    /// holds on the instances alone.
+    pub rational: bool,
 }
 
 /// An existential variable as a floor of the dates.
@@ -79,7 +85,17 @@ impl Scanner<'_> {
             // An equation that the rows imply only together (`0 <= i <=
             // 0` after a `peel`) fixes an iterator too.
             let explicit = item.set.detect_equalities()?;
-            solved = self.projected_solutions(item, &explicit)?;
+            for (old, new) in solved
+                .iter_mut()
+                .zip(self.projected_solutions(item, &explicit)?)
+            {
+                if old.is_none() {
+                    *old = new.map(|s| Solution {
+                        rational: false,
+                        ..s
+                    });
+                }
+            }
         }
         if solved.iter().any(Option::is_none) {
             let defs = self.existential_floors(item, &solved)?;
@@ -206,7 +222,12 @@ impl Scanner<'_> {
                     }
                 }
                 let a = checked_mul(row.coeffs[base + j], scale)?;
-                solved[j] = Some(solved_for(sub, a)?);
+                // Through floors (or iterators solved on the integer
+                // points only), a solution holds on the instances alone.
+                solved[j] = Some(Solution {
+                    rational: false,
+                    ..solved_for(sub, a)?
+                });
                 progress = true;
             }
         }
@@ -379,8 +400,8 @@ impl Scanner<'_> {
             let existentials: Vec<usize> = (0..defs.len())
                 .filter(|&e| row.coeffs[first_e + e] != 0)
                 .collect();
-            let floored_iterator = (0..item.n_iter)
-                .any(|j| row.coeffs[base + j] != 0 && !solutions[j].floors.is_empty());
+            let integer_only =
+                (0..item.n_iter).any(|j| row.coeffs[base + j] != 0 && !solutions[j].rational);
             // A row equal to a defining one (a domain made disjoint
             // repeats rows) is defining too.
             let defining = defs
@@ -388,10 +409,11 @@ impl Scanner<'_> {
                 .flatten()
                 .any(|d| d.rows.iter().any(|&y| rows[y] == *row));
             // A row whose existentials are all exact quotients and whose
-            // iterators are affine is implied by the rational guard:
-            // projecting substitutes an equation exactly, and the
-            // quotients' guards make them integers.
-            let implied = !floored_iterator
+            // iterators are solved on the rational relaxation too is
+            // implied by the rational guard: projecting substitutes an
+            // equation exactly, and the quotients' guards make them
+            // integers.
+            let implied = !integer_only
                 && existentials
                     .iter()
                     .all(|&e| defs[e].as_ref().is_some_and(|d| d.exact));
@@ -460,7 +482,9 @@ impl Scanner<'_> {
 }
 
 /// `a·i + sub = 0` solved for `i`: `i = -sub / a`, reduced by the gcd of
-/// every coefficient, the divisor positive.
+/// every coefficient, the divisor positive; marked as holding on the
+/// rational relaxation (a caller with an integer-only equation says
+/// otherwise).
 fn solved_for(sub: Substituted, a: i64) -> Result<Solution, ScanError> {
     let g = sub
         .coeffs
@@ -486,5 +510,6 @@ fn solved_for(sub: Substituted, a: i64) -> Result<Solution, ScanError> {
         a: (a / g)
             .checked_abs()
             .ok_or(crate::poly::PolyError::Overflow)?,
+        rational: true,
     })
 }
