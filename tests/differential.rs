@@ -5,8 +5,8 @@
 //! plausible, sometimes not) to one region of one kernel
 //! (`tests/kernels/*.c`, `recipes/**/*.c`), and classifies the outcome
 //! (see `differential/check.rs`): accepted → compiled with gcc and clang
-//! (`-O1 -fopenmp -Wall -Wextra -Werror`, gcc's build under
-//! `-fsanitize=bounds`, clang's under ASan), run, output byte-identical to the original; refused for a dependence → the witness pair really is out
+//! (`-O1 -fopenmp -Wall -Wextra -Werror`, clang's build under
+//! `-fsanitize=bounds`, gcc's under ASan), run, output byte-identical to the original; refused for a dependence → the witness pair really is out
 //! of order on the refused schedule's dates; refused for a precondition →
 //! the diagnostic sits on the call and names it. Anything else is a failure,
 //! minimised (directives dropped one at a time while the class persists)

@@ -42,10 +42,13 @@ struct Printer<'a> {
     offsets: HashMap<String, i64>,
     out: String,
     labels_done: Vec<usize>,
+    /// Whether the constants the printer computes must be C `int`s (they
+    /// must, unless the kernel's own domains have wider ones).
+    int_only: bool,
     /// The first constant the printer computed (an unrolled copy's
-    /// offset, an unrolled loop's step) that is not a C `int`, with
-    /// `None` for one past 64 bits: the text is then wrong and is not
-    /// returned.
+    /// offset, an unrolled loop's step) that is out of range: not a C
+    /// `int` (under `int_only`), or past 64 bits (`None`). The text is
+    /// then wrong and is not returned.
     too_large: Cell<Option<Option<i64>>>,
 }
 
@@ -79,7 +82,8 @@ pub fn print_loops(
     indent: &str,
     opts: PrintOptions,
 ) -> Result<String, PrintError> {
-    if domains_are_int(scop) {
+    let int_only = domains_are_int(scop);
+    if int_only {
         if let Some(v) = first_constant_beyond_int(nodes) {
             return Err(PrintError::BeyondInt(Some(v)));
         }
@@ -90,6 +94,7 @@ pub fn print_loops(
         offsets: HashMap::new(),
         out: String::new(),
         labels_done: Vec::new(),
+        int_only,
         too_large: Cell::new(None),
     };
     for name in unused_outer_iterators(nodes, scop) {
@@ -541,13 +546,13 @@ impl Printer<'_> {
         let mut left = Aff::default();
         let mut right = Aff {
             terms: Vec::new(),
-            constant: -c.aff.constant,
+            constant: self.checked(c.aff.constant.checked_neg()),
         };
         for (v, n) in &terms {
             if *v > 0 {
                 left.terms.push((*v, n.clone()));
             } else {
-                right.terms.push((-v, n.clone()));
+                right.terms.push((self.checked(v.checked_neg()), n.clone()));
             }
         }
         let op = if c.eq { "==" } else { ">=" };
@@ -555,16 +560,20 @@ impl Printer<'_> {
             let op = if c.eq { "==" } else { "<=" };
             let k = right.constant;
             right.constant = 0;
-            return format!("{} {op} {}", self.aff(&right), -k);
+            return format!(
+                "{} {op} {}",
+                self.aff(&right),
+                self.checked(k.checked_neg())
+            );
         }
         format!("{} {op} {}", self.aff(&left), self.aff(&right))
     }
 
-    /// `v`, or 0 with the first constant beyond `int` noted when `v` is
-    /// not an `int` (`None`: past 64 bits).
+    /// `v`, or 0 with the first out-of-range constant noted when `v` is
+    /// past 64 bits (`None`) or, under `int_only`, not an `int`.
     fn checked(&self, v: Option<i64>) -> i64 {
         match v {
-            Some(x) if is_int(x) => x,
+            Some(x) if !self.int_only || is_int(x) => x,
             _ => {
                 if self.too_large.get().is_none() {
                     self.too_large.set(Some(v));

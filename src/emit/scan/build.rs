@@ -132,7 +132,9 @@ fn gcd(a: i64, b: i64) -> i64 {
     while b != 0 {
         (a, b) = (b, a % b);
     }
-    i64::try_from(a).unwrap_or(i64::MAX)
+    // Only 2^63 does not fit: 1 then (nothing divided) is always sound,
+    // where `i64::MAX` would divide by the wrong number.
+    i64::try_from(a).unwrap_or(1)
 }
 
 /// How many non-zero coefficients `row` has: the simpler of two equal
@@ -168,11 +170,15 @@ struct Congruence {
 
 /// `x · r - y · s` for rows of the same length.
 fn combine(x: i64, r: &Constraint, y: i64, s: &Constraint) -> Result<Constraint, ScanError> {
+    let minus_y = y.checked_neg().ok_or(crate::poly::PolyError::Overflow)?;
     let mut coeffs = Vec::with_capacity(r.coeffs.len());
     for (a, b) in r.coeffs.iter().zip(&s.coeffs) {
-        coeffs.push(checked_add(checked_mul(x, *a)?, checked_mul(-y, *b)?)?);
+        coeffs.push(checked_add(checked_mul(x, *a)?, checked_mul(minus_y, *b)?)?);
     }
-    let constant = checked_add(checked_mul(x, r.constant)?, checked_mul(-y, s.constant)?)?;
+    let constant = checked_add(
+        checked_mul(x, r.constant)?,
+        checked_mul(minus_y, s.constant)?,
+    )?;
     Ok(Constraint {
         kind: r.kind,
         coeffs,
@@ -994,22 +1000,28 @@ impl Scanner<'_> {
             let a = c.coeffs[col];
             let mut rest = c.coeffs.clone();
             rest[col] = 0;
-            let neg: Vec<i64> = rest.iter().map(|v| -v).collect();
+            let neg: Vec<i64> = rest
+                .iter()
+                .map(|v| checked_mul(*v, -1))
+                .collect::<Result<_, _>>()?;
+            let neg_constant = checked_mul(c.constant, -1)?;
             // a·t + rest + k >= 0.
             let (lower, upper) = match (c.kind, a > 0) {
                 (ConstraintKind::Ineq, true) => {
-                    (Some((self.resolve(&neg, -c.constant, vals)?, a)), None)
+                    (Some((self.resolve(&neg, neg_constant, vals)?, a)), None)
                 }
-                (ConstraintKind::Ineq, false) => {
-                    (None, Some((self.resolve(&rest, c.constant, vals)?, -a)))
-                }
+                (ConstraintKind::Ineq, false) => (
+                    None,
+                    Some((self.resolve(&rest, c.constant, vals)?, checked_mul(a, -1)?)),
+                ),
                 (ConstraintKind::Eq, true) => {
-                    let e = self.resolve(&neg, -c.constant, vals)?;
+                    let e = self.resolve(&neg, neg_constant, vals)?;
                     (Some((e.clone(), a)), Some((e, a)))
                 }
                 (ConstraintKind::Eq, false) => {
                     let e = self.resolve(&rest, c.constant, vals)?;
-                    (Some((e.clone(), -a)), Some((e, -a)))
+                    let q = checked_mul(a, -1)?;
+                    (Some((e.clone(), q)), Some((e, q)))
                 }
             };
             // For a variable v = -t: t >= ceil(l/q) gives v <= floor(-l/q).
