@@ -2,17 +2,16 @@
 //!
 //! The data flow (see `docs/architecture.md`): [`lang::c`] reads the scop
 //! regions of a C file into the model of [`scop`], whose sets and relations
-//! are [`poly`]'s; [`emit`] prints C back. [`driver`] is the CLI's logic,
-//! [`bench_driver`] that of `polyc bench`, which times programs with [`bench`].
+//! are [`poly`]'s; [`emit`] prints C back. [`session`] applies recipes
+//! and scripts with the directives of [`apply`]; [`cli`] is the command
+//! line.
 
 pub mod apply;
 pub mod auto;
-pub mod bench;
-pub mod bench_driver;
 pub mod cli;
-pub mod driver;
 pub mod emit;
 pub mod lang;
 pub mod poly;
-pub mod recipe_run;
 pub mod scop;
+pub mod session;
+pub mod syntax;

@@ -13,9 +13,9 @@ fn main() -> ExitCode {
     let outcome = if first.as_deref() == Some(std::ffi::OsStr::new("bench")) {
         // `polyc bench` is the program name for clap's usage and errors.
         let argv = std::iter::once("polyc bench".into()).chain(args);
-        polyc::bench_driver::run(&polyc::cli::BenchCli::parse_from(argv))
+        polyc::cli::bench_driver::run(&polyc::cli::BenchCli::parse_from(argv))
     } else {
-        polyc::driver::run(&polyc::cli::Cli::parse())
+        polyc::cli::driver::run(&polyc::cli::Cli::parse())
     };
     let _ = std::io::stdout().write_all(outcome.stdout.as_bytes());
     let _ = std::io::stderr().write_all(outcome.stderr.as_bytes());

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Command;
 
 use clap::Parser;
-use polyc::bench::{compare, first_differences, median, BenchError, BenchOptions, Program};
+use polyc::cli::bench::{compare, first_differences, median, BenchError, BenchOptions, Program};
 use polyc::cli::BenchCli;
 
 const FLAGS: &str = "-O2 -fopenmp -lm";
@@ -135,7 +135,7 @@ fn a_transformed_program_that_prints_something_else_is_a_mismatch() {
     assert!(mismatch.contains("\n  transformed: "), "{mismatch}");
     // The CLI's rendering of it: exit 1, the error and the lines on stderr.
     let cli = BenchCli::parse_from(["polyc bench", "tests/kernels/gemm.c", "--json"]);
-    let out = polyc::bench_driver::outcome(&cli, &opts, &report);
+    let out = polyc::cli::bench_driver::outcome(&cli, &opts, &report);
     assert_eq!(out.status, 1);
     assert!(
         out.stderr
@@ -147,7 +147,7 @@ fn a_transformed_program_that_prints_something_else_is_a_mismatch() {
     assert_eq!(v["outputs_match"], false);
     assert_eq!(v["mismatch"], mismatch.as_str());
     let cli = BenchCli::parse_from(["polyc bench", "tests/kernels/gemm.c"]);
-    let out = polyc::bench_driver::outcome(&cli, &opts, &report);
+    let out = polyc::cli::bench_driver::outcome(&cli, &opts, &report);
     assert_eq!(out.status, 1);
     assert!(out.stdout.ends_with("outputs differ\n"), "{}", out.stdout);
 }

@@ -23,11 +23,11 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use polyc::lang::c::ast::{Expr, ExprKind};
 use polyc::lang::recipe::{clay_comment, parse_recipe};
 use polyc::poly::{BasicMap, BasicSet, Constraint, Map, Set, Space, Tuple};
-use polyc::recipe_run::{run_recipe, RecipeError};
 use polyc::scop::{dependences, Access, AccessKind, Array, DepOptions, Schedule, Scop, Statement};
+use polyc::session::{run_recipe, RecipeError};
+use polyc::syntax::c::{Expr, ExprKind};
 
 /// One relation of an OpenScop file: its part(s), each with the sizes of
 /// its columns and its rows `[e/i, out.., in.., local.., params.., const]`.

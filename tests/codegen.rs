@@ -184,6 +184,64 @@ fn a_schedule_for_another_region_shape_is_a_diagnostic() {
     assert!(out.stderr.contains("does not fit"), "{}", out.stderr);
 }
 
+/// A loaded schedule goes through the legality check a recipe's does:
+/// a dependence run out of order, and a marked loop that carries one, are
+/// refused with a witness.
+#[test]
+fn an_illegal_loaded_schedule_is_refused_with_a_witness() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let write = |name: &str, s0: &str, s1: &str, marks: &str| {
+        let json = format!(
+            r#"{{"file": "tests/kernels/gemm.c", "scops": [{{"region": 1, "statements": [
+                {{"statement": "S0", "pieces": ["[ni, nj, nk] -> {{ S0[i, j] -> {s0} }}"]}},
+                {{"statement": "S1", "pieces": ["[ni, nj, nk] -> {{ S1[i, k, j] -> {s1} }}"],
+                  "marks": {marks}}}]}}]}}"#
+        );
+        let path = dir.path().join(name);
+        fs::write(&path, json).expect("writable");
+        path
+    };
+    // The update of row i before its initialisation.
+    let early = write(
+        "early.json",
+        "[0, i, 1, j, 0]",
+        "[0, i, 0, k, 0, j, 0]",
+        "[[], [], []]",
+    );
+    let out = common::polyc(&[
+        "tests/kernels/gemm.c",
+        "--schedule",
+        &early.to_string_lossy(),
+    ]);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("the schedule of scop region 1 violates a dependence S0 -> S1 on `C`"),
+        "{}",
+        out.stderr
+    );
+    // The reduction loop over k marked parallel.
+    let racy = write(
+        "racy.json",
+        "[0, i, 0, j, 0]",
+        "[0, i, 1, k, 0, j, 0]",
+        r#"[[], ["parallel"], []]"#,
+    );
+    let out = common::polyc(&[
+        "tests/kernels/gemm.c",
+        "--schedule",
+        &racy.to_string_lossy(),
+    ]);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "the schedule of scop region 1 marks loop 2 of S1 parallel, but it carries a dependence"
+        ),
+        "{}",
+        out.stderr
+    );
+}
+
 /// `text` without its scop regions: every line outside `#pragma scop` …
 /// `#pragma endscop` (the pragma lines kept as markers).
 fn outside_regions(text: &str) -> Vec<&str> {

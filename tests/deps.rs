@@ -10,10 +10,10 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 
 use common::interp::{assignment_parts, execute, touched, Cell, Env, LoopValue};
-use polyc::lang::c::ast::Stmt;
 use polyc::lang::c::read_source;
 use polyc::poly::{BasicMap, BasicSet, ConstraintKind, Space};
 use polyc::scop::{dependences, AccessKind, DepKind, DepOptions, Scop};
+use polyc::syntax::c::Stmt;
 
 fn stem(path: &std::path::Path) -> String {
     path.file_stem()

@@ -7,9 +7,9 @@
 mod common;
 
 use common::interp::{execute, touched, Env};
-use polyc::lang::c::ast::Stmt;
 use polyc::lang::c::read_source;
 use polyc::poly::{BasicSet, Set, Space};
+use polyc::syntax::c::Stmt;
 
 /// Run the region's statements; push the iterator values at each statement.
 fn run(stmts: &[Stmt], env: &mut Env, out: &mut Vec<Vec<i64>>) {

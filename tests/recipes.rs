@@ -10,9 +10,9 @@ mod common;
 
 use polyc::lang::c::read_source;
 use polyc::lang::recipe::parse_recipe;
-use polyc::recipe_run::run_recipe;
 use polyc::scop::validity::first_violation;
 use polyc::scop::{dependences, DepOptions, Schedule};
+use polyc::session::run_recipe;
 
 fn kernel_of(recipe: &str) -> String {
     let first = recipe.lines().next().unwrap_or_default();

@@ -7,11 +7,11 @@ mod common;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use polyc::driver::Outcome;
+use polyc::cli::driver::Outcome;
 use polyc::lang::c::read_source;
-use polyc::lang::script::{run_script, LogEntry, ScriptOptions};
-use polyc::recipe_run::RecipeState;
 use polyc::scop::{dependences, DepOptions, Schedule};
+use polyc::session::script::{run_script, LogEntry, ScriptOptions};
+use polyc::session::RecipeState;
 
 /// Write `text` as a script under the test's scratch directory.
 fn script_file(test: &str, text: &str) -> PathBuf {

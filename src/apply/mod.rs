@@ -17,6 +17,7 @@ mod affine;
 mod blocking;
 pub mod dates;
 mod injective;
+pub mod legality;
 mod marks;
 mod order;
 mod shape;
@@ -26,8 +27,9 @@ pub mod tree;
 pub use split::SplitForm;
 
 use crate::poly::PolyError;
-use crate::scop::validity::{first_violation, Violation};
+use crate::scop::validity::Violation;
 use crate::scop::{Dependence, Schedule, Scop};
+use legality::{first_carried_mark, first_illegality, Illegal};
 
 /// One directive with its arguments checked for type (not yet for meaning).
 /// Depths are 1-based; β-vectors address a loop or a statement.
@@ -126,6 +128,38 @@ pub enum Directive {
     Vectorize { beta: Vec<i64>, depth: usize },
 }
 
+impl Directive {
+    /// The β-vector that addresses the statements the directive acts on
+    /// (`block`'s first statement).
+    pub fn beta(&self) -> &[i64] {
+        match self {
+            Directive::Interchange { beta, .. }
+            | Directive::Reverse { beta, .. }
+            | Directive::Skew { beta, .. }
+            | Directive::Shift { beta, .. }
+            | Directive::Stripmine { beta, .. }
+            | Directive::Tile { beta, .. }
+            | Directive::Reorder { beta, .. }
+            | Directive::Split { beta, .. }
+            | Directive::Fuse { beta }
+            | Directive::Block { first: beta, .. }
+            | Directive::Iss { beta, .. }
+            | Directive::Grain { beta, .. }
+            | Directive::Peel { beta, .. }
+            | Directive::Collapse { beta }
+            | Directive::Densify { beta, .. }
+            | Directive::Reshape { beta, .. }
+            | Directive::Linearize { beta, .. }
+            | Directive::Embed { beta }
+            | Directive::Unembed { beta }
+            | Directive::Unroll { beta, .. }
+            | Directive::UnrollJam { beta, .. }
+            | Directive::Parallelize { beta, .. }
+            | Directive::Vectorize { beta, .. } => beta,
+        }
+    }
+}
+
 /// Why a directive was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ApplyError {
@@ -189,12 +223,23 @@ pub fn apply(
     directive: &Directive,
 ) -> Result<Applied, ApplyError> {
     let next = rewrite(scop, deps, schedule, directive)?;
-    if !preserves_order(schedule, directive) {
-        if let Some(v) = first_violation(scop, &next, deps)? {
-            return Err(ApplyError::Violation(Box::new(v)));
+    let illegal = if preserves_order(schedule, directive) {
+        first_carried_mark(scop, deps, &next)?
+    } else {
+        first_illegality(scop, deps, &next)?
+    };
+    match illegal {
+        Some(Illegal::Violation(v)) => return Err(ApplyError::Violation(Box::new(v))),
+        Some(Illegal::Carried {
+            depth, violation, ..
+        }) => {
+            return Err(ApplyError::Carried {
+                depth,
+                violation: Box::new(violation),
+            })
         }
+        None => {}
     }
-    marks::check_marks(scop, deps, &next)?;
     let changed = next != *schedule;
     Ok(Applied {
         schedule: next,

@@ -6,7 +6,7 @@
 use super::dates::{alpha, beta as beta_date, insert_dates, with_date_row};
 use super::tree::{under, PieceRef};
 use super::{check_depth, rewrite_pieces, ApplyError};
-use crate::poly::{BasicMap, Constraint, Space, Tuple};
+use crate::poly::{gcd_of, BasicMap, Constraint, Space, Tuple};
 use crate::scop::schedule::constant_date;
 use crate::scop::Schedule;
 
@@ -225,17 +225,17 @@ pub fn densify(schedule: &Schedule, beta: &[i64], depth: usize) -> Result<Schedu
             .iter()
             .filter(|r| r.kind == crate::poly::ConstraintKind::Eq && r.coeffs[col].abs() == 1)
             .map(|r| {
-                r.coeffs
+                let others = r
+                    .coeffs
                     .iter()
                     .enumerate()
                     .filter(|&(c, _)| c != col)
-                    .fold(r.constant.unsigned_abs(), |g, (_, &v)| {
-                        gcd(g, v.unsigned_abs())
-                    })
+                    .map(|(_, &v)| v);
+                // 2^63 does not fit: 0 then (no factor) refuses.
+                gcd_of(others.chain([r.constant])).unwrap_or(0)
             })
             .max()
             .unwrap_or(0);
-        let k = i64::try_from(k).unwrap_or(0);
         if k < 2 {
             return Err(ApplyError::precondition(format!(
                 "densify: the loop at depth {depth} does not run on multiples of a factor"
@@ -249,12 +249,8 @@ pub fn densify(schedule: &Schedule, beta: &[i64], depth: usize) -> Result<Schedu
                 .checked_mul(k)
                 .ok_or(crate::poly::PolyError::Overflow)?;
             // `k·c' = k·e` reads better as `c' = e`.
-            let g = r
-                .coeffs
-                .iter()
-                .fold(r.constant.unsigned_abs(), |g, &v| gcd(g, v.unsigned_abs()));
+            let g = gcd_of(r.coeffs.iter().copied().chain([r.constant])).unwrap_or(1);
             if r.kind == crate::poly::ConstraintKind::Eq && g > 1 {
-                let g = i64::try_from(g).unwrap_or(1);
                 r.coeffs.iter_mut().for_each(|v| *v /= g);
                 r.constant /= g;
             }
@@ -296,12 +292,4 @@ pub fn reshape(
             0,
         )?)
     })
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
 }

@@ -9,12 +9,12 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use super::c::expr_text;
 use super::scan::rewrite::jammed;
 use super::scan::{Aff, Cond, Expr, Loop, Node, Quotient};
-use crate::lang::c::ast::{BinaryOp, Expr as CExpr, ExprKind};
 use crate::scop::schedule::Mark;
 use crate::scop::Scop;
+use crate::syntax::c::{BinaryOp, Expr as CExpr, ExprKind};
+use crate::syntax::print::expr_text;
 
 /// The helper macros, guarded so that a file that has them keeps one copy.
 pub const HELPERS: &str = "\
@@ -188,8 +188,7 @@ fn first_constant_beyond_int(nodes: &[Node]) -> Option<i64> {
 /// output compiles warning-free
 /// (`-Wunused-variable`) when, say, a one-iteration loop was substituted.
 fn unused_outer_iterators(nodes: &[Node], scop: &Scop) -> Vec<String> {
-    let mut declared = std::collections::HashSet::new();
-    crate::emit::scan::collect_outer_declared(&scop.tree, &mut declared);
+    let declared = scop.outer_declared_iterators();
     let mut used = Vec::new();
     collect_loop_vars(nodes, &mut used);
     let mut unused: Vec<String> = declared

@@ -1,8 +1,6 @@
 //! Front ends: C scop extraction ([`c`]), the recipe language
-//! ([`recipe`]), scripted recipes in rhai ([`script`]) and the diagnostics
-//! they report.
+//! ([`recipe`]) and scripted recipes in rhai ([`script`]). Their
+//! diagnostics are [`crate::syntax::diagnostic`]s.
 
 pub mod c;
-pub mod diagnostic;
 pub mod recipe;
-pub mod script;

@@ -106,10 +106,8 @@ pub(crate) fn combine_bounds(
 /// multiplies rows together, and without this the numbers of a few
 /// eliminations overflow.
 fn divided_by_content(row: Constraint) -> Constraint {
-    let g = row
-        .coeffs
-        .iter()
-        .fold(row.constant, |g, &v| super::divisions::gcd(g, v));
+    // 2^63 does not fit: 1 then (no division) is always sound.
+    let g = super::gcd_of(row.coeffs.iter().copied().chain([row.constant])).unwrap_or(1);
     if g <= 1 {
         return row;
     }

@@ -24,6 +24,40 @@ pub fn checked_mul(a: i64, b: i64) -> Result<i64, Overflow> {
     a.checked_mul(b).ok_or(Overflow)
 }
 
+/// `gcd(|a|, |b|)` (0 when both are 0), or [`Overflow`] when it is 2^63
+/// (both are `i64::MIN` or 0): no `i64` holds it.
+pub fn gcd(a: i64, b: i64) -> Result<i64, Overflow> {
+    gcd_of([a, b])
+}
+
+/// The gcd of the magnitudes of `values` (0 when there are none or all
+/// are 0), or [`Overflow`] when it is 2^63. A caller that only divides by
+/// it to normalise may read [`Overflow`] as 1.
+pub fn gcd_of(values: impl IntoIterator<Item = i64>) -> Result<i64, Overflow> {
+    let mut g = 0u64;
+    for v in values {
+        let (mut a, mut b) = (g, v.unsigned_abs());
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        g = a;
+    }
+    i64::try_from(g).map_err(|_| Overflow)
+}
+
+/// The least common multiple of `|a|` and `|b|` (0 when one is 0), or
+/// [`Overflow`].
+pub fn lcm(a: i64, b: i64) -> Result<i64, Overflow> {
+    let g = gcd(a, b)?;
+    if g == 0 {
+        return Ok(0);
+    }
+    checked_mul(
+        (a / g).checked_abs().ok_or(Overflow)?,
+        b.checked_abs().ok_or(Overflow)?,
+    )
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ConstraintKind {
     /// `coeffs · x + constant = 0`
@@ -61,6 +95,38 @@ impl Constraint {
         self.kind == ConstraintKind::Eq
     }
 
+    /// The row times -1, of the same kind: `-e (= | >=) 0`. Exact.
+    pub fn opposite(&self) -> Result<Constraint, Overflow> {
+        Ok(Constraint {
+            kind: self.kind,
+            coeffs: self
+                .coeffs
+                .iter()
+                .map(|&v| v.checked_neg().ok_or(Overflow))
+                .collect::<Result<_, _>>()?,
+            constant: self.constant.checked_neg().ok_or(Overflow)?,
+        })
+    }
+
+    /// The integer complement of the inequality `e >= 0` (an equation's
+    /// row read as one): `-e - 1 >= 0`. Exact.
+    pub fn negation(&self) -> Result<Constraint, Overflow> {
+        let mut row = self.opposite()?;
+        row.kind = ConstraintKind::Ineq;
+        row.constant = checked_add(row.constant, -1)?;
+        Ok(row)
+    }
+
+    /// Rows whose union is the integer complement of this row, pairwise
+    /// disjoint: `-e - 1 >= 0` for `e >= 0`; `e - 1 >= 0`, then `-e - 1 >=
+    /// 0`, for `e = 0`. Exact.
+    pub fn complement(&self) -> Result<Vec<Constraint>, Overflow> {
+        Ok(match self.kind {
+            ConstraintKind::Ineq => vec![self.negation()?],
+            ConstraintKind::Eq => vec![self.opposite()?.negation()?, self.negation()?],
+        })
+    }
+
     /// The same row over `n` columns, column `k` moved to `col(k)` (every
     /// `col(k) < n`, distinct); the other columns are zero. Cheap.
     pub fn remapped(&self, n: usize, col: impl Fn(usize) -> usize) -> Constraint {
@@ -80,5 +146,74 @@ impl Constraint {
         if self.coeffs.len() < n {
             self.coeffs.resize(n, 0);
         }
+    }
+}
+
+/// The rows with their columns reordered: column `k` of each new row is
+/// column `order[k]` of the old one. Used to turn dims into locals. Cheap.
+pub(crate) fn permute(constraints: &[Constraint], order: &[usize]) -> Vec<Constraint> {
+    constraints
+        .iter()
+        .map(|c| Constraint {
+            kind: c.kind,
+            coeffs: order.iter().map(|&k| c.coeffs[k]).collect(),
+            constant: c.constant,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn holds(c: &Constraint, x: &[i64]) -> bool {
+        let v: i64 = c.coeffs.iter().zip(x).map(|(a, b)| a * b).sum::<i64>() + c.constant;
+        match c.kind {
+            ConstraintKind::Eq => v == 0,
+            ConstraintKind::Ineq => v >= 0,
+        }
+    }
+
+    #[test]
+    fn complement_is_exact_and_disjoint_on_a_grid() {
+        for kind in [ConstraintKind::Eq, ConstraintKind::Ineq] {
+            for (a, b, k) in [(1, 0, 0), (2, -3, 1), (-1, 1, -4), (3, 3, 2)] {
+                let row = Constraint {
+                    kind,
+                    coeffs: vec![a, b],
+                    constant: k,
+                };
+                let pieces = row.complement().expect("small numbers");
+                for x in -6..=6 {
+                    for y in -6..=6 {
+                        let inside = pieces.iter().filter(|p| holds(p, &[x, y])).count();
+                        assert_eq!(
+                            inside,
+                            usize::from(!holds(&row, &[x, y])),
+                            "{row:?} at {x},{y}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn negation_and_gcd_refuse_what_an_i64_cannot_hold() {
+        assert_eq!(
+            Constraint::ineq(vec![i64::MIN], 0).negation(),
+            Err(Overflow)
+        );
+        assert_eq!(
+            Constraint::ineq(vec![1], i64::MIN).negation(),
+            Err(Overflow)
+        );
+        assert_eq!(gcd_of([i64::MIN, 0]), Err(Overflow));
+        assert_eq!(gcd_of([i64::MIN, 6]), Ok(2));
+        assert_eq!(gcd_of([]), Ok(0));
+        assert_eq!(gcd(-12, 18), Ok(6));
+        assert_eq!(lcm(-4, 6), Ok(12));
+        assert_eq!(lcm(0, 6), Ok(0));
+        assert_eq!(lcm(i64::MAX, 2), Err(Overflow));
     }
 }

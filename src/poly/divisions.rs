@@ -34,9 +34,11 @@
 //! of locals that are neither (rare in loop nests).
 
 use super::bounds::{combine_bounds, eliminate_column};
+use super::constraint::permute;
 use super::omega::integer_sample;
-use super::ops::permute;
-use super::{checked_add, checked_mul, BasicSet, Constraint, ConstraintKind, PolyError, Set};
+use super::{
+    checked_add, checked_mul, gcd_of, BasicSet, Constraint, ConstraintKind, PolyError, Set,
+};
 
 /// Rows over `n_dims` dimension columns followed by `n_local` locals.
 #[derive(Clone)]
@@ -91,7 +93,8 @@ impl Conjunction {
     fn tidy(&mut self) -> bool {
         let mut kept: Vec<Constraint> = Vec::with_capacity(self.rows.len());
         for mut r in std::mem::take(&mut self.rows) {
-            let g = r.coeffs.iter().fold(0i64, |g, &c| gcd(g, c));
+            // 2^63 does not fit: 1 then (no normalisation) is always sound.
+            let g = gcd_of(r.coeffs.iter().copied()).unwrap_or(1);
             if g == 0 {
                 let holds = match r.kind {
                     ConstraintKind::Eq => r.constant == 0,
@@ -431,15 +434,4 @@ impl Conjunction {
         }
         false
     }
-}
-
-/// `gcd(|a|, |b|)`; 1 in the one case that does not fit (`2^63`), which is
-/// always sound for a caller that divides by it.
-pub(crate) fn gcd(a: i64, b: i64) -> i64 {
-    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    // Only 2^63 does not fit; 1 then (no normalisation) is always sound.
-    i64::try_from(a).unwrap_or(1)
 }

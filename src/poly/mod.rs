@@ -64,7 +64,9 @@ mod wrap;
 
 pub use basic::{BasicMap, BasicSet};
 pub use bounds::{Bound, DimBounds};
-pub use constraint::{checked_add, checked_mul, Constraint, ConstraintKind, Overflow};
+pub use constraint::{
+    checked_add, checked_mul, gcd, gcd_of, lcm, Constraint, ConstraintKind, Overflow,
+};
 pub use error::PolyError;
 pub use ops::LexOpt;
 pub use space::{Space, Tuple};

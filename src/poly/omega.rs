@@ -22,7 +22,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::{checked_add, checked_mul, Constraint, ConstraintKind, Overflow};
+use super::{checked_add, checked_mul, gcd_of, Constraint, ConstraintKind, Overflow};
 
 /// `coeffs · x + constant`, with the relation given by where the row is kept.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -71,16 +71,6 @@ pub(crate) fn integer_sample(
         }
     }
     solve(sys)
-}
-
-/// The gcd of `|a|` and `|b|`, or [`Overflow`] when it is 2^63 (both are
-/// `i64::MIN` or 0): no `i64` holds it.
-fn gcd(a: i64, b: i64) -> Result<i64, Overflow> {
-    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    i64::try_from(a).map_err(|_| Overflow)
 }
 
 /// `-a`, or [`Overflow`] for `i64::MIN`.
@@ -186,7 +176,7 @@ enum Normalized {
 fn normalize(sys: &mut System) -> Result<Normalized, Overflow> {
     let mut eqs = Vec::with_capacity(sys.eqs.len());
     for mut r in std::mem::take(&mut sys.eqs) {
-        let g = r.coeffs.iter().try_fold(0, |g, &c| gcd(g, c))?;
+        let g = gcd_of(r.coeffs.iter().copied())?;
         if g == 0 {
             if r.constant != 0 {
                 return Ok(Normalized::Infeasible);
@@ -206,7 +196,7 @@ fn normalize(sys: &mut System) -> Result<Normalized, Overflow> {
     let mut index: HashMap<Vec<i64>, usize, BuildHasherDefault<RowHasher>> =
         HashMap::with_capacity_and_hasher(sys.ineqs.len(), BuildHasherDefault::default());
     for mut r in std::mem::take(&mut sys.ineqs) {
-        let g = r.coeffs.iter().try_fold(0, |g, &c| gcd(g, c))?;
+        let g = gcd_of(r.coeffs.iter().copied())?;
         if g == 0 {
             if r.constant < 0 {
                 return Ok(Normalized::Infeasible);

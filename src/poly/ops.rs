@@ -5,6 +5,7 @@
 //! projecting a dimension out turns it into a local, so `{ [i, j] : i = 2j }`
 //! projected onto `i` is `{ [i] : exists (e0: i = 2e0) }`, the even numbers.
 
+use super::constraint::permute;
 use super::divisions::division_definition;
 use super::omega::integer_sample;
 use super::{BasicMap, BasicSet, Constraint, ConstraintKind, Map, PolyError, Set, Space, Tuple};
@@ -17,19 +18,6 @@ pub enum LexOpt {
     Unbounded,
     /// The optimum: values of the parameters and dimensions (no locals).
     Point(Vec<i64>),
-}
-
-/// Move columns `cols` of `constraints` (n columns) so that they come right
-/// after column `at` (exclusive of those moved). Used to turn dims into locals.
-pub(crate) fn permute(constraints: &[Constraint], order: &[usize]) -> Vec<Constraint> {
-    constraints
-        .iter()
-        .map(|c| Constraint {
-            kind: c.kind,
-            coeffs: order.iter().map(|&k| c.coeffs[k]).collect(),
-            constant: c.constant,
-        })
-        .collect()
 }
 
 /// Rows with every column index `k` sent to `map[k]` in a row of `n` columns.
@@ -248,13 +236,10 @@ impl BasicSet {
             if defs.contains(&k) {
                 continue;
             }
+            // `e = 0`: below (`e < 0`) first, then above.
             let negations: Vec<Constraint> = match c.kind {
-                ConstraintKind::Ineq => vec![negate(c)],
-                ConstraintKind::Eq => {
-                    let up = Constraint::ineq(c.coeffs.clone(), c.constant);
-                    let down = Constraint::ineq(c.coeffs.iter().map(|v| -v).collect(), -c.constant);
-                    vec![negate(&up), negate(&down)]
-                }
+                ConstraintKind::Ineq => vec![c.negation()?],
+                ConstraintKind::Eq => vec![c.negation()?, c.opposite()?.negation()?],
             };
             // For an equality, the two negations are disjoint too.
             for neg in negations {
@@ -314,11 +299,6 @@ fn direct_bound(
         best = Some(best.map_or(bound, |b| b.max(bound)));
     }
     Ok(best)
-}
-
-/// `not (e >= 0)`, i.e. `-e - 1 >= 0`.
-fn negate(c: &Constraint) -> Constraint {
-    Constraint::ineq(c.coeffs.iter().map(|v| -v).collect(), -c.constant - 1)
 }
 
 impl Set {

@@ -4,14 +4,9 @@
 
 use super::{BasicSet, Constraint, ConstraintKind, PolyError};
 
-/// `e >= 1`, i.e. the row `e - 1 >= 0`.
-fn strictly_positive(c: &Constraint) -> Constraint {
-    Constraint::ineq(c.coeffs.clone(), c.constant - 1)
-}
-
-/// `not (e >= 0)`, i.e. `-e - 1 >= 0`.
-fn violated(c: &Constraint) -> Constraint {
-    Constraint::ineq(c.coeffs.iter().map(|v| -v).collect(), -c.constant - 1)
+/// `e >= 1`, i.e. the row `e - 1 >= 0`: the complement of `-e >= 0`.
+fn strictly_positive(c: &Constraint) -> Result<Constraint, PolyError> {
+    Ok(c.opposite()?.negation()?)
 }
 
 impl BasicSet {
@@ -32,7 +27,7 @@ impl BasicSet {
                 continue;
             }
             let mut probe = rows.clone();
-            probe.push(strictly_positive(&rows[k]));
+            probe.push(strictly_positive(&rows[k])?);
             if self.with_rows(probe).is_empty()? {
                 rows[k].kind = ConstraintKind::Eq;
             }
@@ -67,13 +62,7 @@ impl BasicSet {
                 .map(|(_, c)| c.clone())
                 .collect();
             let c = &kept[k];
-            let negations = match c.kind {
-                ConstraintKind::Ineq => vec![violated(c)],
-                ConstraintKind::Eq => {
-                    let down = Constraint::ineq(c.coeffs.iter().map(|v| -v).collect(), -c.constant);
-                    vec![strictly_positive(c), strictly_positive(&down)]
-                }
-            };
+            let negations = c.complement()?;
             let mut implied = true;
             for neg in negations {
                 let mut rows = others.clone();

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::{AccessKind, Scop};
-use crate::emit::expr_text;
+use crate::syntax::print::expr_text;
 
 #[derive(Serialize)]
 pub struct ScopJson {

@@ -1,7 +1,10 @@
 //! The types of the program model.
 
-use crate::lang::c::ast::{Expr, Span, Stmt};
 use crate::poly::{BasicMap, BasicSet, Map, Set};
+use std::collections::HashSet;
+
+use crate::syntax::c::{collect_outer_declared, Expr, Stmt};
+use crate::syntax::Span;
 
 /// One `#pragma scop` region.
 #[derive(Clone, Debug)]
@@ -18,6 +21,17 @@ pub struct Scop {
     pub statements: Vec<Statement>,
     /// The region's syntax tree, as parsed.
     pub tree: Vec<Stmt>,
+}
+
+impl Scop {
+    /// Iterators of the region's loops that the file declares outside it
+    /// (`int t, i;` before `for (t = 0; …)`): the generated code reuses
+    /// them rather than declaring its own.
+    pub fn outer_declared_iterators(&self) -> HashSet<String> {
+        let mut out = HashSet::new();
+        collect_outer_declared(&self.tree, &mut out);
+        out
+    }
 }
 
 /// An array (or a scalar: an array of dimension 0) that the region accesses.

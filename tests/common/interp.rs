@@ -3,8 +3,9 @@
 //! loops run in their original order, and the memory cells each statement
 //! instance reads and writes (the front end's access rules, evaluated).
 
-use polyc::lang::c::ast::{BinaryOp, Expr, ExprKind, ForLoop, Span, Stmt, UnaryOp};
 use polyc::scop::AccessKind;
+use polyc::syntax::c::{BinaryOp, Expr, ExprKind, ForLoop, Stmt, UnaryOp};
+use polyc::syntax::Span;
 
 /// Name bindings: parameters, then the iterators of the enclosing loops.
 pub type Env = Vec<(String, i64)>;

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use clap::Parser;
+use polyc::cli::driver::{run, Outcome};
 use polyc::cli::Cli;
-use polyc::driver::{run, Outcome};
 use polyc::poly::{BasicSet, Constraint, ConstraintKind};
 
 /// Run polyc with these arguments (without the program name).

@@ -1,5 +1,5 @@
 //! The differential checker: applies a directive sequence to one region of a
-//! kernel in-process (`recipe_run::step`) and classifies the outcome.
+//! kernel in-process (`session::step`) and classifies the outcome.
 //!
 //! * accepted: the schedule is checked again from scratch
 //!   (`first_violation`), polyc's output (`driver::run`, as the CLI prints
@@ -29,12 +29,12 @@ use std::time::{Duration, Instant};
 
 use polyc::apply::{apply, rewrite, ApplyError};
 use polyc::lang::c::{read_source, SourceFile};
-use polyc::lang::diagnostic::Diagnostic;
 use polyc::lang::recipe::{parse_recipe, Call};
 use polyc::poly::{BasicMap, Constraint};
-use polyc::recipe_run::{step, to_directive, RecipeError, RecipeState};
 use polyc::scop::validity::{first_violation, Violation};
 use polyc::scop::{dependences, DepOptions, Dependence, Schedule};
+use polyc::session::{step, to_directive, RecipeError, RecipeState};
+use polyc::syntax::diagnostic::Diagnostic;
 
 use super::generate::{random_directive, Rng};
 

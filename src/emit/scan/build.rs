@@ -20,8 +20,7 @@ use super::items::{items, Item};
 use super::rewrite::merge_adjacent_guards;
 use super::separate::{negations, separate, tightened};
 use super::ScanError;
-use crate::lang::c::ast::Stmt;
-use crate::poly::{checked_add, checked_mul, BasicSet, Constraint, ConstraintKind, Space};
+use crate::poly::{checked_add, checked_mul, gcd_of, BasicSet, Constraint, ConstraintKind, Space};
 use crate::scop::schedule::Mark;
 use crate::scop::{Schedule, Scop};
 
@@ -60,8 +59,7 @@ pub fn scan(scop: &Scop, schedule: &Schedule) -> Result<Vec<Node>, ScanError> {
     for st in &scop.statements {
         taken.extend(st.iterators.iter().cloned());
     }
-    let mut outer_declared = HashSet::new();
-    collect_outer_declared(&scop.tree, &mut outer_declared);
+    let outer_declared = scop.outer_declared_iterators();
     let scanner = Scanner {
         scop,
         items,
@@ -75,29 +73,6 @@ pub fn scan(scop: &Scop, schedule: &Schedule) -> Result<Vec<Node>, ScanError> {
     let mut vals = Vec::new();
     let nodes = scanner.level(&all, 0, &ctx, &mut vals)?;
     Ok(merge_adjacent_guards(nodes))
-}
-
-/// Iterators of loops that do not declare them (`for (i = 0; …)`): the
-/// file declares them outside the region, and the output reuses them.
-pub fn collect_outer_declared(stmts: &[Stmt], out: &mut HashSet<String>) {
-    for s in stmts {
-        match s {
-            Stmt::For(f) => {
-                if let (false, Some((id, _))) = (f.declares, &f.init) {
-                    out.insert(id.name.clone());
-                }
-                collect_outer_declared(std::slice::from_ref(&f.body), out);
-            }
-            Stmt::If(i) => {
-                collect_outer_declared(std::slice::from_ref(&i.then), out);
-                if let Some(o) = &i.otherwise {
-                    collect_outer_declared(std::slice::from_ref(o), out);
-                }
-            }
-            Stmt::Block(b) => collect_outer_declared(b, out),
-            _ => {}
-        }
-    }
 }
 
 /// What an enclosing date stands for in the generated code.
@@ -125,16 +100,6 @@ struct Scanner<'a> {
 
 fn unsupported(s: impl Into<String>) -> ScanError {
     ScanError::Unsupported(s.into())
-}
-
-fn gcd(a: i64, b: i64) -> i64 {
-    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    // Only 2^63 does not fit: 1 then (nothing divided) is always sound,
-    // where `i64::MAX` would divide by the wrong number.
-    i64::try_from(a).unwrap_or(1)
 }
 
 /// How many non-zero coefficients `row` has: the simpler of two equal
@@ -939,7 +904,7 @@ impl Scanner<'_> {
             if row.kind != ConstraintKind::Eq {
                 continue;
             }
-            let g = row.coeffs[rest..].iter().fold(0, |g, &v| gcd(g, v));
+            let g = gcd_of(row.coeffs[rest..].iter().copied()).unwrap_or(1);
             let a = row.coeffs[col].rem_euclid(g.max(1));
             if g <= 1 || a == 0 {
                 continue;
@@ -1049,7 +1014,8 @@ impl Scanner<'_> {
     fn cond(&self, c: &Constraint, vals: &[Val]) -> Result<Cond, ScanError> {
         let mut aff = self.resolve(&c.coeffs, c.constant, vals)?;
         let eq = c.kind == ConstraintKind::Eq;
-        let g = aff.terms.iter().fold(0, |g, (v, _)| gcd(g, *v));
+        // 2^63 does not fit: 1 then (no division) is always sound.
+        let g = gcd_of(aff.terms.iter().map(|t| t.0)).unwrap_or(1);
         if g > 1 && (!eq || aff.constant % g == 0) {
             for t in &mut aff.terms {
                 t.0 /= g;

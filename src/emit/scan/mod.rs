@@ -25,7 +25,7 @@ pub mod rewrite;
 mod separate;
 
 pub use ast::{Aff, Cond, Expr, Loop, Node, Quotient};
-pub use build::{collect_outer_declared, scan};
+pub use build::scan;
 
 use crate::poly::PolyError;
 

@@ -12,7 +12,7 @@
 //! This module knows `poly` sets only, not items or the loop AST.
 
 use super::ScanError;
-use crate::poly::{checked_add, checked_mul, BasicSet, Constraint, ConstraintKind, Space};
+use crate::poly::{gcd_of, BasicSet, Constraint, ConstraintKind, Space};
 
 /// More pieces than this and the loop is left unseparated (guards inside
 /// one loop instead of code that grows with every combination).
@@ -180,33 +180,17 @@ fn precedes(a: &BasicSet, b: &BasicSet, col: usize, ctx: &BasicSet) -> Result<bo
     Ok(BasicSet::from_parts(wide, ctx.n_local(), rows).is_empty()?)
 }
 
-/// Rows whose union is the complement of `r`, pairwise disjoint:
-/// `-e - 1 >= 0` for `e >= 0`; `e - 1 >= 0` and `-e - 1 >= 0` for `e = 0`.
+/// Rows whose union is the complement of `r`, pairwise disjoint
+/// ([`Constraint::complement`]), each divided by its gcd.
 pub(super) fn negations(r: &Constraint) -> Result<Vec<Constraint>, ScanError> {
-    let neg = r
-        .coeffs
-        .iter()
-        .map(|v| checked_mul(*v, -1))
-        .collect::<Result<Vec<_>, _>>()?;
-    let below = Constraint::ineq(neg, checked_add(checked_mul(r.constant, -1)?, -1)?);
-    Ok(match r.kind {
-        ConstraintKind::Ineq => vec![tightened(below)],
-        ConstraintKind::Eq => vec![
-            tightened(Constraint::ineq(
-                r.coeffs.clone(),
-                checked_add(r.constant, -1)?,
-            )),
-            tightened(below),
-        ],
-    })
+    Ok(r.complement()?.into_iter().map(tightened).collect())
 }
 
 /// The row divided by the gcd `g` of its coefficients, over the integers:
 /// `a·x + k >= 0` becomes `(a/g)·x + floor(k/g) >= 0`; an equation whose
 /// constant `g` does not divide is left as it is (it has no integer point).
 pub(super) fn tightened(mut c: Constraint) -> Constraint {
-    let g = c.coeffs.iter().fold(0u64, |g, &v| gcd(g, v.unsigned_abs()));
-    let Ok(g) = i64::try_from(g) else {
+    let Ok(g) = gcd_of(c.coeffs.iter().copied()) else {
         return c;
     };
     if g <= 1 || (c.kind == ConstraintKind::Eq && c.constant % g != 0) {
@@ -217,14 +201,6 @@ pub(super) fn tightened(mut c: Constraint) -> Constraint {
     }
     c.constant = c.constant.div_euclid(g);
     c
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
 }
 
 #[cfg(test)]

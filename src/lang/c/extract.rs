@@ -7,11 +7,12 @@
 use std::collections::{HashMap, HashSet};
 
 use super::affine::{lower_conjunction, Aff, Atom, Cond, DnfError, LowerError, Pw, MAX_DISJUNCTS};
-use super::ast::*;
 use super::decls::Declarations;
-use crate::lang::diagnostic::Diagnostic;
 use crate::poly::{BasicMap, BasicSet, Constraint, Map, Overflow, Set, Space, Tuple};
 use crate::scop::{Access, AccessKind, Array, Scop, Statement};
+use crate::syntax::c::*;
+use crate::syntax::diagnostic::Diagnostic;
+use crate::syntax::Span;
 
 /// Build the model of one region. `span` is the region body in the file.
 pub fn extract(

@@ -4,15 +4,14 @@
 //! Everything outside the regions is left to the printers, byte for byte.
 
 pub mod affine;
-pub mod ast;
 pub mod decls;
 pub mod extract;
 pub mod nesting;
 pub mod parse;
 pub mod regions;
 
-use crate::lang::diagnostic::Diagnostic;
 use crate::scop::Scop;
+use crate::syntax::diagnostic::Diagnostic;
 
 /// A C file with its regions extracted.
 #[derive(Clone, Debug)]

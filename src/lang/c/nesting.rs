@@ -14,7 +14,7 @@
 //!
 //! `else if` does not nest: the grammar reads an `else if` chain as a list.
 
-use crate::lang::diagnostic::Diagnostic;
+use crate::syntax::diagnostic::Diagnostic;
 
 /// Most brackets, conditionals and unbraced statements open at one point.
 pub const MAX_NESTING: usize = 256;

@@ -1,11 +1,12 @@
-//! From region text to the [`ast`](super::ast) with pest (`grammar/c.pest`).
+//! From region text to the [syntax tree](crate::syntax::c) with pest (`grammar/c.pest`).
 
 use pest::iterators::Pair;
 use pest::Parser;
 use pest_derive::Parser;
 
-use super::ast::*;
-use crate::lang::diagnostic::Diagnostic;
+use crate::syntax::c::*;
+use crate::syntax::diagnostic::Diagnostic;
+use crate::syntax::Span;
 
 #[derive(Parser)]
 #[grammar = "../grammar/c.pest"]

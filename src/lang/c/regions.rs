@@ -1,7 +1,7 @@
 //! Finding the `#pragma scop` … `#pragma endscop` regions of a file.
 
-use super::ast::Span;
-use crate::lang::diagnostic::Diagnostic;
+use crate::syntax::diagnostic::Diagnostic;
+use crate::syntax::Span;
 
 /// One region: the pragma lines and the body between them (byte ranges).
 #[derive(Clone, Debug, PartialEq, Eq)]

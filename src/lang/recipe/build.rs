@@ -7,7 +7,7 @@ use pest::iterators::Pair;
 use super::syntax::{self, Rule};
 use super::vars::{kind, Vars};
 use super::{AffineConstraint, AffineExpr, Arg, Call, CmpOp, Recipe, Span, Value};
-use crate::lang::diagnostic::Diagnostic;
+use crate::syntax::diagnostic::Diagnostic;
 
 /// Build the recipe from the tree of `syntax::parse`.
 pub fn build(

@@ -16,12 +16,10 @@ pub mod syntax;
 pub mod tokens;
 pub mod vars;
 
-use crate::lang::diagnostic::Diagnostic;
+use crate::syntax::diagnostic::Diagnostic;
+use crate::syntax::Span;
 
 pub use clay::clay_comment;
-
-/// Byte offsets into the recipe text.
-pub type Span = std::ops::Range<usize>;
 
 /// A parsed recipe: its directive calls in order, variables substituted.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,7 +5,7 @@ use pest::iterators::Pair;
 use pest::Parser;
 use pest_derive::Parser;
 
-use crate::lang::diagnostic::Diagnostic;
+use crate::syntax::diagnostic::Diagnostic;
 
 #[derive(Parser)]
 #[grammar = "../grammar/recipe.pest"]

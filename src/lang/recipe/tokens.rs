@@ -4,7 +4,7 @@
 //! it expected at some later point, or overflow its stack).
 
 use super::Span;
-use crate::lang::diagnostic::Diagnostic;
+use crate::syntax::diagnostic::Diagnostic;
 
 /// Characters outside strings and comments that the language uses.
 fn is_token_char(c: char) -> bool {

@@ -3,7 +3,7 @@
 //! and the diagnostics for a name that is not one of them.
 
 use super::{Span, Value};
-use crate::lang::diagnostic::Diagnostic;
+use crate::syntax::diagnostic::Diagnostic;
 
 /// What a name is bound to.
 #[derive(Clone, Debug)]

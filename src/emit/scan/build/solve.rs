@@ -12,11 +12,11 @@
 //! the tile loop and `linearize`). Floors are never nested: a floor's
 //! numerator is affine in the dates.
 
-use super::{combine, gcd, unsupported, Scanner, Val};
+use super::{combine, unsupported, Scanner, Val};
 use crate::emit::scan::ast::Cond;
 use crate::emit::scan::items::Item;
 use crate::emit::scan::ScanError;
-use crate::poly::{checked_add, checked_mul, BasicSet, Constraint, ConstraintKind};
+use crate::poly::{checked_add, checked_mul, gcd_of, lcm, BasicSet, Constraint, ConstraintKind};
 
 /// `floor((coeffs · [params | dates] + constant) / div)`, `div > 0`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,10 +70,6 @@ fn add_floor(floors: &mut Vec<(i64, Floor)>, c: i64, f: &Floor) -> Result<(), Sc
     }
     floors.retain(|t| t.0 != 0);
     Ok(())
-}
-
-fn lcm(a: i64, b: i64) -> Result<i64, ScanError> {
-    Ok(checked_mul(a / gcd(a, b).max(1), b)?)
 }
 
 impl Scanner<'_> {
@@ -340,7 +336,9 @@ impl Scanner<'_> {
             let mut div = checked_mul(k.abs(), scale)?;
             // floor(g·x / (g·d)) = floor(x / d), and g·x ≡ 0 (mod g·d)
             // when x ≡ 0 (mod d).
-            let g = b.iter().fold(gcd(bk, div), |g, &v| gcd(g, v)).max(1);
+            let g = gcd_of(b.iter().copied().chain([bk, div]))
+                .unwrap_or(1)
+                .max(1);
             b.iter_mut().for_each(|v| *v /= g);
             bk /= g;
             div /= g;
@@ -486,12 +484,13 @@ impl Scanner<'_> {
 /// rational relaxation (a caller with an integer-only equation says
 /// otherwise).
 fn solved_for(sub: Substituted, a: i64) -> Result<Solution, ScanError> {
-    let g = sub
+    let values = sub
         .coeffs
         .iter()
         .chain(sub.floors.iter().map(|(c, _)| c))
-        .fold(gcd(sub.constant, a), |g, &v| gcd(g, v))
-        .max(1);
+        .copied()
+        .chain([sub.constant, a]);
+    let g = gcd_of(values).unwrap_or(1).max(1);
     // a·i + rest = 0  ⇒  i = -rest / a.
     let s = if a > 0 { -1 } else { 1 };
     let scaled = |v: i64| checked_mul(v / g, s);

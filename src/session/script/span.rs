@@ -6,7 +6,7 @@
 
 use rhai::Position;
 
-use crate::lang::recipe::Span;
+use crate::syntax::Span;
 
 /// The byte offset of `pos` in `text`: the start of its line plus its
 /// column. `Position::NONE` (no position known) is the end of the text.

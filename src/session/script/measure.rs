@@ -13,12 +13,12 @@
 
 use rhai::{Dynamic, Engine, EvalAltResult, FnPtr, Map, NativeCallContext, INT};
 
-use crate::lang::diagnostic::Diagnostic;
 use crate::lang::recipe::parse_recipe;
-use crate::recipe_run::{step, RecipeError};
+use crate::session::{step, RecipeError};
+use crate::syntax::diagnostic::Diagnostic;
 
 use super::directives::unwind;
-use super::session::{reason, Shared};
+use super::shared::{reason, Shared};
 use super::span::call_spans;
 
 /// Runs of each program when the script does not say.

@@ -4,18 +4,18 @@
 use std::fs;
 use std::path::Path;
 
-use crate::bench::{compare, BenchOptions};
+use crate::apply::legality::{first_illegality, Illegal};
+use crate::cli::bench::{compare, BenchOptions};
 use crate::cli::{Cli, Emit, Target};
 use crate::emit::{print_loops, scan, splice, PrintOptions, HELPERS};
 use crate::lang::c::{read_source, SourceFile};
-use crate::lang::diagnostic::Diagnostic;
 use crate::lang::recipe::{clay_comment, parse_recipe, Recipe};
-use crate::lang::script::{run_script, LogEntry, Measurement, Measurer, ScriptOptions};
-use crate::recipe_run::{run_recipe, RecipeError, RecipeState};
 use crate::scop::deps_view::{deps_json, deps_text, DepsJson};
 use crate::scop::schedule::ScheduleJson;
-use crate::scop::validity::{carried_dependence, first_violation};
-use crate::scop::{dependences, scops_json, DepOptions, Mark, Schedule};
+use crate::scop::{dependences, scops_json, DepOptions, Schedule};
+use crate::session::script::{run_script, LogEntry, Measurement, Measurer, ScriptOptions};
+use crate::session::{run_recipe, RecipeError, RecipeState};
+use crate::syntax::diagnostic::Diagnostic;
 
 /// What a run produced: its exit status and the bytes for stdout and stderr.
 #[derive(Debug, Default)]
@@ -204,7 +204,7 @@ fn shift_recipe(mut recipe: Recipe, offset: usize) -> Recipe {
     recipe
 }
 
-/// A `.rhai` recipe is a script (`lang::script`), anything else a `.poly` recipe.
+/// A `.rhai` recipe is a script (`session::script`), anything else a `.poly` recipe.
 fn is_script(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "rhai")
 }
@@ -604,42 +604,30 @@ fn check_loaded(
             scop.region
         ))
     };
-    if let Some(v) = first_violation(scop, schedule, &deps).map_err(unproven)? {
-        let dep = &deps[v.dependence];
-        return Err(fail(format!(
-            "the schedule of scop region {} violates a dependence {} -> {} on `{}`: {}",
-            scop.region,
-            scop.statements[dep.source].name,
-            scop.statements[dep.target].name,
-            dep.array,
-            v.describe(scop, &deps)
-        )));
-    }
-    for (s, st) in schedule.statements.iter().enumerate() {
-        for (k, marks) in st.marks.iter().enumerate() {
-            if !marks
-                .iter()
-                .any(|m| matches!(m, Mark::Parallel | Mark::Vector))
-            {
-                continue;
-            }
-            for p in 0..st.pieces.len() {
-                let Some(beta) = st.beta(p) else { continue };
-                let carried = carried_dependence(scop, schedule, &deps, &beta[..=k], k + 1)
-                    .map_err(unproven)?;
-                if let Some(v) = carried {
-                    return Err(fail(format!(
-                        "the schedule of scop region {} marks loop {} of {} parallel, but it carries a dependence: {}",
-                        scop.region,
-                        k + 1,
-                        scop.statements[s].name,
-                        v.describe(scop, &deps)
-                    )));
-                }
-            }
+    match first_illegality(scop, &deps, schedule).map_err(unproven)? {
+        None => Ok(()),
+        Some(Illegal::Violation(v)) => {
+            let dep = &deps[v.dependence];
+            Err(fail(format!(
+                "the schedule of scop region {} violates a dependence {} -> {} on `{}`: {}",
+                scop.region,
+                scop.statements[dep.source].name,
+                scop.statements[dep.target].name,
+                dep.array,
+                v.describe(scop, &deps)
+            )))
         }
+        Some(Illegal::Carried {
+            statement,
+            depth,
+            violation,
+        }) => Err(fail(format!(
+            "the schedule of scop region {} marks loop {depth} of {} parallel, but it carries a dependence: {}",
+            scop.region,
+            scop.statements[statement].name,
+            violation.describe(scop, &deps)
+        ))),
     }
-    Ok(())
 }
 
 fn load_schedules(path: &std::path::Path) -> Result<Vec<ScheduleJson>, Outcome> {

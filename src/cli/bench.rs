@@ -5,7 +5,7 @@
 //! compared byte for byte.
 //!
 //! This module knows C compilers and processes, nothing of the model,
-//! recipes or the CLI: [`crate::bench_driver`] turns a file and a recipe
+//! recipes or the CLI: [`crate::cli::bench_driver`] turns a file and a recipe
 //! into the two sources and prints the [`BenchReport`].
 
 use std::fmt;

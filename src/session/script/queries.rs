@@ -9,7 +9,7 @@ use rhai::{Array, Dynamic, Engine, Map};
 
 use crate::scop::{DepKind, Mark};
 
-use super::session::Shared;
+use super::shared::Shared;
 
 /// Register the queries.
 pub fn register(engine: &mut Engine, session: &Shared) {

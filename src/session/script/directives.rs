@@ -1,7 +1,7 @@
 //! Every directive as a script function, `tile(beta, depth, outer, size)`,
 //! and its `try_tile(…)` form. A call becomes the [`Call`] a `.poly`
 //! recipe would give (its spans in the script) and goes through
-//! [`crate::recipe_run::step`], the path `.poly` recipes take: same
+//! [`crate::session::step`], the path `.poly` recipes take: same
 //! directive table, same checks, same diagnostics.
 //!
 //! A refused directive stops the script with its diagnostic (inside a
@@ -14,9 +14,9 @@ use std::any::TypeId;
 use rhai::{Dynamic, Engine, EvalAltResult, Map, NativeCallContext};
 
 use crate::lang::recipe::Call;
-use crate::recipe_run::{directive_names, step, RecipeError};
+use crate::session::{directive_names, step, RecipeError};
 
-use super::session::{reason, Shared};
+use super::shared::{reason, Shared};
 use super::span::call_spans;
 use super::values::to_args;
 use super::LogEntry;

@@ -1,4 +1,14 @@
-//! The command line (DESIGN §8), parsed by clap.
+//! The command line (DESIGN §8): its arguments, parsed by clap (here);
+//! the binary's logic as library functions that return status, stdout and
+//! stderr, so that tests run it in-process ([`driver`] for `polyc FILE`,
+//! [`bench_driver`] for `polyc bench`); and compiling and timing C
+//! programs ([`bench`]). `main.rs` only prints and exits.
+//!
+//! The top layer: it may use every other module; none uses it.
+
+pub mod bench;
+pub mod bench_driver;
+pub mod driver;
 
 use std::path::PathBuf;
 
@@ -129,7 +139,7 @@ pub struct BenchCli {
     #[arg(
         long,
         value_name = "N",
-        default_value_t = crate::bench::DEFAULT_RUNS,
+        default_value_t = crate::cli::bench::DEFAULT_RUNS,
         value_parser = parse_runs
     )]
     pub runs: usize,
@@ -142,7 +152,7 @@ pub struct BenchCli {
         long,
         value_name = "FLAGS",
         allow_hyphen_values = true,
-        default_value_t = crate::bench::DEFAULT_CFLAGS.join(" ")
+        default_value_t = crate::cli::bench::DEFAULT_CFLAGS.join(" ")
     )]
     pub cflags: String,
     /// Print the result as JSON

@@ -15,8 +15,9 @@
 
 use rhai::{Array, Dynamic, Map};
 
-use crate::lang::diagnostic::Diagnostic;
-use crate::lang::recipe::{parse_recipe, AffineConstraint, AffineExpr, Arg, Span, Value};
+use crate::lang::recipe::{parse_recipe, AffineConstraint, AffineExpr, Arg, Value};
+use crate::syntax::diagnostic::Diagnostic;
+use crate::syntax::Span;
 
 /// The recipe arguments for `value`, the `k`-th argument (0-based) of a
 /// call to `name`, written at `span` in `text`. A map gives one argument

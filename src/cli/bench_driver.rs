@@ -1,14 +1,14 @@
-//! What `polyc bench` does, as a library function like [`crate::driver::run`]:
+//! What `polyc bench` does, as a library function like [`crate::cli::driver::run`]:
 //! read the file, get the transformed program from the driver (the same
-//! code `polyc FILE --recipe R` prints), time both with [`crate::bench`],
+//! code `polyc FILE --recipe R` prints), time both with [`crate::cli::bench`],
 //! and print the result as text or JSON.
 
 use std::fs;
 use std::path::Path;
 
-use crate::bench::{compare, BenchError, BenchOptions, BenchReport, Program, Timing};
+use crate::cli::bench::{compare, BenchError, BenchOptions, BenchReport, Program, Timing};
+use crate::cli::driver::{self, Outcome};
 use crate::cli::{BenchCli, Cli, Target};
-use crate::driver::{self, Outcome};
 
 /// Run `polyc bench` on already-parsed arguments.
 pub fn run(cli: &BenchCli) -> Outcome {

@@ -5,7 +5,7 @@
 //!
 //! A directive call in a script becomes the [`crate::lang::recipe::Call`]
 //! a `.poly` recipe would give ([`values`], spans in the script through
-//! [`span`]) and goes through [`crate::recipe_run::step`]: one directive
+//! [`span`]) and goes through [`crate::session::step`]: one directive
 //! table, one set of checks and diagnostics for both front ends
 //! ([`directives`]). [`queries`] reads the program, [`measure`] builds and
 //! times variants through a [`Measurer`] the caller gives (this module
@@ -17,7 +17,7 @@ mod engine;
 mod errors;
 mod measure;
 mod queries;
-mod session;
+mod shared;
 pub mod span;
 mod values;
 
@@ -27,11 +27,11 @@ use std::time::Duration;
 
 use rhai::{Dynamic, Scope};
 
-use crate::lang::diagnostic::Diagnostic;
-use crate::recipe_run::{RecipeError, RecipeState};
+use crate::session::{RecipeError, RecipeState};
+use crate::syntax::diagnostic::Diagnostic;
 
 pub use measure::DEFAULT_RUNS;
-pub use session::Measurer;
+pub use shared::Measurer;
 
 /// The sandbox's limits and the script's predefined constants.
 #[derive(Clone, Debug)]
@@ -95,7 +95,7 @@ pub fn run_script(
     measurer: Option<Box<Measurer>>,
     opts: &ScriptOptions,
 ) -> Result<ScriptOutcome, ScriptFailure> {
-    let session = Rc::new(RefCell::new(session::Session {
+    let session = Rc::new(RefCell::new(shared::Session {
         name: name.to_string(),
         text: text.to_string(),
         original: start.clone(),
@@ -122,7 +122,7 @@ pub fn run_script(
 
 /// Compile and run; a diagnostic when rhai stops the script (a refused
 /// directive is in the session instead, and wins).
-fn run(session: &session::Shared, text: &str, opts: &ScriptOptions) -> Result<(), Diagnostic> {
+fn run(session: &shared::Shared, text: &str, opts: &ScriptOptions) -> Result<(), Diagnostic> {
     let mut engine = engine::sandboxed(session, opts);
     directives::register(&mut engine, session);
     queries::register(&mut engine, session);

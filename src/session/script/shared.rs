@@ -6,9 +6,9 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::lang::diagnostic::Diagnostic;
-use crate::recipe_run::{RecipeError, RecipeState};
 use crate::scop::{Schedule, Scop};
+use crate::session::{RecipeError, RecipeState};
+use crate::syntax::diagnostic::Diagnostic;
 
 use super::{LogEntry, Measurement};
 

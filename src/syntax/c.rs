@@ -4,9 +4,7 @@
 //! parser saw; whether it is a static control part is decided by
 //! [`super::extract`].
 
-use std::ops::Range;
-
-pub type Span = Range<usize>;
+use super::Span;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
@@ -186,4 +184,27 @@ pub enum ExprKind {
     /// `lhs op rhs` with op one of `=`, `+=`, `-=`, …: the operator text.
     Assign(String, Box<Expr>, Box<Expr>),
     Paren(Box<Expr>),
+}
+
+/// Iterators of loops that do not declare them (`for (i = 0; …)`): the
+/// file declares them outside the region, and the output reuses them.
+pub fn collect_outer_declared(stmts: &[Stmt], out: &mut std::collections::HashSet<String>) {
+    for s in stmts {
+        match s {
+            Stmt::For(f) => {
+                if let (false, Some((id, _))) = (f.declares, &f.init) {
+                    out.insert(id.name.clone());
+                }
+                collect_outer_declared(std::slice::from_ref(&f.body), out);
+            }
+            Stmt::If(i) => {
+                collect_outer_declared(std::slice::from_ref(&i.then), out);
+                if let Some(o) = &i.otherwise {
+                    collect_outer_declared(std::slice::from_ref(o), out);
+                }
+            }
+            Stmt::Block(b) => collect_outer_declared(b, out),
+            _ => {}
+        }
+    }
 }

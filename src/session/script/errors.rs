@@ -4,7 +4,7 @@
 
 use rhai::{EvalAltResult, ParseError};
 
-use crate::lang::diagnostic::Diagnostic;
+use crate::syntax::diagnostic::Diagnostic;
 
 use super::engine::TIME_UP;
 use super::span::token;

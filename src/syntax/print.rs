@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::lang::c::ast::*;
+use crate::syntax::c::*;
 
 /// An expression as C. Parentheses are those of the tree (the parser keeps
 /// them), so the printed text parses back to the same tree.

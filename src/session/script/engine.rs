@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use rhai::{module_resolvers::DummyModuleResolver, Dynamic, Engine};
 
-use super::session::Shared;
+use super::shared::Shared;
 use super::{LogEntry, ScriptOptions};
 
 /// The token `on_progress` stops a script with when its time is up.

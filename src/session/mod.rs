@@ -1,0 +1,117 @@
+//! Applying a recipe or a script: the layer that knows both the recipe
+//! language ([`crate::lang::recipe`]) and the directives
+//! ([`crate::apply`]).
+//!
+//! [`step`] applies one [`Call`] to a [`RecipeState`]: the call is looked
+//! up in the one directive table ([`table`]: names, aliases, prototypes,
+//! summaries, handlers), its arguments are read with their types
+//! ([`args`]; readable `iss` constraints through [`iss`]), `apply` rewrites
+//! and checks the schedule, and a refusal becomes a diagnostic on the call
+//! ([`refusal`]). `context(…)` narrows the parameters instead
+//! ([`context`]). `.poly` recipes ([`run_recipe`]) and `.rhai` scripts
+//! ([`script`]) both go through [`step`].
+//!
+//! Must not know: how a directive rewrites a schedule (that is `apply`'s),
+//! code generation, compilers, the CLI.
+
+mod args;
+mod context;
+mod iss;
+mod refusal;
+pub mod script;
+pub mod table;
+
+use crate::apply::apply;
+use crate::lang::recipe::{Call, Recipe};
+use crate::scop::{Dependence, Schedule, Scop};
+use crate::syntax::diagnostic::Diagnostic;
+
+pub use args::{MAX_DATE_COEFFICIENT, MAX_UNROLL_FACTOR};
+pub use table::{directive_names, to_directive};
+
+/// The schedule after a recipe, the warnings it gave, and the scop (whose
+/// context `context(...)` may have narrowed).
+pub struct RecipeOutcome {
+    pub schedule: Schedule,
+    pub warnings: Vec<Diagnostic>,
+    pub scop: Scop,
+}
+
+/// Why a recipe stopped.
+pub enum RecipeError {
+    /// A diagnostic on the recipe text (exit 1).
+    Rejected(Diagnostic),
+    /// A directive polyc knows but does not implement yet (exit 2).
+    NotImplemented(String),
+}
+
+/// Apply every call of `recipe` in order, starting from `schedule`.
+/// `context(...)` narrows the parameters' context; the dependences are then
+/// computed again under it.
+pub fn run_recipe(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: Schedule,
+    recipe: &Recipe,
+) -> Result<RecipeOutcome, RecipeError> {
+    let mut state = RecipeState::new(scop, deps, schedule);
+    let mut warnings = Vec::new();
+    for call in &recipe.calls {
+        warnings.extend(step(&mut state, call)?);
+    }
+    Ok(RecipeOutcome {
+        schedule: state.schedule,
+        warnings,
+        scop: state.scop,
+    })
+}
+
+/// What a recipe has done so far: the schedule, and the scop and
+/// dependences (which `context(...)` may have narrowed). Every front end
+/// (`.poly` recipes, `.rhai` scripts) applies its calls to one of these
+/// with [`step`].
+#[derive(Clone, Debug)]
+pub struct RecipeState {
+    pub scop: Scop,
+    pub deps: Vec<Dependence>,
+    pub schedule: Schedule,
+}
+
+impl RecipeState {
+    /// The state before any directive.
+    pub fn new(scop: &Scop, deps: &[Dependence], schedule: Schedule) -> RecipeState {
+        RecipeState {
+            scop: scop.clone(),
+            deps: deps.to_vec(),
+            schedule,
+        }
+    }
+}
+
+/// Apply one call to `state`: the directive's arguments and preconditions,
+/// the rewrite, the dependence check. On success the state moves on and the
+/// result is the call's warning, if any (a directive that changes
+/// nothing); on a refusal the state is left as it was.
+pub fn step(state: &mut RecipeState, call: &Call) -> Result<Option<Diagnostic>, RecipeError> {
+    if table::is_context(&call.name) {
+        context::narrow(state, call)?;
+        return Ok(None);
+    }
+    let directive = to_directive(call, &state.scop, &state.schedule)?;
+    match apply(&state.scop, &state.deps, &state.schedule, &directive) {
+        Ok(applied) => {
+            let warning = (!applied.changed).then(|| {
+                Diagnostic::warning(
+                    format!("`{}` changes nothing", call.name),
+                    call.span.clone(),
+                )
+                .with_label("this directive leaves the schedule as it was")
+            });
+            state.schedule = applied.schedule;
+            Ok(warning)
+        }
+        Err(e) => Err(RecipeError::Rejected(refusal::diagnostic(
+            call, state, &directive, e,
+        ))),
+    }
+}

@@ -1,0 +1,158 @@
+//! The diagnostic of a refused directive: a precondition's message, or for
+//! a dependence its type, statements, how the original program carries
+//! it, a witness pair of instances and a help line that suggests a way
+//! around it.
+
+use super::RecipeState;
+use crate::apply::{tree, ApplyError, Directive};
+use crate::lang::recipe::Call;
+use crate::scop::validity::Violation;
+use crate::scop::{DepKind, Dependence, Schedule, Scop};
+use crate::syntax::diagnostic::Diagnostic;
+
+/// The diagnostic for `directive`, refused by `apply` with `e` on `state`.
+pub fn diagnostic(
+    call: &Call,
+    state: &RecipeState,
+    directive: &Directive,
+    e: ApplyError,
+) -> Diagnostic {
+    let (scop, deps) = (&state.scop, state.deps.as_slice());
+    let targeted = targeted_statements(directive, &state.schedule);
+    let at = call.span.clone();
+    match e {
+        ApplyError::Precondition { message, help } => {
+            let d = Diagnostic::error(message, at).with_label(format!("`{}` refused", call.name));
+            match help {
+                Some(h) => d.with_help(h),
+                None => d,
+            }
+        }
+        ApplyError::Violation(v) => {
+            let dep = &deps[v.dependence];
+            Diagnostic::error(
+                format!(
+                    "`{}` would violate a {} dependence {}",
+                    call.name,
+                    kind(dep.kind),
+                    dep_text(scop, dep)
+                ),
+                at,
+            )
+            .with_label("after this directive, the dependence's target runs first")
+            .with_note(dep_details(dep))
+            .with_note(format!("for example: {}", v.describe(scop, deps)))
+            .with_help(violation_help(&call.name, dep, &targeted))
+        }
+        ApplyError::Carried { depth, violation } => carried(call, scop, deps, depth, &violation),
+        ApplyError::Poly(e) => {
+            Diagnostic::error(format!("`{}` could not be checked: {e}", call.name), at)
+                .with_label("legality not proven")
+                .with_note("polyc applies a directive only when it can prove it legal")
+        }
+    }
+}
+
+fn carried(
+    call: &Call,
+    scop: &Scop,
+    deps: &[Dependence],
+    depth: usize,
+    v: &Violation,
+) -> Diagnostic {
+    let dep = &deps[v.dependence];
+    let message = if call.name == "parallelize" || call.name == "vectorize" {
+        format!(
+            "the loop at depth {depth} carries a {} dependence {}: it cannot be marked {}",
+            kind(dep.kind),
+            dep_text(scop, dep),
+            if call.name == "vectorize" {
+                "vector"
+            } else {
+                "parallel"
+            }
+        )
+    } else {
+        format!(
+            "after `{}`, the loop at depth {depth}, marked parallel or vector earlier, would carry a {} dependence {}",
+            call.name,
+            kind(dep.kind),
+            dep_text(scop, dep)
+        )
+    };
+    Diagnostic::error(message, call.span.clone())
+    .with_label("this loop's iterations are not independent")
+    .with_note(dep_details(dep))
+    .with_note(format!("for example: {}", v.describe(scop, deps)))
+    .with_help("a loop that carries no dependence may be parallel; skewing or interchanging can move the dependence outward")
+}
+
+fn kind(k: DepKind) -> &'static str {
+    match k {
+        DepKind::Raw => "RAW",
+        DepKind::War => "WAR",
+        DepKind::Waw => "WAW",
+        DepKind::Rar => "RAR",
+    }
+}
+
+fn dep_text(scop: &Scop, dep: &Dependence) -> String {
+    format!(
+        "{} -> {} on `{}`",
+        scop.statements[dep.source].name, scop.statements[dep.target].name, dep.array
+    )
+}
+
+fn dep_details(dep: &Dependence) -> String {
+    let distance = match &dep.distance {
+        Some(d) if d.is_empty() => "no common loop".to_string(),
+        Some(d) => format!(
+            "distance ({})",
+            d.iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => "non-uniform distance".to_string(),
+    };
+    if dep.is_loop_independent() {
+        format!("in the original program the dependence is loop-independent (textual order), {distance}")
+    } else {
+        format!(
+            "in the original program the loop at depth {} carries the dependence, {distance}",
+            dep.depth
+        )
+    }
+}
+
+fn violation_help(name: &str, dep: &Dependence, targeted: &[usize]) -> String {
+    let between = targeted.contains(&dep.source) != targeted.contains(&dep.target);
+    match name {
+        "interchange" | "tile" | "stripmine" | "skew" | "shift" | "reverse" if between => {
+            "the directive changes the loops of only one of the two statements; apply it to the \
+             loop around both, or `split` them into separate loops first"
+                .to_string()
+        }
+        "interchange" | "tile" => format!(
+            "skew first so that the dependence carried at depth {} has no negative component, then interchange",
+            dep.depth
+        ),
+        "fuse" | "merge" | "fuse_next" => {
+            "shift the second loop first so that its iterations read what the first has written".to_string()
+        }
+        "reverse" => format!(
+            "the loop at depth {} carries the dependence; reversing it runs the target first",
+            dep.depth
+        ),
+        _ => "the directive reorders these two instances; see the example above".to_string(),
+    }
+}
+
+/// The statements the directive's β-vector addresses.
+fn targeted_statements(directive: &Directive, schedule: &Schedule) -> Vec<usize> {
+    let mut out: Vec<usize> = tree::under(schedule, directive.beta())
+        .map(|ts| ts.iter().map(|t| t.statement).collect())
+        .unwrap_or_default();
+    out.dedup();
+    out
+}

@@ -1,0 +1,489 @@
+//! The directive table: every name a recipe or a script may call, once,
+//! with its aliases, prototype, arity, one-line summary and what handles
+//! it. Everything that lists directives reads this table: the recipe
+//! runner, the script functions ([`directive_names`]), the arity errors,
+//! and the check that docs/recipe-language.md documents each name.
+
+use super::args::Args;
+use super::RecipeError;
+use crate::apply::Directive;
+use crate::lang::recipe::Call;
+use crate::scop::{Schedule, Scop};
+use crate::syntax::diagnostic::Diagnostic;
+
+/// One directive of the recipe language.
+pub struct DirectiveSpec {
+    pub name: &'static str,
+    /// Other names for the same directive (Clay's and Pluto's).
+    pub aliases: &'static [&'static str],
+    /// As the arity error shows it.
+    pub prototype: &'static str,
+    /// The number of arguments.
+    pub arity: usize,
+    pub summary: &'static str,
+    pub handler: Handler,
+}
+
+/// What a call of a directive does.
+pub enum Handler {
+    /// A schedule rewrite: the typed arguments as a [`Directive`] for
+    /// `apply`.
+    Rewrite(fn(&Args) -> Result<Directive, RecipeError>),
+    /// `context(…)`: narrows the parameters (`super::context`).
+    Context,
+    /// The automatic schedulers: a diagnostic until they land.
+    Auto,
+    /// Parsed, not implemented yet: exit 2.
+    NotYet,
+}
+
+const fn spec(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    prototype: &'static str,
+    arity: usize,
+    summary: &'static str,
+    build: fn(&Args) -> Result<Directive, RecipeError>,
+) -> DirectiveSpec {
+    DirectiveSpec {
+        name,
+        aliases,
+        prototype,
+        arity,
+        summary,
+        handler: Handler::Rewrite(build),
+    }
+}
+
+const fn not_yet(name: &'static str, summary: &'static str) -> DirectiveSpec {
+    DirectiveSpec {
+        name,
+        aliases: &[],
+        prototype: "",
+        arity: 0,
+        summary,
+        handler: Handler::NotYet,
+    }
+}
+
+const ISS_PROTOTYPE: &str =
+    "iss(beta_loop, {out | in | params | const}) or iss(beta_loop, c1 >= N / 2)";
+
+/// Every directive, in the order of docs/recipe-language.md.
+pub const DIRECTIVES: &[DirectiveSpec] = &[
+    spec(
+        "interchange",
+        &[],
+        "interchange(beta, depth_1, depth_2)",
+        3,
+        "swap two loops",
+        |a| {
+            Ok(Directive::Interchange {
+                beta: a.beta(0)?,
+                d1: a.depth(1)?,
+                d2: a.depth(2)?,
+            })
+        },
+    ),
+    spec(
+        "reverse",
+        &[],
+        "reverse(beta, depth)",
+        2,
+        "run a loop backwards",
+        |a| {
+            Ok(Directive::Reverse {
+                beta: a.beta(0)?,
+                depth: a.depth(1)?,
+            })
+        },
+    ),
+    spec(
+        "skew",
+        &[],
+        "skew(beta, depth, depth_other, coeff)",
+        4,
+        "subtract a multiple of another loop's counter",
+        |a| {
+            Ok(Directive::Skew {
+                beta: a.beta(0)?,
+                depth: a.depth(1)?,
+                other: a.depth(2)?,
+                factor: a.coefficient(3)?,
+            })
+        },
+    ),
+    spec(
+        "shift",
+        &[],
+        "shift(beta, depth, [param coeffs], const)",
+        4,
+        "offset a loop's counter",
+        |a| {
+            Ok(Directive::Shift {
+                beta: a.beta(0)?,
+                depth: a.depth(1)?,
+                params: a.list(2)?,
+                constant: a.coefficient(3)?,
+            })
+        },
+    ),
+    spec(
+        "stripmine",
+        &[],
+        "stripmine(beta, depth, size)",
+        3,
+        "cut a loop into strips",
+        |a| {
+            Ok(Directive::Stripmine {
+                beta: a.beta(0)?,
+                depth: a.depth(1)?,
+                size: a.coefficient(2)?,
+            })
+        },
+    ),
+    spec(
+        "tile",
+        &[],
+        "tile(beta, depth, depth_outer, size)",
+        4,
+        "strip-mine a loop and move its tile loop outward",
+        |a| {
+            Ok(Directive::Tile {
+                beta: a.beta(0)?,
+                depth: a.depth(1)?,
+                outer: a.depth(2)?,
+                size: a.coefficient(3)?,
+            })
+        },
+    ),
+    spec(
+        "reorder",
+        &[],
+        "reorder(beta, [new order])",
+        2,
+        "permute the children of a loop",
+        |a| {
+            Ok(Directive::Reorder {
+                beta: a.beta(0)?,
+                order: a.list(1)?,
+            })
+        },
+    ),
+    spec(
+        "split",
+        &["fission", "distribute"],
+        "split(beta, depth)",
+        2,
+        "distribute a loop after a statement",
+        |a| {
+            Ok(Directive::Split {
+                beta: a.beta(0)?,
+                depth: a.depth(1)?,
+            })
+        },
+    ),
+    spec(
+        "fuse",
+        &["merge", "fuse_next"],
+        "fuse(beta_loop)",
+        1,
+        "merge the next loop into this one",
+        |a| Ok(Directive::Fuse { beta: a.beta(0)? }),
+    ),
+    spec(
+        "iss",
+        &["indexsetsplit"],
+        ISS_PROTOTYPE,
+        2,
+        "split a loop's iterations in two parts",
+        |a| {
+            Ok(Directive::Iss {
+                beta: a.beta(0)?,
+                form: a.split_form(1)?,
+            })
+        },
+    ),
+    spec(
+        "peel",
+        &[],
+        "peel(beta_loop, {params | const})",
+        2,
+        "peel iterations off a loop into a loop of their own",
+        |a| {
+            let beta = a.beta(0)?;
+            let (params, constant) = a.peel_form(1)?;
+            Ok(Directive::Peel {
+                beta,
+                params,
+                constant,
+            })
+        },
+    ),
+    spec("collapse", &[], "collapse(beta_loop)", 1, "undo iss", |a| {
+        Ok(Directive::Collapse { beta: a.beta(0)? })
+    }),
+    spec(
+        "grain",
+        &[],
+        "grain(beta, depth, factor)",
+        3,
+        "run a loop on multiples of a factor",
+        |a| {
+            Ok(Directive::Grain {
+                beta: a.beta(0)?,
+                depth: a.depth(1)?,
+                factor: a.coefficient(2)?,
+            })
+        },
+    ),
+    spec(
+        "densify",
+        &[],
+        "densify(beta, depth)",
+        2,
+        "undo grain",
+        |a| {
+            Ok(Directive::Densify {
+                beta: a.beta(0)?,
+                depth: a.depth(1)?,
+            })
+        },
+    ),
+    spec(
+        "reshape",
+        &[],
+        "reshape(beta, depth, iterator, amount)",
+        4,
+        "subtract a multiple of an iterator from a loop's counter",
+        |a| {
+            Ok(Directive::Reshape {
+                beta: a.beta(0)?,
+                depth: a.depth(1)?,
+                iterator: a.depth(2)?,
+                amount: a.coefficient(3)?,
+            })
+        },
+    ),
+    spec(
+        "linearize",
+        &[],
+        "linearize(beta_loop, depth)",
+        2,
+        "undo stripmine",
+        |a| {
+            Ok(Directive::Linearize {
+                beta: a.beta(0)?,
+                depth: a.depth(1)?,
+            })
+        },
+    ),
+    spec(
+        "block",
+        &[],
+        "block(beta_stmt_1, beta_stmt_2)",
+        2,
+        "move a statement right after another",
+        |a| {
+            Ok(Directive::Block {
+                first: a.beta(0)?,
+                second: a.beta(1)?,
+            })
+        },
+    ),
+    spec(
+        "embed",
+        &[],
+        "embed(beta_stmt)",
+        1,
+        "wrap a statement in a loop of one iteration",
+        |a| Ok(Directive::Embed { beta: a.beta(0)? }),
+    ),
+    spec("unembed", &[], "unembed(beta_stmt)", 1, "undo embed", |a| {
+        Ok(Directive::Unembed { beta: a.beta(0)? })
+    }),
+    spec(
+        "unroll",
+        &[],
+        "unroll(beta_loop, factor)",
+        2,
+        "unroll a loop, with a remainder loop",
+        |a| {
+            Ok(Directive::Unroll {
+                beta: a.beta(0)?,
+                factor: a.factor(1)?,
+                epilog: true,
+            })
+        },
+    ),
+    spec(
+        "unroll_noepilog",
+        &[],
+        "unroll_noepilog(beta_loop, factor)",
+        2,
+        "unroll a loop (Clay's form without a remainder)",
+        |a| {
+            Ok(Directive::Unroll {
+                beta: a.beta(0)?,
+                factor: a.factor(1)?,
+                epilog: false,
+            })
+        },
+    ),
+    spec(
+        "unroll_jam",
+        &[],
+        "unroll_jam(beta, depth, factor)",
+        3,
+        "unroll a loop and fuse the copies of its inner loops",
+        |a| {
+            Ok(Directive::UnrollJam {
+                beta: a.beta(0)?,
+                depth: a.depth(1)?,
+                factor: a.factor(2)?,
+            })
+        },
+    ),
+    DirectiveSpec {
+        name: "context",
+        aliases: &[],
+        prototype: "context([e/i, p1, …, pn, c])",
+        arity: 1,
+        summary: "narrow the parameters' values",
+        handler: Handler::Context,
+    },
+    spec(
+        "parallelize",
+        &[],
+        "parallelize(beta, depth)",
+        2,
+        "mark a loop parallel",
+        |a| {
+            Ok(Directive::Parallelize {
+                beta: a.beta(0)?,
+                depth: a.depth(1)?,
+            })
+        },
+    ),
+    spec(
+        "vectorize",
+        &[],
+        "vectorize(beta, depth)",
+        2,
+        "mark an innermost loop vector",
+        |a| {
+            Ok(Directive::Vectorize {
+                beta: a.beta(0)?,
+                depth: a.depth(1)?,
+            })
+        },
+    ),
+    DirectiveSpec {
+        name: "auto",
+        aliases: &[],
+        prototype: "auto(scheduler)",
+        arity: 1,
+        summary: "an automatic scheduler",
+        handler: Handler::Auto,
+    },
+    not_yet("dimreorder", "permute an array's dimensions"),
+    not_yet(
+        "dimprivatize",
+        "give each iteration its own copy of an array",
+    ),
+    not_yet("dimcontract", "drop an array dimension"),
+    not_yet("add_array", "declare a new array"),
+    not_yet("get_array_id", "an array's number"),
+    not_yet("replace_array", "access another array instead"),
+    not_yet("datacopy", "copy an array region into a buffer"),
+];
+
+/// The entry for `name` (or one of its aliases).
+pub fn lookup(name: &str) -> Option<&'static DirectiveSpec> {
+    DIRECTIVES
+        .iter()
+        .find(|d| d.name == name || d.aliases.contains(&name))
+}
+
+/// Whether `name` is `context`, which changes the parameters rather than
+/// the schedule.
+pub fn is_context(name: &str) -> bool {
+    lookup(name).is_some_and(|d| matches!(d.handler, Handler::Context))
+}
+
+/// Every name a recipe may call (aliases included), implemented or not:
+/// the script front end offers each as a function.
+pub fn directive_names() -> impl Iterator<Item = &'static str> {
+    DIRECTIVES
+        .iter()
+        .flat_map(|d| std::iter::once(d.name).chain(d.aliases.iter().copied()))
+}
+
+/// The [`Directive`] a call names, its arguments checked for type (public
+/// for testers that call `apply` themselves to see a refusal's structure).
+pub fn to_directive(
+    call: &Call,
+    scop: &Scop,
+    schedule: &Schedule,
+) -> Result<Directive, RecipeError> {
+    let name = call.name.as_str();
+    let Some(spec) = lookup(name) else {
+        return Err(RecipeError::Rejected(
+            Diagnostic::error(
+                format!("unknown directive `{name}`"),
+                call.name_span.clone(),
+            )
+            .with_label("not a directive")
+            .with_help("see docs/recipe-language.md for the directives and their arguments"),
+        ));
+    };
+    let build = match spec.handler {
+        Handler::Rewrite(build) => build,
+        Handler::Auto => {
+            return Err(RecipeError::Rejected(
+                Diagnostic::error(
+                    "`auto`: the automatic schedulers are not implemented yet",
+                    call.span.clone(),
+                )
+                .with_label("not implemented yet")
+                .with_help("write the directives by hand for now (docs/recipe-language.md)"),
+            ))
+        }
+        Handler::NotYet => {
+            return Err(RecipeError::NotImplemented(format!(
+                "the `{name}` directive"
+            )))
+        }
+        Handler::Context => {
+            return Err(RecipeError::Rejected(
+                Diagnostic::error(
+                    "`context` narrows the parameters; it is not a schedule directive",
+                    call.span.clone(),
+                )
+                .with_label("applied by the recipe runner, not by `apply`"),
+            ))
+        }
+    };
+    // `interchange` accepts Clay's fourth `pretty` flag and ignores it.
+    let arity_ok =
+        call.args.len() == spec.arity || (spec.name == "interchange" && call.args.len() == 4);
+    if !arity_ok {
+        return Err(RecipeError::Rejected(
+            Diagnostic::error(
+                format!(
+                    "`{name}` takes {} arguments, not {}",
+                    spec.arity,
+                    call.args.len()
+                ),
+                call.span.clone(),
+            )
+            .with_label("in this call")
+            .with_note(format!("prototype: {}", spec.prototype)),
+        ));
+    }
+    build(&Args {
+        call,
+        scop,
+        schedule,
+    })
+}
