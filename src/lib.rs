@@ -14,4 +14,5 @@ pub mod lang;
 pub mod poly;
 pub mod scop;
 pub mod session;
+pub mod support;
 pub mod syntax;

@@ -181,8 +181,9 @@ fn every_regression_passes_the_checker() {
                 .filter(|p| p.extension().is_some_and(|x| x == "poly"))
                 .collect()
         })
-        .unwrap_or_default();
+        .expect("tests/regressions");
     files.sort();
+    assert!(!files.is_empty(), "no reproducer under tests/regressions");
     let mut failures = Vec::new();
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap_or_default();

@@ -40,7 +40,7 @@ fn documents() -> Vec<PathBuf> {
                 .filter(|p| p.extension().is_some_and(|x| x == "md"))
                 .collect()
         })
-        .unwrap_or_default();
+        .expect("docs/");
     docs.sort();
     docs.push(PathBuf::from("README.md"));
     docs

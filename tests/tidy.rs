@@ -1,8 +1,8 @@
 //! Tidy checks on the source tree itself (rust-analyzer's `tidy` style):
 //! every import points down the layers of docs/architecture.md, no two
 //! files of a module import each other, every `.rs` file starts with a
-//! `//!` doc, and the directive table and docs/recipe-language.md name the
-//! same directives.
+//! `//!` doc, a file of `src/` over 600 lines says why, and the directive
+//! table and docs/recipe-language.md name the same directives.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -14,6 +14,7 @@ use polyc::session::table::DIRECTIVES;
 /// import from its own layer's module and from lower layers; modules of
 /// one layer do not import each other.
 const LAYERS: &[&[&str]] = &[
+    &["support"],
     &["poly"],
     &["syntax"],
     &["scop"],
@@ -197,6 +198,31 @@ fn every_rust_file_starts_with_a_module_doc() {
         .map(|f| f.display().to_string())
         .collect();
     assert!(missing.is_empty(), "no `//!` doc: {}", missing.join(", "));
+}
+
+/// The most lines a file of `src/` holds before its tests without saying
+/// why in a `//! Length:` paragraph of its module doc.
+const LONG_FILE: usize = 600;
+
+#[test]
+fn a_long_file_says_why_in_its_module_doc() {
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    let unexplained: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let text = fs::read_to_string(f).unwrap_or_default();
+            let code = text.split("\n#[cfg(test)]").next().unwrap_or("");
+            let n = code.lines().count();
+            let explained = text.lines().any(|l| l.starts_with("//! Length:"));
+            (n > LONG_FILE && !explained).then(|| format!("{} ({n} lines)", f.display()))
+        })
+        .collect();
+    assert!(
+        unexplained.is_empty(),
+        "over {LONG_FILE} lines without a `//! Length:` reason: {}",
+        unexplained.join(", ")
+    );
 }
 
 /// The directive names in docs/recipe-language.md: the backquoted names

@@ -2,9 +2,10 @@
 //! rewrites the α dates of the pieces under a β-vector by a unimodular
 //! (or translating) change of the dates; none changes the loop structure.
 
-use super::dates::{alpha, negate_date, substitute_date, swap_dates};
+use super::dates::{negate_date, substitute_date, swap_dates};
 use super::tree::under;
 use super::{check_depth, rewrite_pieces, ApplyError};
+use crate::scop::schedule::alpha_date;
 use crate::scop::{Schedule, Scop};
 
 /// Swap `α_d1` and `α_d2` of the statements under `beta`.
@@ -18,7 +19,7 @@ pub fn interchange(
     check_depth(schedule, &targets, d1.max(d2), "interchange")?;
     check_depth(schedule, &targets, d1.min(d2), "interchange")?;
     rewrite_pieces(schedule, &targets, |p| {
-        Ok(swap_dates(p, alpha(d1), alpha(d2)))
+        Ok(swap_dates(p, alpha_date(d1), alpha_date(d2)))
     })
 }
 
@@ -26,7 +27,9 @@ pub fn interchange(
 pub fn reverse(schedule: &Schedule, beta: &[i64], depth: usize) -> Result<Schedule, ApplyError> {
     let targets = under(schedule, beta)?;
     check_depth(schedule, &targets, depth, "reverse")?;
-    rewrite_pieces(schedule, &targets, |p| Ok(negate_date(p, alpha(depth))?))
+    rewrite_pieces(schedule, &targets, |p| {
+        Ok(negate_date(p, alpha_date(depth))?)
+    })
 }
 
 /// `α_depth := α_depth − factor·α_other` under `beta` (Clay's sign: its
@@ -51,8 +54,8 @@ pub fn skew(
     rewrite_pieces(schedule, &targets, |p| {
         Ok(substitute_date(
             p,
-            alpha(depth),
-            &[(alpha(other), factor)],
+            alpha_date(depth),
+            &[(alpha_date(other), factor)],
             &[],
             0,
         )?)
@@ -82,6 +85,12 @@ pub fn shift(
     }
     let coeffs: Vec<(usize, i64)> = params.iter().copied().enumerate().collect();
     rewrite_pieces(schedule, &targets, |p| {
-        Ok(substitute_date(p, alpha(depth), &[], &coeffs, constant)?)
+        Ok(substitute_date(
+            p,
+            alpha_date(depth),
+            &[],
+            &coeffs,
+            constant,
+        )?)
     })
 }

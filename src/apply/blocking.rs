@@ -2,9 +2,10 @@
 //! and a loop inside each tile) and `tile` (strip-mine, then move the tile
 //! loop outward).
 
-use super::dates::{alpha, insert_dates, swap_dates, with_date_row};
+use super::dates::{insert_dates, swap_dates, with_date_row};
 use super::tree::{under, PieceRef};
 use super::{check_depth, rewrite_pieces, ApplyError};
+use crate::scop::schedule::alpha_date;
 use crate::scop::Schedule;
 
 /// `α_depth` becomes the tile index `⌊α_depth / size⌋`, a new β = 0, then
@@ -77,7 +78,7 @@ pub(super) fn stripmine_pieces_shifted(
             others.push(r);
         }
     }
-    let at = alpha(depth);
+    let at = alpha_date(depth);
     let next = rewrite_pieces(schedule, targets, |p| {
         // New dates at α(depth): T, β = 0, then the old α_depth.
         let p = insert_dates(p, at, 2);
@@ -121,7 +122,7 @@ pub fn tile(
     }
     let targets = under(&next, &moved)?;
     rewrite_pieces(&next, &targets, |p| {
-        Ok(swap_dates(p, alpha(depth), alpha(outer)))
+        Ok(swap_dates(p, alpha_date(depth), alpha_date(outer)))
     })
 }
 

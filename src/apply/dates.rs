@@ -8,16 +8,6 @@
 
 use crate::poly::{checked_add, checked_mul, BasicMap, Constraint, PolyError, Space, Tuple};
 
-/// Date index of `α_depth` (1-based depth).
-pub fn alpha(depth: usize) -> usize {
-    2 * depth - 1
-}
-
-/// Date index of `β_k` (0-based).
-pub fn beta(k: usize) -> usize {
-    2 * k
-}
-
 /// Replace date `d` by `d' + Σ k_j·date_j + Σ a_c·column_c + c`: the new
 /// date is the old one minus that affine form (`α_d := α_d − form`).
 /// `dates` lists `(date index, coefficient)`; `columns` lists `(column,

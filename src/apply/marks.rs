@@ -2,9 +2,10 @@
 //! marks on a loop, and are legal iff the loop carries no dependence among
 //! the statements it encloses (exact: [`carried_dependence`]).
 
-use super::dates::{alpha, swap_dates};
+use super::dates::swap_dates;
 use super::tree::{under, PieceRef};
 use super::{check_depth, ApplyError};
+use crate::scop::schedule::alpha_date;
 use crate::scop::validity::{carried_dependence, first_violation};
 use crate::scop::{Dependence, Mark, Schedule, Scop};
 
@@ -205,7 +206,7 @@ pub fn unroll_jam(
             let innermost = st.depth();
             let piece = &mut st.pieces[t.piece];
             for d in depth + 1..innermost {
-                *piece = swap_dates(piece, alpha(d), alpha(d + 1));
+                *piece = swap_dates(piece, alpha_date(d), alpha_date(d + 1));
             }
         }
         if let Some(v) = first_violation(scop, &jammed, deps)? {

@@ -2,9 +2,9 @@
 //! loop structure): `reorder`, `split` (fission), `fuse`, and `block` (a
 //! statement joins another one's loops).
 
-use super::dates::beta as beta_date;
 use super::tree::{all_betas, set_constant_date, shift_after, under};
 use super::ApplyError;
+use crate::scop::schedule::beta_date;
 use crate::scop::{Schedule, Scop};
 
 /// `schedule` with each piece's β-vector replaced by `f(β)` where it gives one.

@@ -3,11 +3,12 @@
 //! strip-mine), `embed` and `unembed` (a loop of one iteration around a
 //! statement).
 
-use super::dates::{alpha, beta as beta_date, insert_dates, with_date_row};
+use super::dates::{insert_dates, with_date_row};
 use super::tree::{under, PieceRef};
 use super::{check_depth, rewrite_pieces, ApplyError};
 use crate::poly::{gcd_of, BasicMap, Constraint, Space, Tuple};
 use crate::scop::schedule::constant_date;
+use crate::scop::schedule::{alpha_date, beta_date};
 use crate::scop::Schedule;
 
 /// `α_depth := factor·α_depth`: the loop runs on multiples of `factor`.
@@ -28,7 +29,7 @@ pub fn grain(
         // The old date becomes a local `e`, and the new date is `factor·e`.
         let mut out = p.clone();
         let e = out.add_local();
-        let col = p.space().out_col(alpha(depth));
+        let col = p.space().out_col(alpha_date(depth));
         let mut rows: Vec<Constraint> = out.constraints().to_vec();
         for r in &mut rows {
             r.coeffs[e] = r.coeffs[col];
@@ -97,7 +98,7 @@ pub fn unembed(schedule: &Schedule, beta: &[i64]) -> Result<Schedule, ApplyError
                     && r.kind == crate::poly::ConstraintKind::Eq
                     && r.coeffs.iter().filter(|&&v| v != 0).count() == 1)
         });
-        if depth == 0 || constant_date(piece, alpha(depth)).is_none() || !only_definitions {
+        if depth == 0 || constant_date(piece, alpha_date(depth)).is_none() || !only_definitions {
             return Err(ApplyError::precondition(format!(
                 "unembed: the innermost loop of statement S{} is not a loop of one iteration",
                 t.statement
@@ -141,14 +142,14 @@ pub fn linearize(schedule: &Schedule, beta: &[i64], depth: usize) -> Result<Sche
         // date, so the set is unchanged), then both dates go.
         let mut out = p.clone();
         let e = out.add_local();
-        let col = p.space().out_col(alpha(depth));
+        let col = p.space().out_col(alpha_date(depth));
         let mut rows = out.constraints().to_vec();
         for r in &mut rows {
             r.coeffs[e] = r.coeffs[col];
             r.coeffs[col] = 0;
         }
         let out = BasicMap::from_columns(p.space().clone(), out.n_local(), rows);
-        Ok(drop_dates(&out, alpha(depth), 2))
+        Ok(drop_dates(&out, alpha_date(depth), 2))
     })?;
     let mut statements: Vec<usize> = targets.iter().map(|t| t.statement).collect();
     statements.dedup();
@@ -219,7 +220,7 @@ pub fn densify(schedule: &Schedule, beta: &[i64], depth: usize) -> Result<Schedu
     let targets = under(schedule, beta)?;
     check_depth(schedule, &targets, depth, "densify")?;
     rewrite_pieces(schedule, &targets, |p| {
-        let col = p.space().out_col(alpha(depth));
+        let col = p.space().out_col(alpha_date(depth));
         let k = p
             .constraints()
             .iter()
@@ -286,7 +287,7 @@ pub fn reshape(
         let input = p.space().in_col(iterator - 1);
         Ok(super::dates::substitute_date(
             p,
-            alpha(depth),
+            alpha_date(depth),
             &[],
             &[(input, amount)],
             0,

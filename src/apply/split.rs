@@ -3,10 +3,10 @@
 //! existing ones (Clay's `clay_iss`); `peel` also splits the loop there.
 //! A statement's schedule becomes a union of pieces.
 
-use super::dates::{alpha, beta as beta_date};
 use super::tree::{all_betas, set_constant_date, shift_after, under};
 use super::{check_depth, ApplyError};
 use crate::poly::{Constraint, PolyError};
+use crate::scop::schedule::{alpha_date, beta_date};
 use crate::scop::Schedule;
 
 /// The split form `Σ alphas·α + Σ iters·iterators + Σ params·params +
@@ -84,7 +84,7 @@ fn iss_with_max(
         }
         let mut row = vec![0; piece.n_cols()];
         for (k, &v) in form.alphas.iter().enumerate() {
-            row[space.out_col(alpha(k + 1))] = v;
+            row[space.out_col(alpha_date(k + 1))] = v;
         }
         for (k, &v) in form.iters.iter().enumerate() {
             row[space.in_col(k)] = v;

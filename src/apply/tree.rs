@@ -4,9 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use super::dates::beta;
 use super::ApplyError;
 use crate::poly::{BasicMap, ConstraintKind};
+use crate::scop::schedule::beta_date;
 use crate::scop::schedule::constant_date;
 use crate::scop::{Schedule, StatementSchedule};
 
@@ -85,7 +85,7 @@ pub fn normalize(schedule: &mut Schedule) -> Result<(), ApplyError> {
         for (k, (&o, &n)) in old.iter().zip(new).enumerate() {
             if o != n {
                 let st: &mut StatementSchedule = &mut schedule.statements[r.statement];
-                st.pieces[r.piece] = set_constant_date(&st.pieces[r.piece], beta(k), n);
+                st.pieces[r.piece] = set_constant_date(&st.pieces[r.piece], beta_date(k), n);
             }
         }
     }
@@ -118,7 +118,7 @@ pub fn shift_after(
                 .checked_add(1)
                 .ok_or(crate::poly::PolyError::Overflow)?;
             let piece = &mut next.statements[r.statement].pieces[r.piece];
-            *piece = set_constant_date(piece, beta(at), value);
+            *piece = set_constant_date(piece, beta_date(at), value);
         }
     }
     Ok(next)

@@ -4,17 +4,24 @@
 //!
 //! Bounds that need them use the helpers `polyc_floord`, `polyc_ceild`,
 //! `polyc_max` and `polyc_min`, defined once per file by [`HELPERS`].
+//!
+//! Unrolled loops are printed by [`unroll`], statement bodies rewritten by
+//! [`substitute`], and [`int_range`] refuses constants beyond C `int`.
 
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use super::scan::rewrite::jammed;
+mod int_range;
+mod substitute;
+mod unroll;
+
 use super::scan::{Aff, Cond, Expr, Loop, Node, Quotient};
 use crate::scop::schedule::Mark;
 use crate::scop::Scop;
-use crate::syntax::c::{BinaryOp, Expr as CExpr, ExprKind};
 use crate::syntax::print::expr_text;
+use int_range::{domains_are_int, first_constant_beyond_int, is_int};
+use substitute::{substitute, Substitute};
 
 /// The helper macros, guarded so that a file that has them keeps one copy.
 pub const HELPERS: &str = "\
@@ -107,79 +114,6 @@ pub fn print_loops(
         return Err(PrintError::BeyondInt(v));
     }
     Ok(p.out)
-}
-
-fn is_int(v: i64) -> bool {
-    i32::try_from(v).is_ok()
-}
-
-/// Whether every coefficient and constant of the statement domains is a C
-/// `int`. A kernel with a wider one (`if (n > 3000000000)` over a `long
-/// n`) counts with wider types, and its constants are its own business.
-fn domains_are_int(scop: &Scop) -> bool {
-    scop.statements.iter().all(|st| {
-        st.domain.basics().iter().all(|b| {
-            b.constraints()
-                .iter()
-                .all(|c| is_int(c.constant) && c.coeffs.iter().all(|v| is_int(*v)))
-        })
-    })
-}
-
-/// The first coefficient, constant, stride or divisor in `nodes` that is
-/// not a C `int`.
-fn first_constant_beyond_int(nodes: &[Node]) -> Option<i64> {
-    fn aff(a: &Aff) -> Option<i64> {
-        std::iter::once(a.constant)
-            .chain(a.terms.iter().map(|t| t.0))
-            .find(|v| !is_int(*v))
-    }
-    fn floors(f: &[(i64, Aff, i64)]) -> Option<i64> {
-        f.iter().find_map(|(c, a, q)| {
-            [*c, *q]
-                .into_iter()
-                .find(|v| !is_int(*v))
-                .or_else(|| aff(a))
-        })
-    }
-    fn expr(e: &Expr) -> Option<i64> {
-        match e {
-            Expr::Ceil(a, q) | Expr::Floor(a, q) => {
-                Some(*q).filter(|v| !is_int(*v)).or_else(|| aff(a))
-            }
-            Expr::Max(v) | Expr::Min(v) => v.iter().find_map(expr),
-            Expr::StrideStart {
-                lower,
-                offset,
-                stride,
-            } => Some(*stride)
-                .filter(|v| !is_int(*v))
-                .or_else(|| expr(lower))
-                .or_else(|| aff(offset)),
-        }
-    }
-    nodes.iter().find_map(|n| match n {
-        Node::For(l) => Some(l.stride)
-            .filter(|v| !is_int(*v))
-            .or_else(|| expr(&l.lower))
-            .or_else(|| expr(&l.upper))
-            .or_else(|| first_constant_beyond_int(&l.body)),
-        Node::If { conds, body } => conds
-            .iter()
-            .find_map(|c| {
-                c.modulo
-                    .filter(|v| !is_int(*v))
-                    .or_else(|| aff(&c.aff))
-                    .or_else(|| floors(&c.floors))
-            })
-            .or_else(|| first_constant_beyond_int(body)),
-        Node::Stmt { iterators, .. } => iterators.iter().find_map(|q| {
-            Some(q.divisor)
-                .filter(|v| !is_int(*v))
-                .or_else(|| aff(&q.aff))
-                .or_else(|| floors(&q.floors))
-        }),
-    })
 }
 
 /// Iterators the file declares outside the region (`int t, i;` before
@@ -366,165 +300,6 @@ impl Printer<'_> {
         self.body(&l.body, indent);
     }
 
-    /// `v <= e`, written `v < e + 1` when that drops a `- 1`.
-    fn upper_cond(&self, v: &str, upper: &Expr) -> String {
-        if let Expr::Ceil(a, 1) | Expr::Floor(a, 1) = upper {
-            if a.constant < 0 && !a.terms.is_empty() {
-                let mut b = a.clone();
-                b.constant += 1;
-                return format!("{v} < {}", self.aff(&b));
-            }
-        }
-        format!("{v} <= {}", self.expr(upper))
-    }
-
-    /// `e + delta` as C (folded into an affine bound when it is one).
-    fn plus(&self, e: &Expr, delta: i64) -> String {
-        if delta == 0 {
-            return self.expr(e);
-        }
-        if let Expr::Ceil(a, 1) | Expr::Floor(a, 1) = e {
-            if let Some(c) = a.constant.checked_add(delta) {
-                let mut b = a.clone();
-                b.constant = c;
-                return self.aff(&b);
-            }
-        }
-        match delta.checked_neg() {
-            Some(m) if delta < 0 => format!("{} - {m}", self.expr(e)),
-            _ => format!("{} + {delta}", self.expr(e)),
-        }
-    }
-
-    /// The number of iterations of `l` (`>= 0`) as C: `max(0, (upper -
-    /// lower) / stride + 1)`, folded when the bounds are affine.
-    fn trip_count(&self, l: &Loop) -> String {
-        let affine = |e: &Expr| match e {
-            Expr::Ceil(a, 1) | Expr::Floor(a, 1) => Some(a.clone()),
-            _ => None,
-        };
-        let span = match (affine(&l.upper), affine(&l.lower)) {
-            (Some(u), Some(lo)) => difference(&u, &lo).map(|d| (self.aff(&d), d)),
-            _ => None,
-        };
-        let count = match (&span, l.stride) {
-            (Some((_, d)), 1) if d.is_constant() => {
-                return d
-                    .constant
-                    .checked_add(1)
-                    .map_or_else(|| "0".to_string(), |c| c.max(0).to_string());
-            }
-            (Some((_, d)), 1) => {
-                let mut d1 = d.clone();
-                match d1.constant.checked_add(1) {
-                    Some(c) => {
-                        d1.constant = c;
-                        self.aff(&d1)
-                    }
-                    None => format!("{} + 1", self.aff(d)),
-                }
-            }
-            (Some((text, _)), s) => format!("polyc_floord({text}, {s}) + 1"),
-            (None, 1) => format!("{} - ({}) + 1", self.expr(&l.upper), self.expr(&l.lower)),
-            (None, s) => format!(
-                "polyc_floord({} - ({}), {s}) + 1",
-                self.expr(&l.upper),
-                self.expr(&l.lower)
-            ),
-        };
-        format!("polyc_max(0, {count})")
-    }
-
-    /// The loop written out `k` times per iteration (with `jam`, the copies
-    /// in its innermost loop, when the nest allows it), then the
-    /// remainder. Both loops are in OpenMP's canonical form (`v <= bound`
-    /// with an invariant bound), and the remainder starts at an explicit
-    /// value, computed from the bounds: after a parallel loop the variable
-    /// has no defined value.
-    fn unrolled(&mut self, l: &Loop, k: i64, jam: bool, indent: &str) {
-        let v = &l.var;
-        let decl = if l.declare { "int " } else { "" };
-        let s = l.stride;
-        let span = self.checked((k - 1).checked_mul(s));
-        let group = self.checked(k.checked_mul(s));
-        // Signed step of one original iteration.
-        let step = if l.down { -s } else { s };
-        let main_head = if l.down {
-            let lo_last = self.plus(&l.lower, span);
-            let up = self.expr(&l.upper);
-            format!("for ({decl}{v} = {up}; {v} >= {lo_last}; {v} -= {group})")
-        } else {
-            let lo = self.expr(&l.lower);
-            let cond = match &l.upper {
-                Expr::Ceil(a, 1) | Expr::Floor(a, 1) => match a.constant.checked_sub(span) {
-                    Some(c) => {
-                        let mut b = a.clone();
-                        b.constant = c;
-                        self.upper_cond(v, &Expr::Floor(b, 1))
-                    }
-                    None => format!("{v} <= {}", self.plus(&l.upper, -span)),
-                },
-                _ => format!("{v} <= {}", self.plus(&l.upper, -span)),
-            };
-            format!("for ({decl}{v} = {lo}; {cond}; {v} += {group})")
-        };
-        let _ = writeln!(self.out, "{indent}{main_head} {{");
-        let deeper = format!("{indent}{STEP}");
-        match jam.then(|| jammed(&l.body, v, k, step)).flatten() {
-            Some(body) => {
-                for n in &body {
-                    self.node(n, &deeper);
-                }
-            }
-            None => {
-                let saved = self.offsets.get(v).copied();
-                for j in 0..k {
-                    self.offsets.insert(
-                        v.clone(),
-                        self.checked(
-                            j.checked_mul(step)
-                                .and_then(|o| o.checked_add(saved.unwrap_or(0))),
-                        ),
-                    );
-                    for n in &l.body {
-                        self.node(n, &deeper);
-                    }
-                }
-                match saved {
-                    Some(o) => self.offsets.insert(v.clone(), o),
-                    None => self.offsets.remove(v),
-                };
-            }
-        }
-        let _ = writeln!(self.out, "{indent}}}");
-        // The remainder starts after the groups the main loop ran:
-        // `lower + k·stride·(count / k)` (downwards from `upper`).
-        let done = format!("{group} * ({} / {k})", self.trip_count(l));
-        let head = if l.down {
-            format!(
-                "for ({decl}{v} = {} - {done}; {v} >= {}; {v}--)",
-                self.expr(&l.upper),
-                self.expr(&l.lower)
-            )
-        } else {
-            let lo = match &l.lower {
-                Expr::Ceil(a, 1) | Expr::Floor(a, 1) if a.is_constant() && a.constant == 0 => done,
-                _ => format!("{} + {done}", self.expr(&l.lower)),
-            };
-            let inc = if s == 1 {
-                format!("{v}++")
-            } else {
-                format!("{v} += {s}")
-            };
-            format!(
-                "for ({decl}{v} = {lo}; {}; {inc})",
-                self.upper_cond(v, &l.upper)
-            )
-        };
-        let _ = write!(self.out, "{indent}{head}");
-        self.body(&l.body, indent);
-    }
-
     fn cond(&self, c: &Cond) -> String {
         if let Some(m) = c.modulo {
             // `%` truncates in C, but `x % m == 0` holds exactly when `m`
@@ -688,20 +463,6 @@ fn aff_text(a: &Aff) -> String {
     s
 }
 
-/// `a - b`, exactly; `None` on overflow.
-fn difference(a: &Aff, b: &Aff) -> Option<Aff> {
-    let mut d = a.clone();
-    d.constant = d.constant.checked_sub(b.constant)?;
-    for (c, name) in &b.terms {
-        match d.terms.iter_mut().find(|(_, n)| n == name) {
-            Some(t) => t.0 = t.0.checked_sub(*c)?,
-            None => d.terms.push((c.checked_neg()?, name.clone())),
-        }
-    }
-    d.terms.retain(|(c, _)| *c != 0);
-    Some(d)
-}
-
 /// Loop variables in `nodes` that the file declares outside the region:
 /// a parallel loop must make them private.
 fn collect_private(nodes: &[Node], out: &mut Vec<String>) {
@@ -719,72 +480,9 @@ fn collect_private(nodes: &[Node], out: &mut Vec<String>) {
     }
 }
 
-/// `e` with every variable named in `map` replaced by its text.
-/// The text that replaces an iterator: `bare` where the iterator is a
-/// whole subscript or argument, `operand` (parenthesized unless atomic)
-/// inside a larger expression.
-struct Substitute {
-    bare: String,
-    operand: String,
-}
-
-/// `e` with the iterators replaced; a subscript, an argument or the left
-/// operand of `+`/`-` that is just an iterator gets the bare text
-/// (`A[k + 1]`, not `A[(k + 1)]`).
-fn substitute(e: &CExpr, map: &HashMap<String, Substitute>) -> CExpr {
-    let whole = |x: &CExpr| match &x.kind {
-        ExprKind::Var(n) => match map.get(n) {
-            Some(t) => CExpr {
-                kind: ExprKind::Var(t.bare.clone()),
-                span: x.span.clone(),
-            },
-            None => x.clone(),
-        },
-        _ => substitute(x, map),
-    };
-    let kind = match &e.kind {
-        ExprKind::Var(n) => match map.get(n) {
-            Some(t) => ExprKind::Var(t.operand.clone()),
-            None => ExprKind::Var(n.clone()),
-        },
-        ExprKind::Index(b, subs) => ExprKind::Index(
-            Box::new(substitute(b, map)),
-            subs.iter().map(whole).collect(),
-        ),
-        ExprKind::Call(f, args) => ExprKind::Call(f.clone(), args.iter().map(whole).collect()),
-        ExprKind::Member(b, f) => ExprKind::Member(Box::new(substitute(b, map)), f.clone()),
-        ExprKind::Unary(op, x) => ExprKind::Unary(*op, Box::new(substitute(x, map))),
-        ExprKind::Cast(t, x) => ExprKind::Cast(t.clone(), Box::new(substitute(x, map))),
-        // A sum needs no parentheses as the left operand of `+` or `-`.
-        ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), a, b) => {
-            ExprKind::Binary(*op, Box::new(whole(a)), Box::new(substitute(b, map)))
-        }
-        ExprKind::Binary(op, a, b) => ExprKind::Binary(
-            *op,
-            Box::new(substitute(a, map)),
-            Box::new(substitute(b, map)),
-        ),
-        ExprKind::Conditional(c, a, b) => ExprKind::Conditional(
-            Box::new(substitute(c, map)),
-            Box::new(substitute(a, map)),
-            Box::new(substitute(b, map)),
-        ),
-        ExprKind::Assign(op, a, b) => ExprKind::Assign(
-            op.clone(),
-            Box::new(substitute(a, map)),
-            Box::new(substitute(b, map)),
-        ),
-        ExprKind::Paren(x) => ExprKind::Paren(Box::new(substitute(x, map))),
-        k => k.clone(),
-    };
-    CExpr {
-        kind,
-        span: e.span.clone(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::unroll::difference;
     use super::*;
     use crate::lang::c::read_source;
 

@@ -149,6 +149,14 @@ impl Constraint {
     }
 }
 
+/// Rows with every column index `k` sent to `map[k]` in a row of `n` columns.
+pub(crate) fn embed(constraints: &[Constraint], map: &[usize], n: usize) -> Vec<Constraint> {
+    constraints
+        .iter()
+        .map(|c| c.remapped(n, |k| map[k]))
+        .collect()
+}
+
 /// The rows with their columns reordered: column `k` of each new row is
 /// column `order[k]` of the old one. Used to turn dims into locals. Cheap.
 pub(crate) fn permute(constraints: &[Constraint], order: &[usize]) -> Vec<Constraint> {

@@ -57,6 +57,7 @@ mod error;
 mod omega;
 mod ops;
 mod print;
+mod relations;
 mod simplify;
 mod space;
 mod union;

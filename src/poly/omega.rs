@@ -18,6 +18,10 @@
 //! Coefficient arithmetic is checked: an overflow is returned, never wrapped,
 //! and then no answer is given. Cost: exponential in the worst case (integer
 //! programming is NP-complete), fast on the small systems of loop nests.
+//!
+//! Length: one algorithm, read top to bottom (normalisation, equalities,
+//! exact elimination, shadows and splinters share the row system and its
+//! helpers); splitting it would scatter one proof of exactness.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};

@@ -5,10 +5,10 @@
 //! projecting a dimension out turns it into a local, so `{ [i, j] : i = 2j }`
 //! projected onto `i` is `{ [i] : exists (e0: i = 2e0) }`, the even numbers.
 
-use super::constraint::permute;
+use super::constraint::{embed, permute};
 use super::divisions::division_definition;
 use super::omega::integer_sample;
-use super::{BasicMap, BasicSet, Constraint, ConstraintKind, Map, PolyError, Set, Space, Tuple};
+use super::{BasicSet, Constraint, ConstraintKind, PolyError, Set};
 
 /// Result of a lexicographic optimisation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,14 +18,6 @@ pub enum LexOpt {
     Unbounded,
     /// The optimum: values of the parameters and dimensions (no locals).
     Point(Vec<i64>),
-}
-
-/// Rows with every column index `k` sent to `map[k]` in a row of `n` columns.
-fn embed(constraints: &[Constraint], map: &[usize], n: usize) -> Vec<Constraint> {
-    constraints
-        .iter()
-        .map(|c| c.remapped(n, |k| map[k]))
-        .collect()
 }
 
 impl BasicSet {
@@ -445,182 +437,5 @@ impl Set {
             }
         }
         Ok(best.map_or(LexOpt::Empty, LexOpt::Point))
-    }
-}
-
-impl BasicMap {
-    /// `{ out -> in : (in, out) ∈ self }`. Exact, cheap.
-    pub fn reverse(&self) -> BasicMap {
-        let (np, ni, no) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
-        let mut order: Vec<usize> = (0..np).collect();
-        order.extend(np + ni..np + ni + no);
-        order.extend(np..np + ni);
-        order.extend(np + ni + no..self.n_cols());
-        let input = self
-            .space
-            .input
-            .clone()
-            .unwrap_or_else(|| Tuple::new(None, Vec::new()));
-        let space = Space::map(self.space.params.clone(), self.space.output.clone(), input);
-        BasicMap::from_columns(space, self.n_local, permute(&self.constraints, &order))
-    }
-
-    /// `{ in : ∃ out, (in, out) ∈ self }`: outputs become locals. Exact, cheap.
-    pub fn domain(&self) -> BasicSet {
-        let input = self
-            .space
-            .input
-            .clone()
-            .unwrap_or_else(|| Tuple::new(None, Vec::new()));
-        let space = Space::set(self.space.params.clone(), input.name, input.dims);
-        BasicSet::from_parts(
-            space,
-            self.n_local + self.space.n_out(),
-            self.constraints.clone(),
-        )
-    }
-
-    /// `{ out : ∃ in, (in, out) ∈ self }`. Exact, cheap.
-    pub fn range(&self) -> BasicSet {
-        self.reverse().domain()
-    }
-
-    /// The image `{ out : ∃ in ∈ set, (in, out) ∈ self }`. Exact, cheap: the
-    /// inputs and both operands' locals become locals of the result.
-    pub fn apply(&self, set: &BasicSet) -> Result<BasicSet, PolyError> {
-        let input = self.space.input.as_ref().map(|t| t.dims.len()).unwrap_or(0);
-        if set.space.params != self.space.params || set.space.n_out() != input {
-            return Err(PolyError::SpaceMismatch { op: "apply" });
-        }
-        let (np, ni, no) = (self.space.n_param(), input, self.space.n_out());
-        // Result columns: params | out | in | map locals | set locals.
-        let n = np + no + ni + self.n_local + set.n_local;
-        let space = Space::set(
-            self.space.params.clone(),
-            self.space.output.name.clone(),
-            self.space.output.dims.clone(),
-        );
-        let mut out = BasicSet::from_parts(space, ni + self.n_local + set.n_local, Vec::new());
-        let map_cols: Vec<usize> = (0..self.n_cols())
-            .map(|k| match k {
-                k if k < np => k,
-                k if k < np + ni => k + no,
-                k if k < np + ni + no => k - ni,
-                k => k,
-            })
-            .collect();
-        let set_cols: Vec<usize> = (0..set.n_cols())
-            .map(|k| match k {
-                k if k < np => k,
-                k if k < np + ni => k + no,
-                k => k - np - ni + np + no + ni + self.n_local,
-            })
-            .collect();
-        for c in embed(&self.constraints, &map_cols, n)
-            .into_iter()
-            .chain(embed(&set.constraints, &set_cols, n))
-        {
-            out.add(c);
-        }
-        Ok(out)
-    }
-
-    /// Exact emptiness (Omega test).
-    pub fn is_empty(&self) -> Result<bool, PolyError> {
-        Ok(integer_sample(self.n_cols(), &self.constraints)?.is_none())
-    }
-
-    /// Composition `{ x -> z : ∃ y, (x, y) ∈ self, (y, z) ∈ next }`. Exact,
-    /// cheap: the middle tuple becomes locals.
-    pub fn apply_range(&self, next: &BasicMap) -> Result<BasicMap, PolyError> {
-        let (np, ni, nm) = (self.space.n_param(), self.space.n_in(), self.space.n_out());
-        if next.space.params != self.space.params || next.space.n_in() != nm {
-            return Err(PolyError::SpaceMismatch { op: "apply_range" });
-        }
-        let no = next.space.n_out();
-        let (l1, l2) = (self.n_local, next.n_local);
-        // Result columns: params | x | z | y | self locals | next locals.
-        let n = np + ni + no + nm + l1 + l2;
-        let first: Vec<usize> = (0..self.n_cols())
-            .map(|k| if k < np + ni { k } else { k + no })
-            .collect();
-        let second: Vec<usize> = (0..next.n_cols())
-            .map(|k| match k {
-                k if k < np => k,
-                k if k < np + nm => k - np + np + ni + no,
-                k if k < np + nm + no => k - np - nm + np + ni,
-                k => k - np - nm - no + np + ni + no + nm + l1,
-            })
-            .collect();
-        let input = self
-            .space
-            .input
-            .clone()
-            .unwrap_or_else(|| Tuple::new(None, Vec::new()));
-        let space = Space::map(self.space.params.clone(), input, next.space.output.clone());
-        let rows = embed(&self.constraints, &first, n)
-            .into_iter()
-            .chain(embed(&next.constraints, &second, n))
-            .collect();
-        Ok(BasicMap::from_columns(space, nm + l1 + l2, rows))
-    }
-}
-
-impl Map {
-    /// Exact: empty iff every disjunct is.
-    pub fn is_empty(&self) -> Result<bool, PolyError> {
-        for b in &self.basics {
-            if !b.is_empty()? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
-    }
-
-    /// The inverse relation. Exact, cheap.
-    pub fn reverse(&self) -> Map {
-        let basics: Vec<BasicMap> = self.basics.iter().map(BasicMap::reverse).collect();
-        let space = BasicMap::universe(self.space.clone()).reverse().space;
-        Map { space, basics }
-    }
-
-    /// The domain. Exact, cheap.
-    pub fn domain(&self) -> Set {
-        let space = BasicMap::universe(self.space.clone()).domain().space;
-        Set {
-            space,
-            basics: self.basics.iter().map(BasicMap::domain).collect(),
-        }
-    }
-
-    /// The range. Exact, cheap.
-    pub fn range(&self) -> Set {
-        self.reverse().domain()
-    }
-
-    /// Composition, disjunct by disjunct (see [`BasicMap::apply_range`]).
-    pub fn apply_range(&self, next: &Map) -> Result<Map, PolyError> {
-        let space = BasicMap::universe(self.space.clone())
-            .apply_range(&BasicMap::universe(next.space.clone()))?
-            .space;
-        let mut out = Map::empty(space);
-        for a in &self.basics {
-            for b in &next.basics {
-                out.push(a.apply_range(b)?);
-            }
-        }
-        Ok(out)
-    }
-
-    /// The image of `set`: one disjunct per pair of disjuncts. Exact.
-    pub fn apply(&self, set: &Set) -> Result<Set, PolyError> {
-        let space = BasicMap::universe(self.space.clone()).range().space;
-        let mut out = Set::empty(space);
-        for m in &self.basics {
-            for s in &set.basics {
-                out.push(m.apply(s)?);
-            }
-        }
-        Ok(out)
     }
 }

@@ -68,9 +68,33 @@ impl StatementSchedule {
     pub fn beta(&self, piece: usize) -> Option<Vec<i64>> {
         let p = self.pieces.get(piece)?;
         (0..=self.depth())
-            .map(|k| constant_date(p, 2 * k))
+            .map(|k| constant_date(p, beta_date(k)))
             .collect()
     }
+}
+
+/// Date index of `α_depth` (1-based depth) in `[β0, α1, β1, …, αd, βd]`.
+pub const fn alpha_date(depth: usize) -> usize {
+    2 * depth - 1
+}
+
+/// Date index of `β_k` (0-based) in `[β0, α1, β1, …, αd, βd]`.
+pub const fn beta_date(k: usize) -> usize {
+    2 * k
+}
+
+/// The loop depth (1-based) of date `t` when it is an α date (odd).
+pub const fn alpha_depth(t: usize) -> Option<usize> {
+    if t % 2 == 1 {
+        Some(t / 2 + 1)
+    } else {
+        None
+    }
+}
+
+/// How many dates a schedule of `depth` loops has: `2·depth + 1`.
+pub const fn date_count(depth: usize) -> usize {
+    2 * depth + 1
 }
 
 /// The value of date `d` of `piece` when an equality fixes it to a

@@ -23,7 +23,7 @@
 
 use std::fmt::Write;
 
-use super::schedule::constant_date;
+use super::schedule::{alpha_date, beta_date, constant_date};
 use super::{Dependence, Schedule, Scop};
 use crate::poly::{BasicMap, BasicSet, Constraint, PolyError, Space};
 
@@ -142,7 +142,7 @@ pub fn carried_dependence(
             op: "carried_dependence",
         });
     }
-    let alpha = 2 * depth - 1;
+    let alpha = alpha_date(depth);
     for (index, dep) in deps.iter().enumerate() {
         for pair in pairs(scop, schedule, dep, Some(beta_prefix))? {
             if pair.n_src_dates <= alpha || pair.n_tgt_dates <= alpha {
@@ -179,7 +179,7 @@ fn pairs(
         prefix.is_none_or(|beta| {
             beta.iter()
                 .enumerate()
-                .all(|(k, &b)| constant_date(p, 2 * k) == Some(b))
+                .all(|(k, &b)| constant_date(p, beta_date(k)) == Some(b))
         })
     };
     let mut out = Vec::new();

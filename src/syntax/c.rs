@@ -2,7 +2,7 @@
 //!
 //! Spans are byte offsets into the whole source file. The tree is what the
 //! parser saw; whether it is a static control part is decided by
-//! [`super::extract`].
+//! [`crate::lang::c::extract`].
 
 use super::Span;
 

@@ -3,7 +3,7 @@
 
 use super::ScanError;
 use crate::poly::{BasicMap, BasicSet, Constraint, ConstraintKind, Set, Space};
-use crate::scop::schedule::{Mark, StatementSchedule};
+use crate::scop::schedule::{alpha_depth, Mark, StatementSchedule};
 use crate::scop::Scop;
 
 /// One statement piece intersected with one disjunct of the domain.
@@ -133,12 +133,9 @@ fn make_item(
         .map(|t| if t < k { alias_of(piece, t) } else { None })
         .collect();
     let marks = (0..n)
-        .map(|t| {
-            if t % 2 == 1 {
-                sched.marks.get(t / 2).cloned().unwrap_or_default()
-            } else {
-                Vec::new()
-            }
+        .map(|t| match alpha_depth(t) {
+            Some(depth) => sched.marks.get(depth - 1).cloned().unwrap_or_default(),
+            None => Vec::new(),
         })
         .collect();
     Ok(Item {

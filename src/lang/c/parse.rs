@@ -4,6 +4,8 @@ use pest::iterators::Pair;
 use pest::Parser;
 use pest_derive::Parser;
 
+use crate::support::pest_error::{self, Failure};
+
 use crate::syntax::c::*;
 use crate::syntax::diagnostic::Diagnostic;
 use crate::syntax::Span;
@@ -47,19 +49,11 @@ pub fn parse_expr(text: &str, base: usize) -> Result<Expr, Diagnostic> {
 }
 
 fn syntax_error(e: pest::error::Error<Rule>, base: usize) -> Diagnostic {
-    let (start, end) = match e.location {
-        pest::error::InputLocation::Pos(p) => (p, p),
-        pest::error::InputLocation::Span((s, e)) => (s, e),
-    };
-    let expected = match &e.variant {
-        pest::error::ErrorVariant::ParsingError { positives, .. } => {
-            let mut names: Vec<&str> = positives.iter().filter_map(|r| rule_name(*r)).collect();
-            names.sort_unstable();
-            names.dedup();
-            names
-        }
-        pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
-    };
+    let Failure {
+        start,
+        end,
+        expected,
+    } = pest_error::read(&e, rule_name);
     let mut d = Diagnostic::error("syntax error in the scop region", base + start..base + end)
         .with_label("not valid here");
     if !expected.is_empty() {

@@ -5,6 +5,8 @@ use pest::iterators::Pair;
 use pest::Parser;
 use pest_derive::Parser;
 
+use crate::support::pest_error::{self, Failure};
+
 use crate::syntax::diagnostic::Diagnostic;
 
 #[derive(Parser)]
@@ -29,16 +31,11 @@ fn top(text: &str, rule: Rule) -> Result<Pair<'_, Rule>, Diagnostic> {
 }
 
 fn syntax_error(text: &str, e: pest::error::Error<Rule>) -> Diagnostic {
-    let at = match e.location {
-        pest::error::InputLocation::Pos(p) => p,
-        pest::error::InputLocation::Span((s, _)) => s,
-    };
-    let mut expected: Vec<&str> = match &e.variant {
-        pest::error::ErrorVariant::ParsingError { positives, .. } => {
-            positives.iter().filter_map(|r| rule_name(*r)).collect()
-        }
-        pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
-    };
+    let Failure {
+        start: at,
+        mut expected,
+        ..
+    } = pest_error::read(&e, rule_name);
     // Separators before closers before the rest, alphabetically after that.
     expected.sort_unstable_by_key(|e| (!e.starts_with("`,"), !e.starts_with('`'), *e));
     expected.dedup();

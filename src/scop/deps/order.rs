@@ -11,6 +11,7 @@
 
 use super::polyhedron::Layout;
 use crate::poly::{checked_add, BasicMap, Constraint, ConstraintKind, PolyError};
+use crate::scop::schedule::date_count;
 
 /// An affine form `coeffs · [params | iterators] + constant`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,12 +38,12 @@ impl Position {
     pub(super) fn read(schedule: &BasicMap) -> Result<Position, PolyError> {
         let space = schedule.space();
         let (np, d) = (space.n_param(), space.n_in());
-        if space.n_out() != 2 * d + 1 || schedule.n_local() != 0 {
+        if space.n_out() != date_count(d) || schedule.n_local() != 0 {
             return Err(PolyError::Unsupported(NOT_2D1));
         }
         let mut betas = Vec::with_capacity(d + 1);
         let mut alphas = Vec::with_capacity(d);
-        for o in 0..=2 * d {
+        for o in 0..date_count(d) {
             let aff = defining_form(schedule, o)?;
             if o % 2 == 0 {
                 if aff.coeffs.iter().any(|&v| v != 0) {

@@ -1,0 +1,95 @@
+//! `--schedule FILE.json`: schedules read from JSON, one per region, each
+//! checked by `apply::legality` as a recipe's would be.
+
+use std::fs;
+
+use super::{region_dependences, region_error, Outcome};
+use crate::apply::legality::{first_illegality, Illegal};
+use crate::lang::c::SourceFile;
+use crate::scop::schedule::ScheduleJson;
+use crate::scop::Schedule;
+
+#[derive(serde::Deserialize)]
+pub(super) struct FileScheduleInput {
+    scops: Vec<ScheduleJson>,
+}
+
+/// The schedule of every region: the one the file gives for it, else the
+/// original one.
+pub(super) fn schedules_from_json(
+    file: &SourceFile,
+    given: &[ScheduleJson],
+) -> Result<Vec<Schedule>, Outcome> {
+    file.scops
+        .iter()
+        .map(
+            |scop| match given.iter().find(|j| j.region == scop.region) {
+                Some(json) => {
+                    let schedule = Schedule::from_json(json, scop).map_err(|e| {
+                        region_error(
+                            file,
+                            scop,
+                            format!(
+                                "the schedule of scop region {} does not fit it: {e}",
+                                scop.region
+                            ),
+                        )
+                    })?;
+                    check_loaded(file, scop, &schedule)?;
+                    Ok(schedule)
+                }
+                None => Ok(Schedule::original(scop)),
+            },
+        )
+        .collect()
+}
+
+/// A loaded schedule must respect every dependence and carry none on a
+/// loop it marks parallel or vector, exactly as a recipe's must.
+pub(super) fn check_loaded(
+    file: &SourceFile,
+    scop: &crate::scop::Scop,
+    schedule: &Schedule,
+) -> Result<(), Outcome> {
+    let fail = |msg: String| region_error(file, scop, msg);
+    let deps = region_dependences(file, scop)?;
+    let unproven = |e| {
+        fail(format!(
+            "the schedule of scop region {} could not be checked: {e}",
+            scop.region
+        ))
+    };
+    match first_illegality(scop, &deps, schedule).map_err(unproven)? {
+        None => Ok(()),
+        Some(Illegal::Violation(v)) => {
+            let dep = &deps[v.dependence];
+            Err(fail(format!(
+                "the schedule of scop region {} violates a dependence {} -> {} on `{}`: {}",
+                scop.region,
+                scop.statements[dep.source].name,
+                scop.statements[dep.target].name,
+                dep.array,
+                v.describe(scop, &deps)
+            )))
+        }
+        Some(Illegal::Carried {
+            statement,
+            depth,
+            violation,
+        }) => Err(fail(format!(
+            "the schedule of scop region {} marks loop {depth} of {} parallel, but it carries a dependence: {}",
+            scop.region,
+            scop.statements[statement].name,
+            violation.describe(scop, &deps)
+        ))),
+    }
+}
+
+pub(super) fn load_schedules(path: &std::path::Path) -> Result<Vec<ScheduleJson>, Outcome> {
+    let name = path.display();
+    let text =
+        fs::read_to_string(path).map_err(|e| Outcome::usage(format!("cannot read {name}: {e}")))?;
+    let input: FileScheduleInput = serde_json::from_str(&text)
+        .map_err(|e| Outcome::usage(format!("{name}: not a schedule file: {e}")))?;
+    Ok(input.scops)
+}

@@ -1,0 +1,185 @@
+//! Unrolled loops: `k` copies per iteration (jammed into the innermost
+//! loop where the nest allows it), then the remainder, both in OpenMP's
+//! canonical form, with the remainder starting at a value computed from
+//! the bounds.
+
+use std::fmt::Write;
+
+use super::{Printer, STEP};
+use crate::emit::scan::rewrite::jammed;
+use crate::emit::scan::{Aff, Expr, Loop};
+
+impl Printer<'_> {
+    /// `v <= e`, written `v < e + 1` when that drops a `- 1`.
+    pub(super) fn upper_cond(&self, v: &str, upper: &Expr) -> String {
+        if let Expr::Ceil(a, 1) | Expr::Floor(a, 1) = upper {
+            if a.constant < 0 && !a.terms.is_empty() {
+                let mut b = a.clone();
+                b.constant += 1;
+                return format!("{v} < {}", self.aff(&b));
+            }
+        }
+        format!("{v} <= {}", self.expr(upper))
+    }
+
+    /// `e + delta` as C (folded into an affine bound when it is one).
+    pub(super) fn plus(&self, e: &Expr, delta: i64) -> String {
+        if delta == 0 {
+            return self.expr(e);
+        }
+        if let Expr::Ceil(a, 1) | Expr::Floor(a, 1) = e {
+            if let Some(c) = a.constant.checked_add(delta) {
+                let mut b = a.clone();
+                b.constant = c;
+                return self.aff(&b);
+            }
+        }
+        match delta.checked_neg() {
+            Some(m) if delta < 0 => format!("{} - {m}", self.expr(e)),
+            _ => format!("{} + {delta}", self.expr(e)),
+        }
+    }
+
+    /// The number of iterations of `l` (`>= 0`) as C: `max(0, (upper -
+    /// lower) / stride + 1)`, folded when the bounds are affine.
+    pub(super) fn trip_count(&self, l: &Loop) -> String {
+        let affine = |e: &Expr| match e {
+            Expr::Ceil(a, 1) | Expr::Floor(a, 1) => Some(a.clone()),
+            _ => None,
+        };
+        let span = match (affine(&l.upper), affine(&l.lower)) {
+            (Some(u), Some(lo)) => difference(&u, &lo).map(|d| (self.aff(&d), d)),
+            _ => None,
+        };
+        let count = match (&span, l.stride) {
+            (Some((_, d)), 1) if d.is_constant() => {
+                return d
+                    .constant
+                    .checked_add(1)
+                    .map_or_else(|| "0".to_string(), |c| c.max(0).to_string());
+            }
+            (Some((_, d)), 1) => {
+                let mut d1 = d.clone();
+                match d1.constant.checked_add(1) {
+                    Some(c) => {
+                        d1.constant = c;
+                        self.aff(&d1)
+                    }
+                    None => format!("{} + 1", self.aff(d)),
+                }
+            }
+            (Some((text, _)), s) => format!("polyc_floord({text}, {s}) + 1"),
+            (None, 1) => format!("{} - ({}) + 1", self.expr(&l.upper), self.expr(&l.lower)),
+            (None, s) => format!(
+                "polyc_floord({} - ({}), {s}) + 1",
+                self.expr(&l.upper),
+                self.expr(&l.lower)
+            ),
+        };
+        format!("polyc_max(0, {count})")
+    }
+
+    /// The loop written out `k` times per iteration (with `jam`, the copies
+    /// in its innermost loop, when the nest allows it), then the
+    /// remainder. Both loops are in OpenMP's canonical form (`v <= bound`
+    /// with an invariant bound), and the remainder starts at an explicit
+    /// value, computed from the bounds: after a parallel loop the variable
+    /// has no defined value.
+    pub(super) fn unrolled(&mut self, l: &Loop, k: i64, jam: bool, indent: &str) {
+        let v = &l.var;
+        let decl = if l.declare { "int " } else { "" };
+        let s = l.stride;
+        let span = self.checked((k - 1).checked_mul(s));
+        let group = self.checked(k.checked_mul(s));
+        // Signed step of one original iteration.
+        let step = if l.down { -s } else { s };
+        let main_head = if l.down {
+            let lo_last = self.plus(&l.lower, span);
+            let up = self.expr(&l.upper);
+            format!("for ({decl}{v} = {up}; {v} >= {lo_last}; {v} -= {group})")
+        } else {
+            let lo = self.expr(&l.lower);
+            let cond = match &l.upper {
+                Expr::Ceil(a, 1) | Expr::Floor(a, 1) => match a.constant.checked_sub(span) {
+                    Some(c) => {
+                        let mut b = a.clone();
+                        b.constant = c;
+                        self.upper_cond(v, &Expr::Floor(b, 1))
+                    }
+                    None => format!("{v} <= {}", self.plus(&l.upper, -span)),
+                },
+                _ => format!("{v} <= {}", self.plus(&l.upper, -span)),
+            };
+            format!("for ({decl}{v} = {lo}; {cond}; {v} += {group})")
+        };
+        let _ = writeln!(self.out, "{indent}{main_head} {{");
+        let deeper = format!("{indent}{STEP}");
+        match jam.then(|| jammed(&l.body, v, k, step)).flatten() {
+            Some(body) => {
+                for n in &body {
+                    self.node(n, &deeper);
+                }
+            }
+            None => {
+                let saved = self.offsets.get(v).copied();
+                for j in 0..k {
+                    self.offsets.insert(
+                        v.clone(),
+                        self.checked(
+                            j.checked_mul(step)
+                                .and_then(|o| o.checked_add(saved.unwrap_or(0))),
+                        ),
+                    );
+                    for n in &l.body {
+                        self.node(n, &deeper);
+                    }
+                }
+                match saved {
+                    Some(o) => self.offsets.insert(v.clone(), o),
+                    None => self.offsets.remove(v),
+                };
+            }
+        }
+        let _ = writeln!(self.out, "{indent}}}");
+        // The remainder starts after the groups the main loop ran:
+        // `lower + k·stride·(count / k)` (downwards from `upper`).
+        let done = format!("{group} * ({} / {k})", self.trip_count(l));
+        let head = if l.down {
+            format!(
+                "for ({decl}{v} = {} - {done}; {v} >= {}; {v}--)",
+                self.expr(&l.upper),
+                self.expr(&l.lower)
+            )
+        } else {
+            let lo = match &l.lower {
+                Expr::Ceil(a, 1) | Expr::Floor(a, 1) if a.is_constant() && a.constant == 0 => done,
+                _ => format!("{} + {done}", self.expr(&l.lower)),
+            };
+            let inc = if s == 1 {
+                format!("{v}++")
+            } else {
+                format!("{v} += {s}")
+            };
+            format!(
+                "for ({decl}{v} = {lo}; {}; {inc})",
+                self.upper_cond(v, &l.upper)
+            )
+        };
+        let _ = write!(self.out, "{indent}{head}");
+        self.body(&l.body, indent);
+    }
+}
+
+/// `a - b`, exactly; `None` on overflow.
+pub(super) fn difference(a: &Aff, b: &Aff) -> Option<Aff> {
+    let mut d = a.clone();
+    d.constant = d.constant.checked_sub(b.constant)?;
+    for (c, name) in &b.terms {
+        match d.terms.iter_mut().find(|(_, n)| n == name) {
+            Some(t) => t.0 = t.0.checked_sub(*c)?,
+            None => d.terms.push((c.checked_neg()?, name.clone())),
+        }
+    }
+    d.terms.retain(|(c, _)| *c != 0);
+    Some(d)
+}
