@@ -1,11 +1,17 @@
 //! Whether a whole schedule is legal: every dependence respected
-//! ([`crate::scop::validity::first_violation`]) and no loop marked parallel
-//! or vector carrying one ([`crate::scop::validity::carried_dependence`]).
-//! The one entry point for this question: [`super::apply`] asks it after
-//! each directive, the CLI for a schedule loaded from JSON.
+//! ([`crate::scop::validity::first_violation`]), no loop marked parallel
+//! or vector carrying one ([`crate::scop::validity::carried_dependence`]),
+//! and every loop marked `unroll_jam` jammable ([`jam_violation`]). The one
+//! entry point for this question: [`super::apply`] asks it after each
+//! directive (a later directive can break an earlier mark), the CLI for a
+//! schedule loaded from JSON.
 
+use super::blocking::stripmine_pieces_shifted;
+use super::dates::swap_dates;
+use super::tree::under;
+use super::ApplyError;
 use crate::poly::PolyError;
-use crate::scop::schedule::Mark;
+use crate::scop::schedule::{alpha_date, Mark};
 use crate::scop::validity::{carried_dependence, first_violation, Violation};
 use crate::scop::{Dependence, Schedule, Scop};
 
@@ -21,6 +27,16 @@ pub enum Illegal {
         depth: usize,
         violation: Violation,
     },
+    /// The loop at `depth` around `statement`, marked to be unrolled by
+    /// `factor` and jammed, cannot be: on the jammed schedule the
+    /// dependence's target runs first (`violation`'s dates are that
+    /// schedule's).
+    Jam {
+        statement: usize,
+        depth: usize,
+        factor: u32,
+        violation: Violation,
+    },
 }
 
 /// The first way `schedule` is illegal for `deps`, or `None` when it is
@@ -33,7 +49,21 @@ pub fn first_illegality(
     if let Some(v) = first_violation(scop, schedule, deps)? {
         return Ok(Some(Illegal::Violation(v)));
     }
-    first_carried_mark(scop, deps, schedule)
+    first_unsound_mark(scop, deps, schedule)
+}
+
+/// The first mark that `schedule` breaks: a parallel or vector loop that
+/// carries a dependence, or a jammed loop that cannot be jammed. The check
+/// after a directive that keeps every pair of instances in order.
+pub fn first_unsound_mark(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+) -> Result<Option<Illegal>, PolyError> {
+    if let Some(i) = first_carried_mark(scop, deps, schedule)? {
+        return Ok(Some(i));
+    }
+    first_unsound_jam(scop, deps, schedule)
 }
 
 /// The first loop marked parallel or vector that carries a dependence (a
@@ -72,4 +102,84 @@ pub fn first_carried_mark(
         }
     }
     Ok(None)
+}
+
+/// The first loop marked `unroll_jam` that cannot be jammed ([`jam_violation`]
+/// on the pieces in it). Exact; `factor` dependence checks per jammed loop.
+pub fn first_unsound_jam(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+) -> Result<Option<Illegal>, PolyError> {
+    let mut checked: Vec<(Vec<i64>, u32)> = Vec::new();
+    for (statement, st) in schedule.statements.iter().enumerate() {
+        for (k, marks) in st.marks.iter().enumerate() {
+            let depth = k + 1;
+            for factor in marks.iter().filter_map(|m| match m {
+                Mark::UnrollJam(f) => Some(*f),
+                _ => None,
+            }) {
+                for p in 0..st.pieces.len() {
+                    let Some(beta) = st.beta(p) else { continue };
+                    let key = (beta[..depth].to_vec(), factor);
+                    if checked.contains(&key) {
+                        continue;
+                    }
+                    if let Some(violation) = jam_violation(scop, deps, schedule, &key.0, factor)? {
+                        return Ok(Some(Illegal::Jam {
+                            statement,
+                            depth,
+                            factor,
+                            violation,
+                        }));
+                    }
+                    checked.push(key);
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Whether the loop `prefix` (at depth `prefix.len()`) can be unrolled by
+/// `factor` and jammed: code generation jams `factor` consecutive dates of
+/// the loop, in groups that start at its lower bound, which is not known
+/// here; so for every alignment of the groups (the pieces in the loop
+/// strip-mined by `factor`, shifted by `0..factor`) with the point loop
+/// moved innermost, every dependence must be respected. The first pair
+/// out of order, with its dates on that jammed schedule, or `None`. Exact.
+pub fn jam_violation(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    prefix: &[i64],
+    factor: u32,
+) -> Result<Option<Violation>, PolyError> {
+    let depth = prefix.len();
+    let targets = under(schedule, prefix).map_err(unproven)?;
+    for shift in 0..i64::from(factor) {
+        let mut jammed =
+            stripmine_pieces_shifted(schedule, &targets, prefix, depth, i64::from(factor), shift)
+                .map_err(unproven)?;
+        for t in &targets {
+            let st = &mut jammed.statements[t.statement];
+            let innermost = st.depth();
+            let piece = &mut st.pieces[t.piece];
+            for d in depth + 1..innermost {
+                *piece = swap_dates(piece, alpha_date(d), alpha_date(d + 1));
+            }
+        }
+        if let Some(v) = first_violation(scop, &jammed, deps)? {
+            return Ok(Some(v));
+        }
+    }
+    Ok(None)
+}
+
+/// A jam check that could not build its schedule is not a proof.
+fn unproven(e: ApplyError) -> PolyError {
+    match e {
+        ApplyError::Poly(e) => e,
+        _ => PolyError::Unsupported("a jammed loop whose pieces cannot be strip-mined"),
+    }
 }

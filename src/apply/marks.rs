@@ -2,11 +2,10 @@
 //! marks on a loop, and are legal iff the loop carries no dependence among
 //! the statements it encloses (exact: [`carried_dependence`]).
 
-use super::dates::swap_dates;
-use super::tree::{under, PieceRef};
+use super::legality::jam_violation;
+use super::tree::under;
 use super::{check_depth, ApplyError};
-use crate::scop::schedule::alpha_date;
-use crate::scop::validity::{carried_dependence, first_violation};
+use crate::scop::validity::carried_dependence;
 use crate::scop::{Dependence, Mark, Schedule, Scop};
 
 /// Mark the loop at `depth` around the statements under `beta` parallel
@@ -20,43 +19,7 @@ pub fn parallelize(
     vector: bool,
 ) -> Result<Schedule, ApplyError> {
     let what = if vector { "vectorize" } else { "parallelize" };
-    let targets = under(schedule, beta)?;
-    check_depth(schedule, &targets, depth, what)?;
-    // The loops at `depth` around the targets, by their β prefix.
-    let mut loops: Vec<Vec<i64>> = Vec::new();
-    for t in &targets {
-        let b = schedule.statements[t.statement]
-            .beta(t.piece)
-            .ok_or_else(|| {
-                ApplyError::precondition(format!("{what}: a β date is not a constant"))
-            })?;
-        let prefix = b[..depth].to_vec();
-        if !loops.contains(&prefix) {
-            loops.push(prefix);
-        }
-    }
-    // Marks belong to statements, not pieces: a statement split by `iss`
-    // gets the mark in every part, so every loop holding a part is checked.
-    let mut k = 0;
-    while k < loops.len() {
-        let inside = under(schedule, &loops[k])?;
-        // A statement whose whole β is the prefix has no loop at `depth`
-        // (a tree that `tile` of a statement β can leave): a diagnostic,
-        // not a slice past its dates.
-        check_depth(schedule, &inside, depth, what)?;
-        for t in inside {
-            let st = &schedule.statements[t.statement];
-            for p in 0..st.pieces.len() {
-                if let Some(b) = st.beta(p) {
-                    let prefix = b[..depth].to_vec();
-                    if !loops.contains(&prefix) {
-                        loops.push(prefix);
-                    }
-                }
-            }
-        }
-        k += 1;
-    }
+    let loops = loops_around(schedule, beta, depth, what)?;
     let mut next = schedule.clone();
     let mark = if vector { Mark::Vector } else { Mark::Parallel };
     for prefix in &loops {
@@ -88,6 +51,53 @@ pub fn parallelize(
         }
     }
     Ok(next)
+}
+
+/// The loops at `depth` around the statements under `beta`, by their β
+/// prefixes, closed over statements: marks belong to statements, not
+/// pieces, so a statement split by `iss` gets a mark in every part, and
+/// every loop holding a part (with all it holds) is marked and checked.
+fn loops_around(
+    schedule: &Schedule,
+    beta: &[i64],
+    depth: usize,
+    what: &str,
+) -> Result<Vec<Vec<i64>>, ApplyError> {
+    let targets = under(schedule, beta)?;
+    check_depth(schedule, &targets, depth, what)?;
+    let mut loops: Vec<Vec<i64>> = Vec::new();
+    for t in &targets {
+        let b = schedule.statements[t.statement]
+            .beta(t.piece)
+            .ok_or_else(|| {
+                ApplyError::precondition(format!("{what}: a β date is not a constant"))
+            })?;
+        let prefix = b[..depth].to_vec();
+        if !loops.contains(&prefix) {
+            loops.push(prefix);
+        }
+    }
+    let mut k = 0;
+    while k < loops.len() {
+        let inside = under(schedule, &loops[k])?;
+        // A statement whose whole β is the prefix has no loop at `depth`
+        // (a tree that `tile` of a statement β can leave): a diagnostic,
+        // not a slice past its dates.
+        check_depth(schedule, &inside, depth, what)?;
+        for t in inside {
+            let st = &schedule.statements[t.statement];
+            for p in 0..st.pieces.len() {
+                if let Some(b) = st.beta(p) {
+                    let prefix = b[..depth].to_vec();
+                    if !loops.contains(&prefix) {
+                        loops.push(prefix);
+                    }
+                }
+            }
+        }
+        k += 1;
+    }
+    Ok(loops)
 }
 
 /// Mark the loop `beta` (at depth `beta.len()`) to be unrolled by `factor`,
@@ -171,53 +181,39 @@ pub fn unroll_jam(
     depth: usize,
     factor: u32,
 ) -> Result<Schedule, ApplyError> {
-    let targets = under(schedule, beta)?;
-    check_depth(schedule, &targets, depth, "unroll_jam")?;
     if factor < 2 {
+        let targets = under(schedule, beta)?;
+        check_depth(schedule, &targets, depth, "unroll_jam")?;
         return Err(ApplyError::precondition(format!(
             "unroll_jam: the factor must be at least 2, not {factor}"
         )));
     }
-    // Marks belong to statements, so every piece of the statements under
-    // `beta` is jammed (an iss-split statement's other pieces too): the
-    // jammed order strip-mines them all, then the point loop goes innermost.
-    let mut statements: Vec<usize> = targets.iter().map(|t| t.statement).collect();
-    statements.dedup();
-    let targets: Vec<PieceRef> = statements
-        .iter()
-        .flat_map(|&s| {
-            (0..schedule.statements[s].pieces.len()).map(move |piece| PieceRef {
-                statement: s,
-                piece,
-            })
-        })
-        .collect();
-    for shift in 0..i64::from(factor) {
-        let mut jammed = super::blocking::stripmine_pieces_shifted(
-            schedule,
-            &targets,
-            &[],
-            depth,
-            i64::from(factor),
-            shift,
-        )?;
-        for t in &targets {
-            let st = &mut jammed.statements[t.statement];
-            let innermost = st.depth();
-            let piece = &mut st.pieces[t.piece];
-            for d in depth + 1..innermost {
-                *piece = swap_dates(piece, alpha_date(d), alpha_date(d + 1));
+    // Code generation jams a loop with everything in it, so every
+    // statement in the loops at `depth` around `beta` gets the mark and
+    // every one of those loops is checked, each as it will be jammed.
+    let loops = loops_around(schedule, beta, depth, "unroll_jam")?;
+    let mut next = schedule.clone();
+    for prefix in &loops {
+        for t in under(schedule, prefix)? {
+            let st = &mut next.statements[t.statement];
+            if let Some(other) = (0..st.marks.len()).find(|&k| {
+                k + 1 != depth && st.marks[k].iter().any(|m| matches!(m, Mark::UnrollJam(_)))
+            }) {
+                return Err(ApplyError::precondition(format!(
+                    "unroll_jam: statement S{} is already jammed at depth {}; polyc does not check \
+                     nested jams",
+                    t.statement,
+                    other + 1
+                ))
+                .with_help("jam one loop of a nest"));
             }
+            let marks = &mut st.marks[depth - 1];
+            marks.retain(|m| !matches!(m, Mark::UnrollJam(_)));
+            marks.push(Mark::UnrollJam(factor));
         }
-        if let Some(v) = first_violation(scop, &jammed, deps)? {
+        if let Some(v) = jam_violation(scop, deps, schedule, prefix, factor)? {
             return Err(ApplyError::Violation(Box::new(v)));
         }
-    }
-    let mut next = schedule.clone();
-    for t in &targets {
-        let marks = &mut next.statements[t.statement].marks[depth - 1];
-        marks.retain(|m| !matches!(m, Mark::UnrollJam(_)));
-        marks.push(Mark::UnrollJam(factor));
     }
     check_unroll_copies(&next, "unroll_jam")?;
     Ok(next)

@@ -29,7 +29,7 @@ pub use split::SplitForm;
 use crate::poly::PolyError;
 use crate::scop::validity::Violation;
 use crate::scop::{Dependence, Schedule, Scop};
-use legality::{first_carried_mark, first_illegality, Illegal};
+use legality::{first_illegality, first_unsound_mark, Illegal};
 
 /// One directive with its arguments checked for type (not yet for meaning).
 /// Depths are 1-based; β-vectors address a loop or a statement.
@@ -176,6 +176,14 @@ pub enum ApplyError {
         depth: usize,
         violation: Box<Violation>,
     },
+    /// After the directive, the loop at `depth`, marked `unroll_jam` by
+    /// `factor` earlier, cannot be jammed: `violation`'s dates are those of
+    /// the jammed schedule.
+    Jam {
+        depth: usize,
+        factor: u32,
+        violation: Box<Violation>,
+    },
     /// `poly` could not decide (read as "not proven legal").
     Poly(PolyError),
 }
@@ -224,7 +232,7 @@ pub fn apply(
 ) -> Result<Applied, ApplyError> {
     let next = rewrite(scop, deps, schedule, directive)?;
     let illegal = if preserves_order(schedule, directive) {
-        first_carried_mark(scop, deps, &next)?
+        first_unsound_mark(scop, deps, &next)?
     } else {
         first_illegality(scop, deps, &next)?
     };
@@ -235,6 +243,18 @@ pub fn apply(
         }) => {
             return Err(ApplyError::Carried {
                 depth,
+                violation: Box::new(violation),
+            })
+        }
+        Some(Illegal::Jam {
+            depth,
+            factor,
+            violation,
+            ..
+        }) => {
+            return Err(ApplyError::Jam {
+                depth,
+                factor,
                 violation: Box::new(violation),
             })
         }

@@ -45,6 +45,29 @@ pub fn diagnostic(
             .with_help(violation_help(&call.name, dep, &targeted))
         }
         ApplyError::Carried { depth, violation } => carried(call, scop, deps, depth, &violation),
+        ApplyError::Jam {
+            depth,
+            factor,
+            violation,
+        } => {
+            let dep = &deps[violation.dependence];
+            Diagnostic::error(
+                format!(
+                    "after `{}`, the loop at depth {depth}, marked earlier to be unrolled by {factor} and jammed, could not be jammed: its copies would run a {} dependence {} out of order",
+                    call.name,
+                    kind(dep.kind),
+                    dep_text(scop, dep)
+                ),
+                at,
+            )
+            .with_label("this directive changes the jammed loop's dependences")
+            .with_note(dep_details(dep))
+            .with_note(format!(
+                "for example, on the jammed schedule: {}",
+                violation.describe(scop, deps)
+            ))
+            .with_help("apply `unroll_jam` after the directives that reorder its loop")
+        }
         ApplyError::Poly(e) => {
             Diagnostic::error(format!("`{}` could not be checked: {e}", call.name), at)
                 .with_label("legality not proven")

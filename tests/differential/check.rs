@@ -434,6 +434,12 @@ fn check_refusal(before: &RecipeState, call: &Call, e: RecipeError) -> Verdict {
                 Err(why) => Verdict::new("bad-witness", why),
             }
         }
+        // A later directive that breaks an earlier jam: the dates are the
+        // jammed schedule's, which is not public, as for `unroll_jam` itself.
+        ApplyError::Jam { violation, .. } => match check_pair(before, &violation) {
+            Ok(()) => Verdict::new("refused-jam-witness-pair-ok", ""),
+            Err(why) => Verdict::new("bad-witness", why),
+        },
         ApplyError::Carried { depth, violation } => {
             // A mark is checked on the rewritten schedule when there is
             // one, else (the mark's own check) on the schedule before.

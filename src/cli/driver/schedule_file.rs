@@ -82,6 +82,17 @@ pub(super) fn check_loaded(
             scop.statements[statement].name,
             violation.describe(scop, &deps)
         ))),
+        Some(Illegal::Jam {
+            statement,
+            depth,
+            factor,
+            violation,
+        }) => Err(fail(format!(
+            "the schedule of scop region {} marks loop {depth} of {} to be unrolled by {factor} and jammed, but jamming runs a dependence out of order: {}",
+            scop.region,
+            scop.statements[statement].name,
+            violation.describe(scop, &deps)
+        ))),
     }
 }
 
