@@ -6,7 +6,7 @@
 //! the legality check. Every run uses `gcc -O2 -fopenmp -lm` (not the
 //! default `-march=native`) and one or two runs, to stay quick.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

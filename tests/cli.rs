@@ -1,7 +1,7 @@
 //! The CLI contract (DESIGN §8): exit statuses, flags not implemented yet,
 //! the dependence views, `-o` and `--scop`, through the real binary.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -5,7 +5,7 @@
 //! and triangular nests, one guard-free nest for tiled gemm, marks as
 //! pragmas only for `--target openmp`.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -5,7 +5,7 @@
 //! the pairs of statement instances that touch the same memory cell when the
 //! region runs, with the same kind and depth.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -13,10 +13,10 @@
 //! and written as a `.poly` reproducer.
 //!
 //! Modes:
-//! * `cargo test --test differential`: a seeded run of 100 cases (CI; about
+//! * `cargo test differential::`: a seeded run of 100 cases (CI; about
 //!   two and a half minutes in the dev profile on a loaded two-core machine).
 //! * `POLYC_DIFF_CASES=100000 POLYC_DIFF_SEED=7 cargo test --release --test
-//!   differential -- --nocapture`: the long mode. `POLYC_DIFF_OUT=DIR`
+//!   integration differential::random -- --nocapture`: the long mode. `POLYC_DIFF_OUT=DIR`
 //!   says where reproducers go (default: under `target/tmp`); use
 //!   `tests/regressions/pending` to keep them. `POLYC_DIFF_VERBOSE=1`
 //!   prints every verdict; `POLYC_DIFF_KERNEL=modulo` keeps the kernels
@@ -26,16 +26,16 @@
 //! (reproducers of fixed bugs) are replayed and must pass the checker;
 //! `tests/regressions/pending/` holds those whose fix has not landed.
 
-mod common;
-#[path = "differential/mod.rs"]
-mod parts;
+use crate::common;
+mod check;
+mod generate;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use parts::check::{minimise, read_recipe_file, recipe_text, replay, run_case, Kernel};
-use parts::generate::Rng;
+use check::{minimise, read_recipe_file, recipe_text, replay, run_case, Kernel};
+use generate::Rng;
 
 /// Cases of the seeded run in `cargo test` (about two minutes in the dev
 /// profile on two cores).
@@ -87,7 +87,7 @@ fn random_directive_sequences_are_accepted_identical_or_rightly_refused() {
         let kernel = &kernels[rng.below(kernels.len())];
         let region = kernel.file.scops[rng.below(kernel.file.scops.len())].region;
         let count = rng.range(1, 6) as usize;
-        let plan = parts::check::Plan::Random {
+        let plan = check::Plan::Random {
             seed: rng.next_u64(),
             count,
         };
@@ -154,7 +154,7 @@ fn random_directive_sequences_are_accepted_identical_or_rightly_refused() {
         started.elapsed()
     );
     for (class, n) in &counts {
-        let tag = if parts::check::PASSING.contains(class) {
+        let tag = if check::PASSING.contains(class) {
             ""
         } else {
             "  FAILURE"

@@ -11,7 +11,7 @@
 //! -Werror`) and run, and must print what the original prints. An unmarked
 //! block (no info string) holding a directive call is a failure: mark it.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

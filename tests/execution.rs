@@ -3,7 +3,7 @@
 //! output is warning-free under `gcc -O3 -fopenmp -Wall -Wextra` and is
 //! itself valid polyc input whose re-emission prints the same again.
 
-mod common;
+use crate::common;
 
 use std::fs;
 

@@ -4,7 +4,7 @@
 //! checked by running the loops with a small interpreter of the syntax tree
 //! for every parameter value in a range.
 
-mod common;
+use crate::common;
 
 use common::interp::{execute, touched, Env};
 use polyc::lang::c::read_source;

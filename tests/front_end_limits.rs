@@ -3,7 +3,7 @@
 //! nests, long `else if` chains), and nesting too deep for a recursive parser
 //! is a diagnostic with a span (exit 1), never a stack overflow.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! Every rejection class: the input under `tests/must_fail`, the exact
 //! diagnostic snapshotted, exit status 1 and nothing on stdout.
 
-mod common;
+use crate::common;
 
 #[test]
 fn every_must_fail_input_is_rejected_with_its_diagnostic() {

@@ -3,7 +3,7 @@
 //! one `NAME=VALUE` a line, if any), given to the CLI on a valid kernel; the
 //! exact diagnostic is snapshotted, exit status 1 and nothing on stdout.
 
-mod common;
+use crate::common;
 
 #[test]
 fn every_must_fail_recipe_is_rejected_with_its_diagnostic() {

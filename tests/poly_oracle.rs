@@ -4,7 +4,7 @@
 //! with enumeration of the box. `POLYC_ORACLE_CASES=N` runs N cases per
 //! operation instead of the default 2,000.
 
-mod common;
+use crate::common;
 
 use common::holds;
 use polyc::poly::{BasicMap, BasicSet, Constraint, LexOpt, Map, Set, Space, Tuple};

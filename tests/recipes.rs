@@ -6,7 +6,7 @@
 //! program that prints exactly what the original prints (its generated
 //! region snapshotted too).
 
-mod common;
+use crate::common;
 
 use polyc::lang::c::read_source;
 use polyc::lang::recipe::parse_recipe;

@@ -2,7 +2,7 @@
 //! every kernel, and a schedule that does not fit its region is refused
 //! with a message that says why.
 
-mod common;
+use crate::common;
 
 use common::all_kernels;
 use polyc::lang::c::read_source;

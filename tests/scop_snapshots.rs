@@ -1,6 +1,6 @@
 //! `--emit scop` of every kernel under `tests/kernels`, snapshotted.
 
-mod common;
+use crate::common;
 
 #[test]
 fn every_kernel_is_accepted_and_its_model_snapshotted() {

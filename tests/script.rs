@@ -2,7 +2,7 @@
 //! schedules as `.poly` recipes, the queries, `try_…`, `measure`, the
 //! sandbox, and diagnostics that point at the script.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

@@ -1,8 +1,9 @@
 //! Tidy checks on the source tree itself (rust-analyzer's `tidy` style):
 //! every import points down the layers of docs/architecture.md, no two
 //! files of a module import each other, every `.rs` file starts with a
-//! `//!` doc, a file of `src/` over 600 lines says why, and the directive
-//! table and docs/recipe-language.md name the same directives.
+//! `//!` doc, a file of `src/` over 600 lines says why, every test file
+//! is a module of the one test binary, and the directive table and
+//! docs/recipe-language.md name the same directives.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -198,6 +199,27 @@ fn every_rust_file_starts_with_a_module_doc() {
         .map(|f| f.display().to_string())
         .collect();
     assert!(missing.is_empty(), "no `//!` doc: {}", missing.join(", "));
+}
+
+#[test]
+fn every_test_file_is_a_module_of_the_test_binary() {
+    let main = fs::read_to_string("tests/main.rs").expect("tests/main.rs");
+    let declared: BTreeSet<String> = main
+        .lines()
+        .filter_map(|l| l.strip_prefix("mod ")?.strip_suffix(';'))
+        .map(str::to_string)
+        .collect();
+    let missing: Vec<String> = fs::read_dir("tests")
+        .expect("tests/")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .filter_map(|p| Some(p.file_stem()?.to_string_lossy().into_owned()))
+        .filter(|m| m != "main" && !declared.contains(m))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not declared in tests/main.rs, so never run: {missing:?}"
+    );
 }
 
 /// The most lines a file of `src/` holds before its tests without saying

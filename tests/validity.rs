@@ -4,7 +4,7 @@
 //! evaluating both dates); the carried-dependence test tells parallel loops
 //! from the others.
 
-mod common;
+use crate::common;
 
 use common::{all_kernels, holds};
 use polyc::lang::c::read_source;

@@ -10,4 +10,5 @@ cases="${1:-100000}"
 seed="${2:-7}"
 export POLYC_DIFF_CASES="$cases" POLYC_DIFF_SEED="$seed"
 export POLYC_DIFF_OUT="${POLYC_DIFF_OUT:-tests/regressions/pending}"
-cargo test --release --test differential random -- --nocapture 2>&1 | tee target/differential.log
+cargo test --release --test integration differential::random -- --nocapture 2>&1 \
+  | tee target/differential.log
