@@ -21,6 +21,8 @@
 //!   `tests/regressions/pending` to keep them. `POLYC_DIFF_VERBOSE=1`
 //!   prints every verdict; `POLYC_DIFF_KERNEL=modulo` keeps the kernels
 //!   whose path contains `modulo` (to aim a run at a new code shape).
+//! * `POLYC_DIFF_REGRESSIONS=tests/regressions/slow cargo test --release
+//!   differential::every_regression`: the slow reproducers (not in CI).
 //!
 //! Counts by class are printed at the end. `tests/regressions/*.poly`
 //! (reproducers of fixed bugs) are replayed and must pass the checker;
@@ -173,17 +175,22 @@ fn random_directive_sequences_are_accepted_identical_or_rightly_refused() {
 
 /// Every reproducer under `tests/regressions/` (not `pending/`) now passes
 /// the checker: accepted and identical, or rightly refused.
+/// `tests/regressions/*.poly`, or those of `POLYC_DIFF_REGRESSIONS=DIR`
+/// (`tests/regressions/slow`: reproducers whose programs run for seconds
+/// and, on a loaded machine, past the tester's limit).
 #[test]
 fn every_regression_passes_the_checker() {
-    let mut files: Vec<PathBuf> = std::fs::read_dir("tests/regressions")
+    let dir =
+        std::env::var("POLYC_DIFF_REGRESSIONS").unwrap_or_else(|_| "tests/regressions".to_string());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|d| {
             d.filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| p.extension().is_some_and(|x| x == "poly"))
                 .collect()
         })
-        .expect("tests/regressions");
+        .unwrap_or_else(|e| panic!("{dir}: {e}"));
     files.sort();
-    assert!(!files.is_empty(), "no reproducer under tests/regressions");
+    assert!(!files.is_empty(), "no reproducer under {dir}");
     let mut failures = Vec::new();
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap_or_default();
