@@ -37,6 +37,14 @@ pub enum Illegal {
         factor: u32,
         violation: Violation,
     },
+    /// `statement` would be jammed at two depths (`outer` and `inner`),
+    /// as a later `fuse` can make it: polyc does not check how two jams
+    /// compose, so it does not prove such a schedule legal.
+    NestedJam {
+        statement: usize,
+        outer: usize,
+        inner: usize,
+    },
 }
 
 /// The first way `schedule` is illegal for `deps`, or `None` when it is
@@ -125,6 +133,9 @@ pub fn first_unsound_jam(
                     if checked.contains(&key) {
                         continue;
                     }
+                    if let Some(nested) = nested_jam(schedule, &key.0)? {
+                        return Ok(Some(nested));
+                    }
                     if let Some(violation) = jam_violation(scop, deps, schedule, &key.0, factor)? {
                         return Ok(Some(Illegal::Jam {
                             statement,
@@ -171,6 +182,25 @@ pub fn jam_violation(
         }
         if let Some(v) = first_violation(scop, &jammed, deps)? {
             return Ok(Some(v));
+        }
+    }
+    Ok(None)
+}
+
+/// A statement in the loop `prefix` (jammed at depth `prefix.len()`) that
+/// is also jammed at another depth.
+fn nested_jam(schedule: &Schedule, prefix: &[i64]) -> Result<Option<Illegal>, PolyError> {
+    let depth = prefix.len();
+    for t in under(schedule, prefix).map_err(unproven)? {
+        let marks = &schedule.statements[t.statement].marks;
+        let other = (0..marks.len())
+            .find(|&k| k + 1 != depth && marks[k].iter().any(|m| matches!(m, Mark::UnrollJam(_))));
+        if let Some(k) = other {
+            return Ok(Some(Illegal::NestedJam {
+                statement: t.statement,
+                outer: depth.min(k + 1),
+                inner: depth.max(k + 1),
+            }));
         }
     }
     Ok(None)

@@ -166,13 +166,18 @@ fn check_unroll_copies(schedule: &Schedule, what: &str) -> Result<(), ApplyError
 
 /// Mark the loop at `depth` around the statements under `beta` to be
 /// unrolled by `factor` and jammed: its copies of the inner loops are
-/// fused. Code generation jams `factor` consecutive dates of the loop
+/// fused. Code generation jams a loop with everything in it, so every
+/// statement in the loops at `depth` around `beta` gets the mark (closed
+/// over the pieces of `iss`-split statements, as `parallelize`'s), and a
+/// statement already jammed at another depth is refused. Code generation
+/// jams `factor` consecutive dates of the loop
 /// (a unit-step loop, whatever the dates' stride), in groups that start at
 /// the loop's lower bound, which is not known here. So the jam is legal
 /// iff, for every alignment of the groups (strip-mining the loop by
 /// `factor` with each shift `0..factor`) and the point loop moved
 /// innermost, every dependence is respected (checked exactly on each of
-/// those schedules). The schedule itself only gets the mark.
+/// those schedules: [`jam_violation`]). The schedule itself only gets the
+/// marks.
 pub fn unroll_jam(
     scop: &Scop,
     deps: &[Dependence],

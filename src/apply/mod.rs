@@ -258,6 +258,19 @@ pub fn apply(
                 violation: Box::new(violation),
             })
         }
+        Some(Illegal::NestedJam {
+            statement,
+            outer,
+            inner,
+        }) => {
+            return Err(ApplyError::precondition(format!(
+            "statement S{statement} would be jammed in its loops at depths {outer} and {inner}; \
+                 polyc does not check nested jams"
+        ))
+            .with_help(
+                "jam one loop of a nest: apply `unroll_jam` after the directives that merge loops",
+            ))
+        }
         None => {}
     }
     let changed = next != *schedule;

@@ -82,6 +82,14 @@ pub(super) fn check_loaded(
             scop.statements[statement].name,
             violation.describe(scop, &deps)
         ))),
+        Some(Illegal::NestedJam {
+            statement,
+            outer,
+            inner,
+        }) => Err(fail(format!(
+            "the schedule of scop region {} jams {} in its loops at depths {outer} and {inner}; polyc does not check nested jams",
+            scop.region, scop.statements[statement].name
+        ))),
         Some(Illegal::Jam {
             statement,
             depth,
