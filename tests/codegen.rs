@@ -201,44 +201,31 @@ fn an_illegal_loaded_schedule_is_refused_with_a_witness() {
         fs::write(&path, json).expect("writable");
         path
     };
+    let refused = |name: &str, s0: &str, s1: &str, marks: &str, message: &str| {
+        let path = write(name, s0, s1, marks);
+        let out = common::polyc(&[
+            "tests/kernels/gemm.c",
+            "--schedule",
+            &path.to_string_lossy(),
+        ]);
+        assert_eq!(out.status, 1, "{name}: {}", out.stderr);
+        assert!(out.stderr.contains(message), "{name}: {}", out.stderr);
+    };
     // The update of row i before its initialisation.
-    let early = write(
+    refused(
         "early.json",
         "[0, i, 1, j, 0]",
         "[0, i, 0, k, 0, j, 0]",
         "[[], [], []]",
-    );
-    let out = common::polyc(&[
-        "tests/kernels/gemm.c",
-        "--schedule",
-        &early.to_string_lossy(),
-    ]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
-    assert!(
-        out.stderr
-            .contains("the schedule of scop region 1 violates a dependence S0 -> S1 on `C`"),
-        "{}",
-        out.stderr
+        "the schedule of scop region 1 violates a dependence S0 -> S1 on `C`",
     );
     // The reduction loop over k marked parallel.
-    let racy = write(
+    refused(
         "racy.json",
         "[0, i, 0, j, 0]",
         "[0, i, 1, k, 0, j, 0]",
         r#"[[], ["parallel"], []]"#,
-    );
-    let out = common::polyc(&[
-        "tests/kernels/gemm.c",
-        "--schedule",
-        &racy.to_string_lossy(),
-    ]);
-    assert_eq!(out.status, 1, "{}", out.stderr);
-    assert!(
-        out.stderr.contains(
-            "the schedule of scop region 1 marks loop 2 of S1 parallel, but it carries a dependence"
-        ),
-        "{}",
-        out.stderr
+        "the schedule of scop region 1 marks loop 2 of S1 parallel, but it carries a dependence",
     );
 }
 
