@@ -15,7 +15,8 @@ use crate::scop::schedule::{alpha_date, Mark};
 use crate::scop::validity::{carried_dependence, first_violation, Violation};
 use crate::scop::{Dependence, Schedule, Scop};
 
-/// Why a schedule is not legal, with a witness pair of instances.
+/// Why a schedule is not proven legal: a broken dependence or mark, with
+/// a witness pair of instances, or a nest of jams polyc does not check.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Illegal {
     /// A dependence whose target is not dated after its source.
