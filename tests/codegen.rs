@@ -1,23 +1,19 @@
-//! Code generation from hand-written schedules (`tests/schedules/*.json`,
+//! Code generation from hand-written schedules (`tests/schedules/NAME.json`,
 //! each naming its kernel in `"file"`): the output compiles warning-free,
-//! prints what the original prints, and its region is snapshotted. Plus
+//! prints what the original prints, and its region is snapshotted beside
+//! the schedule in `NAME.snap`. Plus
 //! the shape of the code: no guard in the innermost loop of rectangular
 //! and triangular nests, one guard-free nest for tiled gemm, marks as
 //! pragmas only for `--target openmp`.
 
 use crate::common;
+use crate::common::filetest;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 fn schedules() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = fs::read_dir("tests/schedules")
-        .expect("tests/schedules")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    v.sort();
-    v
+    filetest::inputs("schedules", "json")
 }
 
 fn kernel_of(schedule: &Path) -> String {
@@ -59,10 +55,10 @@ fn every_hand_schedule_runs_and_prints_the_same_as_the_original() {
 
 #[test]
 fn hand_schedule_snapshots() {
+    filetest::assert_no_orphan_snapshots("schedules", "json");
     for s in schedules() {
-        let name = s.file_stem().unwrap().to_string_lossy().into_owned();
         let region = common::region_text(&generate(&s, "openmp"));
-        insta::assert_snapshot!(format!("schedule_{name}"), region);
+        filetest::assert_snapshot_beside(&s, None, &region);
     }
 }
 

@@ -1,18 +1,17 @@
-//! Every rejection class of the recipe front end: the recipe under
-//! `tests/must_fail_recipe` (with the `--set` arguments of its `.set` file,
-//! one `NAME=VALUE` a line, if any), given to the CLI on a valid kernel; the
-//! exact diagnostic is snapshotted, exit status 1 and nothing on stdout.
+//! Every rejection class of the recipe front end: the recipe
+//! `tests/must_fail_recipe/NAME.poly` (with the `--set` arguments of
+//! `NAME.set`, one `NAME=VALUE` a line, if there is one), given to the CLI
+//! on a valid kernel: exit status 1, nothing on stdout, and the exact
+//! diagnostic, snapshotted beside it in `NAME.snap`.
 
 use crate::common;
+use crate::common::filetest;
 
 #[test]
 fn every_must_fail_recipe_is_rejected_with_its_diagnostic() {
-    insta::glob!("must_fail_recipe/*.poly", |path| {
-        let rel = path
-            .strip_prefix(env!("CARGO_MANIFEST_DIR"))
-            .unwrap_or(path)
-            .to_string_lossy()
-            .into_owned();
+    filetest::assert_no_orphan_snapshots("must_fail_recipe", "poly");
+    for path in filetest::inputs("must_fail_recipe", "poly") {
+        let rel = path.to_string_lossy().into_owned();
         let mut args = vec![
             "tests/kernels/gemm.c".to_string(),
             "--recipe".to_string(),
@@ -28,6 +27,6 @@ fn every_must_fail_recipe_is_rejected_with_its_diagnostic() {
         let out = common::polyc(&args);
         assert_eq!(out.status, 1, "{rel} was not rejected:\n{}", out.stderr);
         assert_eq!(out.stdout, "", "{rel}: something on stdout");
-        insta::assert_snapshot!(out.stderr);
-    });
+        filetest::assert_snapshot_beside(&path, None, &out.stderr);
+    }
 }

@@ -1,12 +1,15 @@
-//! Filetests for recipes: each `tests/recipes/*.poly` names its kernel on
-//! its first line (`# kernel: gemm` for `tests/kernels/gemm.c`). polyc
-//! applies it; the snapshot holds the exit status, the schedule it prints
-//! (`--emit schedule-text`) and its diagnostics. Accepted recipes must give
-//! a schedule that the legality check accepts again from scratch, and a
-//! program that prints exactly what the original prints (its generated
-//! region snapshotted too).
+//! Filetests for recipes: each `tests/recipes/NAME.poly` names its kernel
+//! on its first line (`# kernel: gemm` for `tests/kernels/gemm.c`), and
+//! its expectations lie beside it (`common::filetest`): `NAME.snap` holds
+//! the exit status, the schedule polyc prints (`--emit schedule-text`) and
+//! its diagnostics; for an accepted recipe, `NAME.code.snap` holds the
+//! generated region. Accepted recipes must give a schedule that the
+//! legality check accepts again from scratch, and a program that prints
+//! exactly what the original prints. `NAME.rhai`, where there is one, is
+//! the same recipe as a script (`tests/script.rs`).
 
 use crate::common;
+use crate::common::filetest;
 
 use polyc::lang::c::read_source;
 use polyc::lang::recipe::parse_recipe;
@@ -14,29 +17,22 @@ use polyc::scop::validity::first_violation;
 use polyc::scop::{dependences, DepOptions, Schedule};
 use polyc::session::run_recipe;
 
-fn kernel_of(recipe: &str) -> String {
-    let first = recipe.lines().next().unwrap_or_default();
-    let name = first
-        .strip_prefix("# kernel: ")
-        .unwrap_or_else(|| panic!("first line must be `# kernel: NAME`, not {first:?}"));
-    format!("tests/kernels/{}.c", name.trim())
-}
-
 #[test]
 fn every_recipe_gives_its_snapshot() {
-    insta::glob!("recipes/*.poly", |path| {
-        let rel = path
-            .strip_prefix(env!("CARGO_MANIFEST_DIR"))
-            .unwrap_or(path)
-            .to_string_lossy()
-            .into_owned();
-        let text = std::fs::read_to_string(path).expect("recipe");
-        let kernel = kernel_of(&text);
+    filetest::assert_no_orphan_snapshots("recipes", "poly");
+    for path in filetest::inputs("recipes", "poly") {
+        let rel = path.to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).expect("recipe");
+        let kernel = filetest::kernel_of_recipe(&text);
         let out = common::polyc(&[&kernel, "--recipe", &rel, "--emit", "schedule-text"]);
-        insta::assert_snapshot!(format!(
-            "status {}\n--- stdout\n{}--- stderr\n{}",
-            out.status, out.stdout, out.stderr
-        ));
+        filetest::assert_snapshot_beside(
+            &path,
+            None,
+            &format!(
+                "status {}\n--- stdout\n{}--- stderr\n{}",
+                out.status, out.stdout, out.stderr
+            ),
+        );
         if out.status == 0 {
             // Independently re-check the final schedule.
             let source = std::fs::read_to_string(&kernel).expect("kernel");
@@ -53,7 +49,7 @@ fn every_recipe_gives_its_snapshot() {
                 "{rel}"
             );
         }
-    });
+    }
 }
 
 /// Every accepted recipe, compiled and run: the transformed program prints
@@ -63,30 +59,26 @@ fn every_recipe_gives_its_snapshot() {
 fn every_accepted_recipe_runs_and_prints_the_same_as_the_original() {
     let dir = common::scratch("recipes");
     let mut failures = Vec::new();
-    let mut recipes: Vec<std::path::PathBuf> = std::fs::read_dir("tests/recipes")
-        .expect("tests/recipes")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "poly"))
-        .collect();
-    recipes.sort();
     let mut accepted = 0;
-    for r in recipes {
+    for r in filetest::inputs("recipes", "poly") {
         let text = std::fs::read_to_string(&r).expect("recipe");
-        let kernel = kernel_of(&text);
+        let kernel = filetest::kernel_of_recipe(&text);
         let rel = r.to_string_lossy().into_owned();
         let out = common::polyc(&[&kernel, "--recipe", &rel]);
         if out.status != 0 {
+            let stale = r.with_extension("code.snap");
+            assert!(
+                !stale.exists(),
+                "{}: the recipe is refused",
+                stale.display()
+            );
             continue;
         }
         accepted += 1;
-        let name = r
-            .file_stem()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
+        let name = filetest::name(&r);
         let generated = dir.join(format!("{name}.c"));
         std::fs::write(&generated, &out.stdout).expect("write");
-        insta::assert_snapshot!(format!("code_{name}"), common::region_text(&out.stdout));
+        filetest::assert_snapshot_beside(&r, Some("code"), &common::region_text(&out.stdout));
         failures.extend(common::differs_from_original(
             &dir,
             &name,

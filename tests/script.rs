@@ -3,6 +3,7 @@
 //! sandbox, and diagnostics that point at the script.
 
 use crate::common;
+use crate::common::filetest;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -31,13 +32,6 @@ fn run(test: &str, kernel: &str, text: &str, more: &[&str]) -> Outcome {
     common::polyc(&args)
 }
 
-/// The kernel a `tests/recipes` recipe names on its first line.
-fn kernel_of(recipe: &str) -> String {
-    let first = recipe.lines().next().unwrap_or_default();
-    let name = first.strip_prefix("# kernel: ").unwrap_or("gemm");
-    format!("tests/kernels/{}.c", name.trim())
-}
-
 /// Diagnostics without the file they point into: `error: …` lines and
 /// `line:column` of each location.
 fn diagnostic_lines(stderr: &str) -> Vec<String> {
@@ -59,29 +53,17 @@ fn diagnostic_lines(stderr: &str) -> Vec<String> {
 // ---------------------------------------------------------------------
 // The same schedules as `.poly` recipes.
 
-/// Each `tests/scripts/NAME.rhai` is `tests/recipes/NAME.poly` written in
-/// rhai (labels as strings, Clay's lists as arrays or strings, constraints
-/// as strings, loops where the recipe repeats itself): the schedule JSON
-/// and the diagnostics are the same.
+/// Each `tests/recipes/NAME.rhai` is the recipe `NAME.poly` beside it
+/// written in rhai (labels as strings, Clay's lists as arrays or strings,
+/// constraints as strings, loops where the recipe repeats itself), line
+/// for line from its first: the schedule JSON and the diagnostics are the
+/// same.
 #[test]
 fn rhai_scripts_give_the_schedules_of_their_recipes() {
-    let mut scripts: Vec<PathBuf> = std::fs::read_dir("tests/scripts")
-        .expect("tests/scripts")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "rhai"))
-        .collect();
-    scripts.sort();
     let mut accepted = 0;
-    for script in &scripts {
-        let text = std::fs::read_to_string(script).expect("script");
-        let recipe = text
-            .lines()
-            .next()
-            .and_then(|l| l.strip_prefix("// same as: "))
-            .unwrap_or_else(|| panic!("{}: first line must be `// same as: …`", script.display()))
-            .trim()
-            .to_string();
-        let kernel = kernel_of(&std::fs::read_to_string(&recipe).expect("recipe"));
+    for script in &filetest::inputs("recipes", "rhai") {
+        let recipe = script.with_extension("poly").to_string_lossy().into_owned();
+        let kernel = filetest::kernel_of_recipe(&std::fs::read_to_string(&recipe).expect("recipe"));
         let poly = common::polyc(&[&kernel, "--recipe", &recipe, "--emit", "schedule"]);
         let rhai = common::polyc(&[
             &kernel,
@@ -111,12 +93,7 @@ fn rhai_scripts_give_the_schedules_of_their_recipes() {
 /// directive family and alias the recipes use.
 #[test]
 fn plain_recipes_read_as_scripts_give_the_same_result() {
-    let mut recipes: Vec<PathBuf> = std::fs::read_dir("tests/recipes")
-        .expect("tests/recipes")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "poly"))
-        .collect();
-    recipes.sort();
+    let recipes = filetest::inputs("recipes", "poly");
     let mut compared = Vec::new();
     for recipe in &recipes {
         let text = std::fs::read_to_string(recipe).expect("recipe");
@@ -132,7 +109,13 @@ fn plain_recipes_read_as_scripts_give_the_same_result() {
             continue;
         }
         let rel = recipe.to_string_lossy().into_owned();
-        let poly = common::polyc(&[&kernel_of(&text), "--recipe", &rel, "--emit", "schedule"]);
+        let poly = common::polyc(&[
+            &filetest::kernel_of_recipe(&text),
+            "--recipe",
+            &rel,
+            "--emit",
+            "schedule",
+        ]);
         if poly.stderr.contains("unknown directive") {
             continue; // a name rhai does not know is rhai's error, not polyc's
         }
@@ -140,7 +123,7 @@ fn plain_recipes_read_as_scripts_give_the_same_result() {
         let as_script = text.replace('#', "//");
         let rhai = run(
             &format!("plain-{name}"),
-            &kernel_of(&text),
+            &filetest::kernel_of_recipe(&text),
             &as_script,
             &["--emit", "schedule"],
         );
@@ -628,17 +611,15 @@ fn no_op_directives_warn_on_the_script() {
 // ---------------------------------------------------------------------
 // Diagnostics.
 
-/// Every rejection under `tests/must_fail_script/*.rhai`, given to the CLI
-/// on gemm with `--max-operations 100000`: exit status 1, nothing on
-/// stdout, and the exact diagnostic, which points into the script.
+/// Every rejection `tests/must_fail_script/NAME.rhai`, given to the CLI on
+/// gemm with `--max-operations 100000`: exit status 1, nothing on stdout,
+/// and the exact diagnostic, which points into the script, snapshotted
+/// beside it in `NAME.snap`.
 #[test]
 fn every_must_fail_script_is_rejected_with_its_diagnostic() {
-    insta::glob!("must_fail_script/*.rhai", |path| {
-        let rel = path
-            .strip_prefix(env!("CARGO_MANIFEST_DIR"))
-            .unwrap_or(path)
-            .to_string_lossy()
-            .into_owned();
+    filetest::assert_no_orphan_snapshots("must_fail_script", "rhai");
+    for path in filetest::inputs("must_fail_script", "rhai") {
+        let rel = path.to_string_lossy().into_owned();
         let out = common::polyc(&[
             "tests/kernels/gemm.c",
             "--recipe",
@@ -653,8 +634,8 @@ fn every_must_fail_script_is_rejected_with_its_diagnostic() {
             "{rel}: {}",
             out.stderr
         );
-        insta::assert_snapshot!(out.stderr);
-    });
+        filetest::assert_snapshot_beside(&path, None, &out.stderr);
+    }
 }
 
 // ---------------------------------------------------------------------

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod filetest;
 pub mod interp;
 
 use std::path::{Path, PathBuf};
