@@ -10,7 +10,9 @@ use crate::scop::schedule::{alpha_date, beta_date};
 use crate::scop::Schedule;
 
 /// The split form `Σ alphas·α + Σ iters·iterators + Σ params·params +
-/// constant`, in Clay's `{out | in | params | const}` order.
+/// constant`: Clay's list `{out | in | params | const}` with its sections
+/// as written (a section longer than the statement's is refused, so the
+/// lengths are kept), not an arithmetic form (that is `poly::Affine`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SplitForm {
     pub alphas: Vec<i64>,

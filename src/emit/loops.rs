@@ -16,7 +16,7 @@ mod int_range;
 mod substitute;
 mod unroll;
 
-use super::scan::{Aff, Cond, Expr, Loop, Node, Quotient};
+use super::scan::{Cond, Expr, Loop, Node, Quotient, Sum};
 use crate::scop::schedule::Mark;
 use crate::scop::Scop;
 use crate::syntax::print::expr_text;
@@ -317,8 +317,8 @@ impl Printer<'_> {
             terms.push((*k, format!("polyc_floord({}, {div})", self.aff(num))));
         }
         // Positive terms on the left, the rest on the right.
-        let mut left = Aff::default();
-        let mut right = Aff {
+        let mut left = Sum::default();
+        let mut right = Sum {
             terms: Vec::new(),
             constant: self.checked(c.aff.constant.checked_neg()),
         };
@@ -359,7 +359,7 @@ impl Printer<'_> {
 
     /// `a` with the unrolled copies' offsets folded in: the form it has
     /// in the copy being printed.
-    fn resolve(&self, a: &Aff) -> Aff {
+    fn resolve(&self, a: &Sum) -> Sum {
         let mut r = a.clone();
         for (c, name) in &a.terms {
             if let Some(o) = self.offsets.get(name) {
@@ -370,7 +370,7 @@ impl Printer<'_> {
         r
     }
 
-    fn aff(&self, a: &Aff) -> String {
+    fn aff(&self, a: &Sum) -> String {
         aff_text(&self.resolve(a))
     }
 
@@ -436,7 +436,7 @@ impl Printer<'_> {
 }
 
 /// `Σ c·name + constant` as C: `2 * i - j + 1`, `-i`, `3`.
-fn aff_text(a: &Aff) -> String {
+fn aff_text(a: &Sum) -> String {
     let mut s = String::new();
     for (c, name) in &a.terms {
         let mag = c.unsigned_abs();
@@ -502,8 +502,8 @@ mod tests {
         file.scops.into_iter().next().expect("one scop")
     }
 
-    fn var(name: &str) -> Aff {
-        Aff {
+    fn var(name: &str) -> Sum {
+        Sum {
             terms: vec![(1, name.to_string())],
             constant: 0,
         }
@@ -511,7 +511,7 @@ mod tests {
 
     fn plus_constant(name: &str, c: i64) -> Expr {
         Expr::Floor(
-            Aff {
+            Sum {
                 terms: vec![(1, name.to_string())],
                 constant: c,
             },
@@ -536,8 +536,8 @@ mod tests {
         }))
     }
 
-    fn constant(c: i64) -> Aff {
-        Aff {
+    fn constant(c: i64) -> Sum {
+        Sum {
             terms: Vec::new(),
             constant: c,
         }
@@ -593,17 +593,17 @@ for (j = 1; j < n - 3; j += 4) {
 
     #[test]
     fn differences_are_exact() {
-        let a = Aff {
+        let a = Sum {
             terms: vec![(1, "n".into()), (2, "i".into())],
             constant: -1,
         };
-        let b = Aff {
+        let b = Sum {
             terms: vec![(2, "i".into()), (1, "m".into())],
             constant: 3,
         };
         let d = difference(&a, &b).expect("no overflow");
         assert_eq!(aff_text(&d), "n - m - 4");
-        let big = Aff {
+        let big = Sum {
             terms: Vec::new(),
             constant: i64::MIN,
         };

@@ -49,6 +49,7 @@
 //! assert!(t.is_empty().unwrap());
 //! ```
 
+mod affine;
 mod basic;
 mod bounds;
 mod constraint;
@@ -63,6 +64,7 @@ mod space;
 mod union;
 mod wrap;
 
+pub use affine::Affine;
 pub use basic::{BasicMap, BasicSet};
 pub use bounds::{Bound, DimBounds};
 pub use constraint::{

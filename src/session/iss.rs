@@ -5,6 +5,7 @@
 
 use crate::apply::SplitForm;
 use crate::lang::recipe::{AffineConstraint, AffineExpr, CmpOp};
+use crate::poly::Affine;
 use crate::syntax::Span;
 
 /// The names a split constraint may use: `c1 … c<depth>`, then the
@@ -48,12 +49,11 @@ pub fn constraint_form(names: &Names, c: &AffineConstraint) -> Result<SplitForm,
     Ok(form)
 }
 
-/// A rational affine form `(Σ coeff·var + constant) / den` over columns
+/// A rational affine form `num / den` (`den > 0`) over the columns
 /// `[α1..αdepth | iterators | params]`.
 #[derive(Clone)]
 struct Linear {
-    coeffs: Vec<i64>,
-    constant: i64,
+    num: Affine<usize>,
     den: i64,
 }
 
@@ -79,8 +79,7 @@ impl Names<'_> {
 
     fn linear(&self, e: &AffineExpr) -> Result<Linear, FormError> {
         let constant = |v: i64| Linear {
-            coeffs: vec![0; self.width()],
-            constant: v,
+            num: Affine::constant(v),
             den: 1,
         };
         Ok(match e {
@@ -89,9 +88,10 @@ impl Names<'_> {
                 let col = self
                     .column(n)
                     .ok_or_else(|| FormError::UnknownName(n.clone(), span.clone()))?;
-                let mut l = constant(0);
-                l.coeffs[col] = 1;
-                l
+                Linear {
+                    num: Affine::var(col),
+                    den: 1,
+                }
             }
             AffineExpr::Neg(x) => self.linear(x)?.neg().ok_or(FormError::Overflow)?,
             AffineExpr::Add(x, y) => self
@@ -105,17 +105,15 @@ impl Names<'_> {
             AffineExpr::Mul(x, y) => {
                 let (x, y) = (self.linear(x)?, self.linear(y)?);
                 match (x.as_constant(), y.as_constant()) {
-                    (Some(_), _) => y.scale(x.constant, x.den).ok_or(FormError::Overflow)?,
-                    (_, Some(_)) => x.scale(y.constant, y.den).ok_or(FormError::Overflow)?,
+                    (Some(k), _) => y.scale(k, x.den).ok_or(FormError::Overflow)?,
+                    (_, Some(k)) => x.scale(k, y.den).ok_or(FormError::Overflow)?,
                     _ => return Err(FormError::NotAffine),
                 }
             }
             AffineExpr::Div(x, y) => {
                 let (x, y) = (self.linear(x)?, self.linear(y)?);
                 match y.as_constant() {
-                    Some(_) if y.constant != 0 => {
-                        x.scale(y.den, y.constant).ok_or(FormError::Overflow)?
-                    }
+                    Some(k) if k != 0 => x.scale(y.den, k).ok_or(FormError::Overflow)?,
                     _ => return Err(FormError::NotAffine),
                 }
             }
@@ -124,8 +122,9 @@ impl Names<'_> {
 }
 
 impl Linear {
+    /// The numerator's value, when no variable is mentioned.
     fn as_constant(&self) -> Option<i64> {
-        self.coeffs.iter().all(|&c| c == 0).then_some(self.constant)
+        self.num.as_constant()
     }
 
     /// `self · num / den`.
@@ -136,12 +135,7 @@ impl Linear {
             (num, den)
         };
         Some(Linear {
-            coeffs: self
-                .coeffs
-                .iter()
-                .map(|c| c.checked_mul(num))
-                .collect::<Option<_>>()?,
-            constant: self.constant.checked_mul(num)?,
+            num: self.num.scale(num).ok()?,
             den: self.den.checked_mul(den)?,
         })
     }
@@ -151,16 +145,10 @@ impl Linear {
     }
 
     fn add(&self, o: &Linear) -> Option<Linear> {
-        let a = self.scale(o.den, 1)?;
-        let b = o.scale(self.den, 1)?;
+        let a = self.num.scale(o.den).ok()?;
+        let b = o.num.scale(self.den).ok()?;
         Some(Linear {
-            coeffs: a
-                .coeffs
-                .iter()
-                .zip(&b.coeffs)
-                .map(|(x, y)| x.checked_add(*y))
-                .collect::<Option<_>>()?,
-            constant: a.constant.checked_add(b.constant)?,
+            num: a.add(&b).ok()?,
             den: self.den.checked_mul(o.den)?,
         })
     }
@@ -174,11 +162,13 @@ impl Linear {
     fn into_form(self, names: &Names) -> SplitForm {
         let d = names.depth;
         let n = names.iters.len();
+        // Every column the form mentions is one of `names`'.
+        let row: Vec<i64> = (0..names.width()).map(|k| self.num.coeff(&k)).collect();
         SplitForm {
-            alphas: self.coeffs[..d].to_vec(),
-            iters: self.coeffs[d..d + n].to_vec(),
-            params: self.coeffs[d + n..].to_vec(),
-            constant: self.constant,
+            alphas: row[..d].to_vec(),
+            iters: row[d..d + n].to_vec(),
+            params: row[d + n..].to_vec(),
+            constant: self.num.constant_term(),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Whether the printed code stays within C `int`: the constants of the
 //! loop AST against those of the kernel's own domains.
 
-use crate::emit::scan::{Aff, Expr, Node};
+use crate::emit::scan::{Expr, Node, Sum};
 use crate::scop::Scop;
 
 pub(super) fn is_int(v: i64) -> bool {
@@ -24,12 +24,12 @@ pub(super) fn domains_are_int(scop: &Scop) -> bool {
 /// The first coefficient, constant, stride or divisor in `nodes` that is
 /// not a C `int`.
 pub(super) fn first_constant_beyond_int(nodes: &[Node]) -> Option<i64> {
-    fn aff(a: &Aff) -> Option<i64> {
+    fn aff(a: &Sum) -> Option<i64> {
         std::iter::once(a.constant)
             .chain(a.terms.iter().map(|t| t.0))
             .find(|v| !is_int(*v))
     }
-    fn floors(f: &[(i64, Aff, i64)]) -> Option<i64> {
+    fn floors(f: &[(i64, Sum, i64)]) -> Option<i64> {
         f.iter().find_map(|(c, a, q)| {
             [*c, *q]
                 .into_iter()

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::{Printer, STEP};
 use crate::emit::scan::rewrite::jammed;
-use crate::emit::scan::{Aff, Expr, Loop};
+use crate::emit::scan::{Expr, Loop, Sum};
 
 impl Printer<'_> {
     /// `v <= e`, written `v < e + 1` when that drops a `- 1`.
@@ -171,7 +171,7 @@ impl Printer<'_> {
 }
 
 /// `a - b`, exactly; `None` on overflow.
-pub(super) fn difference(a: &Aff, b: &Aff) -> Option<Aff> {
+pub(super) fn difference(a: &Sum, b: &Sum) -> Option<Sum> {
     let mut d = a.clone();
     d.constant = d.constant.checked_sub(b.constant)?;
     for (c, name) in &b.terms {

@@ -8,15 +8,18 @@
 
 use crate::scop::schedule::Mark;
 
-/// `Σ coefficient · name + constant`, names being loop variables and
-/// parameters.
+/// `Σ coefficient · name + constant` as it is printed, names being loop
+/// variables and parameters. A piece of C, not an arithmetic form: its
+/// terms are printed in the order they were built in, which a canonical
+/// [`crate::poly::Affine`] (sorted by variable) would not keep; arithmetic
+/// on it goes through `poly`'s checked operations.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Aff {
+pub struct Sum {
     pub terms: Vec<(i64, String)>,
     pub constant: i64,
 }
 
-impl Aff {
+impl Sum {
     /// Whether the form is a constant.
     pub fn is_constant(&self) -> bool {
         self.terms.is_empty()
@@ -33,16 +36,16 @@ impl Aff {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expr {
     /// `ceil(aff / div)`, `div > 0`.
-    Ceil(Aff, i64),
+    Ceil(Sum, i64),
     /// `floor(aff / div)`, `div > 0`.
-    Floor(Aff, i64),
+    Floor(Sum, i64),
     Max(Vec<Expr>),
     Min(Vec<Expr>),
     /// The least value `>= lower` congruent to `offset` modulo `stride`:
     /// `offset + stride · ceil((lower - offset) / stride)`.
     StrideStart {
         lower: Box<Expr>,
-        offset: Aff,
+        offset: Sum,
         stride: i64,
     },
 }
@@ -68,10 +71,10 @@ impl Expr {
 /// (`i % 4 < 2`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cond {
-    pub aff: Aff,
+    pub aff: Sum,
     pub eq: bool,
     pub modulo: Option<i64>,
-    pub floors: Vec<(i64, Aff, i64)>,
+    pub floors: Vec<(i64, Sum, i64)>,
 }
 
 impl Cond {
@@ -122,14 +125,14 @@ pub enum Node {
 /// `linearize`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Quotient {
-    pub aff: Aff,
-    pub floors: Vec<(i64, Aff, i64)>,
+    pub aff: Sum,
+    pub floors: Vec<(i64, Sum, i64)>,
     pub divisor: i64,
 }
 
 impl Quotient {
     /// `aff`, divided by nothing.
-    pub fn affine(aff: Aff) -> Quotient {
+    pub fn affine(aff: Sum) -> Quotient {
         Quotient {
             aff,
             floors: Vec::new(),

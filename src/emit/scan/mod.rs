@@ -24,7 +24,7 @@ mod items;
 pub mod rewrite;
 mod separate;
 
-pub use ast::{Aff, Cond, Expr, Loop, Node, Quotient};
+pub use ast::{Cond, Expr, Loop, Node, Quotient, Sum};
 pub use build::scan;
 
 use crate::poly::PolyError;

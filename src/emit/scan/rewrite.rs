@@ -7,7 +7,7 @@
 //! Here only the shape is checked: a perfect nest whose inner bounds and
 //! guards do not depend on the unrolled variable.
 
-use super::ast::{Aff, Cond, Node, Quotient};
+use super::ast::{Cond, Node, Quotient, Sum};
 
 /// The same nodes with adjacent guards on the same conditions merged into
 /// one (`if (c) A; if (c) B;` is `if (c) { A; B; }`), at every depth.
@@ -94,7 +94,7 @@ fn has_loop(n: &Node) -> bool {
 /// `n` (a loop-free node) with `var` replaced by `var + offset`; `None` on
 /// overflow.
 fn shifted(n: &Node, var: &str, offset: i64) -> Option<Node> {
-    let aff = |a: &Aff| -> Option<Aff> {
+    let aff = |a: &Sum| -> Option<Sum> {
         let mut a = a.clone();
         for (c, name) in &a.terms {
             if name == var {

@@ -12,9 +12,7 @@
 //!
 //! All coefficient arithmetic is checked and fails with [`Overflow`].
 
-use std::collections::BTreeMap;
-
-use crate::poly::{checked_add, checked_mul, BasicSet, Constraint, Overflow};
+use crate::poly::{checked_add, checked_mul, Affine, BasicSet, Constraint, Overflow};
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Atom {
@@ -26,82 +24,23 @@ pub enum Atom {
     Floor(Box<Aff>, i64),
 }
 
-/// `Σ coeff·atom + constant`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Aff {
-    pub terms: BTreeMap<Atom, i64>,
-    pub constant: i64,
-}
+/// `Σ coeff·atom + constant`: `poly`'s affine form over atoms.
+pub type Aff = Affine<Atom>;
 
-impl Aff {
-    pub fn constant(c: i64) -> Aff {
-        Aff {
-            terms: BTreeMap::new(),
-            constant: c,
-        }
-    }
-
-    pub fn atom(a: Atom) -> Aff {
-        let mut terms = BTreeMap::new();
-        terms.insert(a, 1);
-        Aff { terms, constant: 0 }
-    }
-
-    pub fn as_constant(&self) -> Option<i64> {
-        self.terms.is_empty().then_some(self.constant)
-    }
-
-    pub fn coeff(&self, a: &Atom) -> i64 {
-        self.terms.get(a).copied().unwrap_or(0)
-    }
-
-    pub fn add(&self, other: &Aff) -> Result<Aff, Overflow> {
-        let mut r = self.clone();
-        for (a, &c) in &other.terms {
-            let v = checked_add(r.coeff(a), c)?;
-            if v == 0 {
-                r.terms.remove(a);
-            } else {
-                r.terms.insert(a.clone(), v);
-            }
-        }
-        r.constant = checked_add(r.constant, other.constant)?;
-        Ok(r)
-    }
-
-    pub fn scale(&self, k: i64) -> Result<Aff, Overflow> {
-        if k == 0 {
-            return Ok(Aff::default());
-        }
-        let mut terms = BTreeMap::new();
-        for (a, &c) in &self.terms {
-            terms.insert(a.clone(), checked_mul(c, k)?);
-        }
-        Ok(Aff {
-            terms,
-            constant: checked_mul(self.constant, k)?,
-        })
-    }
-
+impl Affine<Atom> {
     /// `floor(self / k)` for `k > 0`, folded when exact.
     pub fn floor_div(&self, k: i64) -> Result<Aff, Overflow> {
         if k == 1 {
             return Ok(self.clone());
         }
-        if self.terms.values().all(|c| c % k == 0) {
-            let mut r = Aff {
-                terms: self.terms.iter().map(|(a, c)| (a.clone(), c / k)).collect(),
-                constant: self.constant.div_euclid(k),
-            };
-            r.terms.retain(|_, c| *c != 0);
-            return Ok(r);
-        }
-        Ok(Aff::atom(Atom::Floor(Box::new(self.clone()), k)))
+        Ok(self
+            .floor_div_exact_terms(k)
+            .unwrap_or_else(|| Aff::var(Atom::Floor(Box::new(self.clone()), k))))
     }
 
     /// Every name this form mentions, floors included.
     pub fn names(&self, out: &mut Vec<String>) {
-        for a in self.terms.keys() {
+        for (a, _) in self.terms() {
             match a {
                 Atom::Name(n) => out.push(n.clone()),
                 Atom::Out(_) => {}
@@ -346,12 +285,15 @@ fn tighten(conj: Vec<Cond>) -> Result<Option<Vec<Cond>>, Overflow> {
     let mut out: Vec<Cond> = Vec::with_capacity(conj.len());
     for c in conj {
         match c {
-            Cond::Ge(a) if !a.terms.is_empty() => {
+            Cond::Ge(a) if a.as_constant().is_none() => {
                 let same = out
                     .iter_mut()
-                    .find_map(|k| matches!(k, Cond::Ge(b) if b.terms == a.terms).then_some(k));
+                    .find_map(|k| matches!(k, Cond::Ge(b) if b.same_terms(&a)).then_some(k));
                 match same {
-                    Some(Cond::Ge(kept)) => kept.constant = kept.constant.min(a.constant),
+                    Some(Cond::Ge(kept)) => {
+                        let tightest = kept.constant_term().min(a.constant_term());
+                        *kept = kept.clone().with_constant(tightest);
+                    }
                     _ => out.push(Cond::Ge(a)),
                 }
             }
@@ -361,14 +303,6 @@ fn tighten(conj: Vec<Cond>) -> Result<Option<Vec<Cond>>, Overflow> {
     Ok((!plainly_empty(&out)?).then_some(out))
 }
 
-/// `a = -b` as linear parts (both iterate in key order).
-fn opposite(a: &BTreeMap<Atom, i64>, b: &BTreeMap<Atom, i64>) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|((ka, va), (kb, vb))| ka == kb && va.checked_neg() == Some(*vb))
-}
-
 /// Whether a conjunction is empty for a reason seen without any solving: a
 /// constant row that fails, or two rows `t + a >= 0` and `-t + b >= 0` with
 /// `a + b < 0` (an equality `t + c = 0` counts as both `t + c >= 0` and
@@ -376,22 +310,22 @@ fn opposite(a: &BTreeMap<Atom, i64>, b: &BTreeMap<Atom, i64>) -> bool {
 fn plainly_empty(conj: &[Cond]) -> Result<bool, Overflow> {
     // Each row as `terms + constant >= 0`, with `negate` for the second
     // half of an equality (`-terms - constant >= 0`).
-    let mut rows: Vec<(&BTreeMap<Atom, i64>, i64, bool)> = Vec::new();
+    let mut rows: Vec<(&Aff, i64, bool)> = Vec::new();
     for c in conj {
         match c {
-            Cond::Ge(a) | Cond::Eq(a) if a.terms.is_empty() => {
+            Cond::Ge(a) | Cond::Eq(a) if a.as_constant().is_some() => {
                 let holds = match c {
-                    Cond::Ge(_) => a.constant >= 0,
-                    _ => a.constant == 0,
+                    Cond::Ge(_) => a.constant_term() >= 0,
+                    _ => a.constant_term() == 0,
                 };
                 if !holds {
                     return Ok(true);
                 }
             }
-            Cond::Ge(a) => rows.push((&a.terms, a.constant, false)),
+            Cond::Ge(a) => rows.push((a, a.constant_term(), false)),
             Cond::Eq(a) => {
-                rows.push((&a.terms, a.constant, false));
-                rows.push((&a.terms, checked_mul(a.constant, -1)?, true));
+                rows.push((a, a.constant_term(), false));
+                rows.push((a, checked_mul(a.constant_term(), -1)?, true));
             }
             _ => {}
         }
@@ -400,7 +334,11 @@ fn plainly_empty(conj: &[Cond]) -> Result<bool, Overflow> {
         for &(t2, c2, n2) in &rows[k + 1..] {
             // Opposite directions: the same terms with one row negated, or
             // opposite terms with both rows alike.
-            let against = if n1 != n2 { t1 == t2 } else { opposite(t1, t2) };
+            let against = if n1 != n2 {
+                t1.same_terms(t2)
+            } else {
+                t1.opposite_terms(t2)
+            };
             if against && checked_add(c1, c2)? < 0 {
                 return Ok(true);
             }
@@ -472,7 +410,7 @@ fn row_of(
     floors: &mut Vec<(Atom, usize)>,
 ) -> Result<(Vec<i64>, i64), LowerError> {
     let mut coeffs = vec![0i64; set.n_cols()];
-    for (atom, &c) in &a.terms {
+    for (atom, c) in a.terms() {
         let col = match atom {
             Atom::Floor(inner, k) => match floors.iter().find(|(f, _)| f == atom) {
                 Some(&(_, col)) => col,
@@ -482,7 +420,10 @@ fn row_of(
                     let mut lo = inner_row.clone();
                     lo.resize(set.n_cols(), 0);
                     lo[q] = -k; // inner - k q >= 0
-                    let mut hi: Vec<i64> = lo.iter().map(|v| -v).collect();
+                    let mut hi = lo
+                        .iter()
+                        .map(|&v| checked_mul(v, -1))
+                        .collect::<Result<Vec<i64>, _>>()?;
                     set.add(Constraint::ineq(lo, inner_c));
                     // k q - inner + k - 1 >= 0
                     hi.resize(set.n_cols(), 0);
@@ -503,5 +444,5 @@ fn row_of(
         coeffs[col] = checked_add(coeffs[col], c)?;
     }
     coeffs.resize(set.n_cols(), 0);
-    Ok((coeffs, a.constant))
+    Ok((coeffs, a.constant_term()))
 }

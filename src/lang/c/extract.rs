@@ -226,7 +226,7 @@ impl Walker {
         init: Pw,
     ) -> Result<(), Diagnostic> {
         let me = Atom::Name(name.to_string());
-        let it = Pw::Aff(Aff::atom(me.clone()));
+        let it = Pw::Aff(Aff::var(me.clone()));
         let span = &f.init_span;
         // Lower bound (counting up) or upper bound (counting down) from the init.
         let from_init = if step > 0 {
@@ -245,7 +245,7 @@ impl Walker {
                 .with_label("`min`, `max` or `/` here")
                 .with_help("start the loop at a plain affine expression"));
             };
-            let diff = Aff::atom(me.clone())
+            let diff = Aff::var(me.clone())
                 .add(&a.scale(-1).map_err(overflow(span))?)
                 .map_err(overflow(span))?;
             parts.push(Cond::Divisible(diff, step.abs()));

@@ -383,7 +383,7 @@ impl<'a> Builder<'a> {
         if k == 1 {
             return Ok(e);
         }
-        let key = (e.clone().trimmed(), k);
+        let key = (e.clone(), k);
         if let Some(&q) = self.floors.get(&key) {
             return Ok(Aff::var(self.n_fixed + q));
         }
@@ -406,10 +406,7 @@ impl<'a> Builder<'a> {
         let mut floors = BTreeSet::new();
         let mut pending: Vec<&Aff> = clause.rows.iter().map(|(_, a)| a).collect();
         while let Some(a) = pending.pop() {
-            for (col, &c) in a.coeffs.iter().enumerate().skip(self.n_fixed) {
-                if c == 0 {
-                    continue;
-                }
+            for (&col, _) in a.terms().filter(|(&col, _)| col >= self.n_fixed) {
                 let q = col - self.n_fixed;
                 used.insert(q);
                 if let Some(def) = self.floor_defs.get(&q) {
@@ -427,7 +424,7 @@ impl<'a> Builder<'a> {
         let n_cols = self.n_fixed + used.len();
         let lay_out = |kind: ConstraintKind, a: &Aff| -> Result<Constraint> {
             let mut coeffs = vec![0; n_cols];
-            for (col, &c) in a.coeffs.iter().enumerate().filter(|(_, &c)| c != 0) {
+            for (&col, c) in a.terms() {
                 let to = if col < self.n_fixed {
                     col
                 } else {
@@ -440,7 +437,7 @@ impl<'a> Builder<'a> {
             Ok(Constraint {
                 kind,
                 coeffs,
-                constant: a.constant,
+                constant: a.constant_term(),
             })
         };
         let mut rows = Vec::with_capacity(clause.rows.len() + 2 * floors.len());

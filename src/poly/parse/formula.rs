@@ -6,75 +6,11 @@
 use std::collections::BTreeSet;
 
 use super::{At, ParseError, Result, MAX_DISJUNCTS};
-use crate::poly::{checked_add, checked_mul, ConstraintKind, Overflow};
+use crate::poly::{Affine, ConstraintKind};
 
-/// An affine form `coeffs · x + constant` over the columns of the disjunct
-/// being read (parameters, inputs, outputs, then locals by number); missing
-/// trailing coefficients are zero.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub(super) struct Aff {
-    pub(super) coeffs: Vec<i64>,
-    pub(super) constant: i64,
-}
-
-impl Aff {
-    pub(super) fn constant(c: i64) -> Aff {
-        Aff {
-            coeffs: Vec::new(),
-            constant: c,
-        }
-    }
-
-    pub(super) fn var(col: usize) -> Aff {
-        let mut coeffs = vec![0; col + 1];
-        coeffs[col] = 1;
-        Aff {
-            coeffs,
-            constant: 0,
-        }
-    }
-
-    /// The value, when no variable has a non-zero coefficient.
-    pub(super) fn as_constant(&self) -> Option<i64> {
-        self.coeffs.iter().all(|&c| c == 0).then_some(self.constant)
-    }
-
-    pub(super) fn add(&self, other: &Aff) -> std::result::Result<Aff, Overflow> {
-        let n = self.coeffs.len().max(other.coeffs.len());
-        let get = |a: &Aff, k: usize| a.coeffs.get(k).copied().unwrap_or(0);
-        let coeffs = (0..n)
-            .map(|k| checked_add(get(self, k), get(other, k)))
-            .collect::<std::result::Result<_, _>>()?;
-        Ok(Aff {
-            coeffs,
-            constant: checked_add(self.constant, other.constant)?,
-        })
-    }
-
-    pub(super) fn scale(&self, k: i64) -> std::result::Result<Aff, Overflow> {
-        let coeffs = self
-            .coeffs
-            .iter()
-            .map(|&c| checked_mul(c, k))
-            .collect::<std::result::Result<_, _>>()?;
-        Ok(Aff {
-            coeffs,
-            constant: checked_mul(self.constant, k)?,
-        })
-    }
-
-    pub(super) fn sub(&self, other: &Aff) -> std::result::Result<Aff, Overflow> {
-        self.add(&other.scale(-1)?)
-    }
-
-    /// Without trailing zero coefficients, so that equal forms compare equal.
-    pub(super) fn trimmed(mut self) -> Aff {
-        while self.coeffs.last() == Some(&0) {
-            self.coeffs.pop();
-        }
-        self
-    }
-}
+/// An affine form over the columns of the disjunct being read
+/// (parameters, inputs, outputs, then locals by number).
+pub(super) type Aff = Affine<usize>;
 
 /// A conjunction of rows `aff = 0` / `aff >= 0`, with the `exists` locals it
 /// is quantified over (floor locals are found from the rows).

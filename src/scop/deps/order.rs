@@ -10,15 +10,11 @@
 //! comparing execution order.
 
 use super::polyhedron::Layout;
-use crate::poly::{checked_add, BasicMap, Constraint, ConstraintKind, PolyError};
+use crate::poly::{checked_add, Affine, BasicMap, Constraint, ConstraintKind, PolyError};
 use crate::scop::schedule::date_count;
 
-/// An affine form `coeffs · [params | iterators] + constant`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Aff {
-    coeffs: Vec<i64>,
-    constant: i64,
-}
+/// An affine form over the columns `[params | iterators]`.
+type Aff = Affine<usize>;
 
 /// One statement's place in the original order.
 #[derive(Clone, Debug)]
@@ -46,10 +42,8 @@ impl Position {
         for o in 0..date_count(d) {
             let aff = defining_form(schedule, o)?;
             if o % 2 == 0 {
-                if aff.coeffs.iter().any(|&v| v != 0) {
-                    return Err(PolyError::Unsupported(NOT_2D1));
-                }
-                betas.push(aff.constant);
+                let beta = aff.as_constant();
+                betas.push(beta.ok_or(PolyError::Unsupported(NOT_2D1))?);
             } else {
                 alphas.push(aff);
             }
@@ -87,13 +81,11 @@ fn defining_form(schedule: &BasicMap, o: usize) -> Result<Aff, PolyError> {
     // u·x_o + rest = 0 with u = ±1, so x_o = -u·rest.
     let u = row.coeffs[col];
     let negate = |v: i64| v.checked_mul(-u).ok_or(PolyError::Overflow);
-    Ok(Aff {
-        coeffs: row.coeffs[..first_out]
-            .iter()
-            .map(|&v| negate(v))
-            .collect::<Result<_, _>>()?,
-        constant: negate(row.constant)?,
-    })
+    let coeffs = row.coeffs[..first_out]
+        .iter()
+        .map(|&v| negate(v))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Aff::from_row(&coeffs, negate(row.constant)?))
 }
 
 /// Number of loops enclosing both statements.
@@ -148,7 +140,7 @@ fn difference(
 ) -> Result<(Vec<i64>, i64), PolyError> {
     let mut coeffs = vec![0; layout.n_dims()];
     let (a_s, a_t) = (&src.alphas[k], &tgt.alphas[k]);
-    for (c, &v) in a_t.coeffs.iter().enumerate() {
+    for (&c, v) in a_t.terms() {
         let col = if c < tgt.n_param {
             c
         } else {
@@ -156,7 +148,7 @@ fn difference(
         };
         coeffs[col] = checked_add(coeffs[col], v)?;
     }
-    for (c, &v) in a_s.coeffs.iter().enumerate() {
+    for (&c, v) in a_s.terms() {
         let col = if c < src.n_param {
             c
         } else {
@@ -165,8 +157,8 @@ fn difference(
         coeffs[col] = checked_add(coeffs[col], v.checked_neg().ok_or(PolyError::Overflow)?)?;
     }
     let constant = a_t
-        .constant
-        .checked_sub(a_s.constant)
+        .constant_term()
+        .checked_sub(a_s.constant_term())
         .ok_or(PolyError::Overflow)?;
     Ok((coeffs, constant))
 }

@@ -4,7 +4,7 @@
 //! loop variables (`resolve`).
 
 use super::{unsupported, Scanner, Val};
-use crate::emit::scan::ast::{Aff, Cond, Node, Quotient};
+use crate::emit::scan::ast::{Cond, Node, Quotient, Sum};
 use crate::emit::scan::ScanError;
 use crate::poly::{checked_add, checked_mul, gcd_of, BasicSet, Constraint, ConstraintKind};
 
@@ -38,11 +38,11 @@ impl Scanner<'_> {
         coeffs: &[i64],
         constant: i64,
         vals: &[Val],
-    ) -> Result<Aff, ScanError> {
+    ) -> Result<Sum, ScanError> {
         if coeffs.iter().skip(self.np + self.n).any(|&v| v != 0) {
             return Err(unsupported("a bound or guard on an existential variable"));
         }
-        let mut aff = Aff {
+        let mut aff = Sum {
             terms: Vec::new(),
             constant,
         };
@@ -140,7 +140,7 @@ impl Scanner<'_> {
     }
 }
 
-pub(super) fn add_term(aff: &mut Aff, c: i64, name: &str) -> Result<(), ScanError> {
+pub(super) fn add_term(aff: &mut Sum, c: i64, name: &str) -> Result<(), ScanError> {
     if let Some(t) = aff.terms.iter_mut().find(|t| t.1 == name) {
         t.0 = checked_add(t.0, c)?;
     } else {

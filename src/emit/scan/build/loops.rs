@@ -6,7 +6,7 @@
 
 use super::simplify::{constant_of, simplify};
 use super::{combine, unsupported, Scanner, Val};
-use crate::emit::scan::ast::{Aff, Expr, Loop, Node};
+use crate::emit::scan::ast::{Expr, Loop, Node, Sum};
 use crate::emit::scan::separate::negations;
 use crate::emit::scan::ScanError;
 use crate::poly::{checked_mul, BasicSet, Constraint, ConstraintKind};
@@ -407,8 +407,8 @@ impl Scanner<'_> {
     }
 }
 
-pub(super) fn negate(a: &Aff) -> Result<Aff, ScanError> {
-    Ok(Aff {
+pub(super) fn negate(a: &Sum) -> Result<Sum, ScanError> {
+    Ok(Sum {
         terms: a
             .terms
             .iter()

@@ -2,14 +2,14 @@
 //! duplicates dropped, `min(a, max(a, b)) = a` absorbed, single-element
 //! `max`/`min` unwrapped. Rewrites only to equal values.
 
-use crate::emit::scan::ast::{Aff, Expr};
+use crate::emit::scan::ast::{Expr, Sum};
 
 /// Exact divisions folded, constants folded, duplicates dropped,
 /// single-element `max`/`min` unwrapped.
 pub(super) fn simplify(e: Expr) -> Expr {
     match e {
         Expr::Ceil(a, q) | Expr::Floor(a, q) if q > 1 && divides(&a, q) => Expr::Ceil(
-            Aff {
+            Sum {
                 terms: a.terms.iter().map(|(c, n)| (c / q, n.clone())).collect(),
                 constant: a.constant / q,
             },
@@ -51,7 +51,7 @@ pub(super) fn fold(v: Vec<Expr>, max: bool) -> Expr {
     }
     if let Some(k) = best {
         out.push(Expr::Ceil(
-            Aff {
+            Sum {
                 terms: Vec::new(),
                 constant: k,
             },
@@ -112,18 +112,18 @@ pub(super) fn constant_of(e: &Expr) -> Option<i64> {
     }
 }
 
-pub(super) fn divides(a: &Aff, q: i64) -> bool {
+pub(super) fn divides(a: &Sum, q: i64) -> bool {
     a.constant % q == 0 && a.terms.iter().all(|(c, _)| c % q == 0)
 }
 
 #[cfg(test)]
 mod tests {
     use super::simplify;
-    use crate::emit::scan::ast::{Aff, Expr};
+    use crate::emit::scan::ast::{Expr, Sum};
 
     fn aff(terms: &[(i64, &str)], constant: i64) -> Expr {
         Expr::Floor(
-            Aff {
+            Sum {
                 terms: terms.iter().map(|(c, n)| (*c, n.to_string())).collect(),
                 constant,
             },

@@ -4,7 +4,7 @@
 //! guards for a strided statement in a unit-step loop.
 
 use super::{combine, unsupported, Scanner, Val};
-use crate::emit::scan::ast::{Aff, Cond};
+use crate::emit::scan::ast::{Cond, Sum};
 use crate::emit::scan::items::Item;
 use crate::emit::scan::ScanError;
 use crate::poly::{checked_add, checked_mul, gcd_of, BasicSet, Constraint, ConstraintKind};
@@ -20,7 +20,7 @@ impl Scanner<'_> {
         kept: &[usize],
         d: usize,
         vals: &[Val],
-    ) -> Result<Option<(i64, Aff)>, ScanError> {
+    ) -> Result<Option<(i64, Sum)>, ScanError> {
         // A jammed loop steps through every date: `unroll_jam` proved
         // groups of consecutive dates legal (apply::marks::unroll_jam).
         if kept.iter().any(|&i| {

@@ -126,7 +126,7 @@ impl Walker {
 
     pub(super) fn name(&mut self, name: &str, span: &Span, what: &str) -> Result<Pw, Diagnostic> {
         if self.loops.iter().any(|l| l.name == name) {
-            return Ok(Pw::Aff(Aff::atom(Atom::Name(name.to_string()))));
+            return Ok(Pw::Aff(Aff::var(Atom::Name(name.to_string()))));
         }
         if self.iterators.contains(name) {
             return Err(Diagnostic::error(
@@ -147,6 +147,6 @@ impl Walker {
         if !self.params.iter().any(|p| p == name) {
             self.params.push(name.to_string());
         }
-        Ok(Pw::Aff(Aff::atom(Atom::Name(name.to_string()))))
+        Ok(Pw::Aff(Aff::var(Atom::Name(name.to_string()))))
     }
 }

@@ -81,7 +81,7 @@ pub(super) fn build_statement(
         let flat = Space::set(params.to_vec(), None, all);
         let mut conds = Vec::new();
         for (o, s) in a.subs.iter().enumerate() {
-            let d = Pw::Aff(Aff::atom(Atom::Out(o)))
+            let d = Pw::Aff(Aff::var(Atom::Out(o)))
                 .add(&s.scale(-1).map_err(over)?)
                 .map_err(over)?;
             conds.push(d.eq_zero().map_err(over)?);
