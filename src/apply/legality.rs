@@ -55,10 +55,25 @@ pub fn first_illegality(
     deps: &[Dependence],
     schedule: &Schedule,
 ) -> Result<Option<Illegal>, PolyError> {
+    first_illegality_but_jams(scop, deps, schedule, &[])
+}
+
+/// [`first_illegality`] without the jam checks of `proven`: loops (by β
+/// prefix, with their factor) already found jammable on these same
+/// pieces, as `unroll_jam` finds the loops it marks. Exact.
+pub fn first_illegality_but_jams(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    proven: &[(Vec<i64>, u32)],
+) -> Result<Option<Illegal>, PolyError> {
     if let Some(v) = first_violation(scop, schedule, deps)? {
         return Ok(Some(Illegal::Violation(v)));
     }
-    first_unsound_mark(scop, deps, schedule)
+    if let Some(i) = first_carried_mark(scop, deps, schedule)? {
+        return Ok(Some(i));
+    }
+    first_unsound_jam(scop, deps, schedule, proven)
 }
 
 /// The first mark that `schedule` breaks: a parallel or vector loop that
@@ -72,7 +87,7 @@ pub fn first_unsound_mark(
     if let Some(i) = first_carried_mark(scop, deps, schedule)? {
         return Ok(Some(i));
     }
-    first_unsound_jam(scop, deps, schedule)
+    first_unsound_jam(scop, deps, schedule, &[])
 }
 
 /// The first loop marked parallel or vector that carries a dependence (a
@@ -114,13 +129,15 @@ pub fn first_carried_mark(
 }
 
 /// The first loop marked `unroll_jam` that cannot be jammed ([`jam_violation`]
-/// on the pieces in it). Exact; `factor` dependence checks per jammed loop.
-pub fn first_unsound_jam(
+/// on the pieces in it), `proven` ones aside. Exact; `factor` dependence
+/// checks per jammed loop.
+fn first_unsound_jam(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
+    proven: &[(Vec<i64>, u32)],
 ) -> Result<Option<Illegal>, PolyError> {
-    let mut checked: Vec<(Vec<i64>, u32)> = Vec::new();
+    let mut checked: Vec<(Vec<i64>, u32)> = proven.to_vec();
     for (statement, st) in schedule.statements.iter().enumerate() {
         for (k, marks) in st.marks.iter().enumerate() {
             let depth = k + 1;

@@ -53,6 +53,16 @@ pub fn parallelize(
     Ok(next)
 }
 
+/// The loops that `unroll_jam(beta, depth, …)` marks and checks, by their
+/// β prefixes.
+pub(super) fn jammed_loops(
+    schedule: &Schedule,
+    beta: &[i64],
+    depth: usize,
+) -> Result<Vec<Vec<i64>>, ApplyError> {
+    loops_around(schedule, beta, depth, "unroll_jam")
+}
+
 /// The loops at `depth` around the statements under `beta`, by their β
 /// prefixes, closed over statements: marks belong to statements, not
 /// pieces, so a statement split by `iss` gets a mark in every part, and

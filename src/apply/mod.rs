@@ -29,7 +29,7 @@ pub use split::SplitForm;
 use crate::poly::PolyError;
 use crate::scop::validity::Violation;
 use crate::scop::{Dependence, Schedule, Scop};
-use legality::{first_illegality, first_unsound_mark, Illegal};
+use legality::{first_illegality, first_illegality_but_jams, first_unsound_mark, Illegal};
 
 /// One directive with its arguments checked for type (not yet for meaning).
 /// Depths are 1-based; β-vectors address a loop or a statement.
@@ -231,10 +231,21 @@ pub fn apply(
     directive: &Directive,
 ) -> Result<Applied, ApplyError> {
     let next = rewrite(scop, deps, schedule, directive)?;
-    let illegal = if preserves_order(schedule, directive) {
-        first_unsound_mark(scop, deps, &next)?
-    } else {
-        first_illegality(scop, deps, &next)?
+    let illegal = match directive {
+        // The rewrite checked every loop it jams, on these same pieces.
+        Directive::UnrollJam {
+            beta,
+            depth,
+            factor,
+        } => {
+            let proven: Vec<(Vec<i64>, u32)> = marks::jammed_loops(schedule, beta, *depth)?
+                .into_iter()
+                .map(|prefix| (prefix, *factor))
+                .collect();
+            first_illegality_but_jams(scop, deps, &next, &proven)?
+        }
+        _ if preserves_order(schedule, directive) => first_unsound_mark(scop, deps, &next)?,
+        _ => first_illegality(scop, deps, &next)?,
     };
     match illegal {
         Some(Illegal::Violation(v)) => return Err(ApplyError::Violation(Box::new(v))),
