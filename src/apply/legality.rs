@@ -6,11 +6,12 @@
 //! directive (a later directive can break an earlier mark), the CLI for a
 //! schedule loaded from JSON.
 
+use super::affine::shift;
 use super::blocking::stripmine_pieces_shifted;
 use super::dates::swap_dates;
 use super::tree::under;
 use super::ApplyError;
-use crate::poly::PolyError;
+use crate::poly::{Constraint, Map, PolyError};
 use crate::scop::schedule::{alpha_date, Mark};
 use crate::scop::validity::{carried_dependence, first_violation, Violation};
 use crate::scop::{Dependence, Schedule, Scop};
@@ -129,8 +130,8 @@ pub fn first_carried_mark(
 }
 
 /// The first loop marked `unroll_jam` that cannot be jammed ([`jam_violation`]
-/// on the pieces in it), `proven` ones aside. Exact; `factor` dependence
-/// checks per jammed loop.
+/// on the pieces in it), `proven` ones aside. Exact; one dependence
+/// check per jammed loop.
 fn first_unsound_jam(
     scop: &Scop,
     deps: &[Dependence],
@@ -177,6 +178,13 @@ fn first_unsound_jam(
 /// strip-mined by `factor`, shifted by `0..factor`) with the point loop
 /// moved innermost, every dependence must be respected. The first pair
 /// out of order, with its dates on that jammed schedule, or `None`. Exact.
+///
+/// The alignment is one more parameter `s`, `0 ≤ s < factor`, shared by
+/// the two instances of every pair: the loop's dates become `α + s` and
+/// are strip-mined from 0, so that one dependence check covers every
+/// alignment (the point dates move by the same `s` for every instance,
+/// which keeps their order). The witness's parameters leave `s` out; its
+/// dates are those of the jammed schedule for the alignment found.
 pub fn jam_violation(
     scop: &Scop,
     deps: &[Dependence],
@@ -185,24 +193,72 @@ pub fn jam_violation(
     factor: u32,
 ) -> Result<Option<Violation>, PolyError> {
     let depth = prefix.len();
-    let targets = under(schedule, prefix).map_err(unproven)?;
-    for shift in 0..i64::from(factor) {
-        let mut jammed =
-            stripmine_pieces_shifted(schedule, &targets, prefix, depth, i64::from(factor), shift)
-                .map_err(unproven)?;
-        for t in &targets {
-            let st = &mut jammed.statements[t.statement];
-            let innermost = st.depth();
-            let piece = &mut st.pieces[t.piece];
-            for d in depth + 1..innermost {
-                *piece = swap_dates(piece, alpha_date(d), alpha_date(d + 1));
-            }
-        }
-        if let Some(v) = first_violation(scop, &jammed, deps)? {
-            return Ok(Some(v));
+    let size = i64::from(factor);
+    let np = scop.params.len();
+    let (scop, deps, schedule) = with_alignment_parameter(scop, deps, schedule);
+    let mut by_alignment = vec![0; np + 1];
+    by_alignment[np] = -1; // α := α − (−1)·s
+    let aligned = shift(&schedule, &scop, prefix, depth, &by_alignment, 0).map_err(unproven)?;
+    let targets = under(&aligned, prefix).map_err(unproven)?;
+    let mut jammed =
+        stripmine_pieces_shifted(&aligned, &targets, prefix, depth, size, 0).map_err(unproven)?;
+    for t in &targets {
+        let st = &mut jammed.statements[t.statement];
+        let innermost = st.depth();
+        let piece = &mut st.pieces[t.piece];
+        // 0 <= s <= factor - 1.
+        let mut lower = vec![0; piece.n_cols()];
+        lower[np] = 1;
+        let mut upper = vec![0; piece.n_cols()];
+        upper[np] = -1;
+        piece.add(Constraint::ineq(lower, 0));
+        piece.add(Constraint::ineq(upper, size - 1));
+        for d in depth + 1..innermost {
+            *piece = swap_dates(piece, alpha_date(d), alpha_date(d + 1));
         }
     }
-    Ok(None)
+    Ok(first_violation(&scop, &jammed, &deps)?.map(|mut v| {
+        v.params.truncate(np);
+        v
+    }))
+}
+
+/// The name of the alignment parameter of [`jam_violation`] (never a C
+/// name a kernel uses: it is not printed).
+const ALIGNMENT: &str = "polyc_jam_alignment";
+
+/// `scop`, `deps` and `schedule` with one more parameter, the alignment,
+/// after the others: no constraint mentions it yet. Cheap.
+fn with_alignment_parameter(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+) -> (Scop, Vec<Dependence>, Schedule) {
+    let mut scop = scop.clone();
+    scop.params.push(ALIGNMENT.to_string());
+    scop.context = scop.context.with_param_appended(ALIGNMENT);
+    let deps = deps
+        .iter()
+        .map(|d| {
+            let mut space = d.relation.space().clone();
+            space.params.push(ALIGNMENT.to_string());
+            let mut relation = Map::empty(space);
+            for b in d.relation.basics() {
+                relation.push(b.with_param_appended(ALIGNMENT));
+            }
+            Dependence {
+                relation,
+                ..d.clone()
+            }
+        })
+        .collect();
+    let mut schedule = schedule.clone();
+    for st in &mut schedule.statements {
+        for piece in &mut st.pieces {
+            *piece = piece.with_param_appended(ALIGNMENT);
+        }
+    }
+    (scop, deps, schedule)
 }
 
 /// A statement in the loop `prefix` (jammed at depth `prefix.len()`) that

@@ -58,6 +58,24 @@ macro_rules! conjunction_common {
                 n - 1
             }
 
+            /// The same constraints with one more parameter, `name`, after the
+            /// others; no row mentions it. Exact, cheap.
+            pub fn with_param_appended(&self, name: &str) -> $t {
+                let np = self.space.n_param();
+                let mut space = self.space.clone();
+                space.params.push(name.to_string());
+                let width = self.n_cols() + 1;
+                $t {
+                    space,
+                    n_local: self.n_local,
+                    constraints: self
+                        .constraints
+                        .iter()
+                        .map(|c| c.remapped(width, |k| if k < np { k } else { k + 1 }))
+                        .collect(),
+                }
+            }
+
             /// Add a constraint; a row shorter than [`Self::n_cols`] is padded with zeros.
             pub fn add(&mut self, mut c: Constraint) {
                 c.pad_to(self.n_cols());

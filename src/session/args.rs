@@ -9,15 +9,9 @@ use crate::lang::recipe::{AffineConstraint, Arg, Call, Value};
 use crate::scop::{Schedule, Scop};
 use crate::syntax::diagnostic::Diagnostic;
 
-/// The largest `unroll` and `unroll_noepilog` factor: each unit of the
-/// factor prints one more copy of the loop body.
+/// The largest `unroll`, `unroll_noepilog` and `unroll_jam` factor: each unit
+/// of the factor prints one more copy of the loop body.
 pub const MAX_UNROLL_FACTOR: i64 = 1024;
-
-/// The largest `unroll_jam` factor: its legality check strip-mines the
-/// loop at each of the `factor` alignments of its groups, one dependence
-/// check each, and does it again after every later directive (factor 64
-/// then `peel` and `iss` on seidel-2d: 5.7 s; factor 1024 alone: 3.7 s).
-pub const MAX_JAM_FACTOR: i64 = 16;
 
 /// The largest magnitude of a tile or strip size, a `grain` factor, a `skew`
 /// factor, a `shift` constant or a `reshape` amount: they become
@@ -112,21 +106,6 @@ impl Args<'_> {
             ));
         }
         u32::try_from(v).map_err(|_| self.wrong(k, "a positive factor"))
-    }
-
-    /// An `unroll_jam` factor: positive, at most [`MAX_JAM_FACTOR`].
-    pub fn jam_factor(&self, k: usize) -> Result<u32, RecipeError> {
-        let v = self.int(k)?;
-        if v > MAX_JAM_FACTOR {
-            return Err(self.above_cap(
-                k,
-                v,
-                &format!("at most {MAX_JAM_FACTOR}"),
-                "proving a jam legal takes one dependence check per unit of the factor, again \
-                 after every later directive",
-            ));
-        }
-        self.factor(k)
     }
 
     /// An integer that becomes a coefficient or constant of the generated

@@ -26,7 +26,7 @@ use crate::lang::recipe::{Call, Recipe};
 use crate::scop::{Dependence, Schedule, Scop};
 use crate::syntax::diagnostic::Diagnostic;
 
-pub use args::{MAX_DATE_COEFFICIENT, MAX_JAM_FACTOR, MAX_UNROLL_FACTOR};
+pub use args::{MAX_DATE_COEFFICIENT, MAX_UNROLL_FACTOR};
 pub use table::{directive_names, to_directive};
 
 /// The schedule after a recipe, the warnings it gave, and the scop (whose

@@ -340,7 +340,7 @@ pub const DIRECTIVES: &[DirectiveSpec] = &[
             Ok(Directive::UnrollJam {
                 beta: a.beta(0)?,
                 depth: a.depth(1)?,
-                factor: a.jam_factor(2)?,
+                factor: a.factor(2)?,
             })
         },
     ),
