@@ -105,7 +105,7 @@ pub(crate) fn combine_bounds(
 /// rational (and integer) set, with the smallest numbers. Fourier–Motzkin
 /// multiplies rows together, and without this the numbers of a few
 /// eliminations overflow.
-fn divided_by_content(row: Constraint) -> Constraint {
+pub(crate) fn divided_by_content(row: Constraint) -> Constraint {
     // 2^63 does not fit: 1 then (no division) is always sound.
     let g = super::gcd_of(row.coeffs.iter().copied().chain([row.constant])).unwrap_or(1);
     if g <= 1 {

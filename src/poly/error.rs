@@ -14,6 +14,9 @@ pub enum PolyError {
     SpaceMismatch { op: &'static str },
     /// The operation is not implemented for this input (named in the text).
     Unsupported(&'static str),
+    /// The operation gave up after its documented number of steps (the
+    /// text names it); nothing was decided.
+    StepLimit(&'static str),
 }
 
 impl From<Overflow> for PolyError {
@@ -28,6 +31,7 @@ impl fmt::Display for PolyError {
             PolyError::Overflow => f.write_str("integer overflow in polyhedral arithmetic"),
             PolyError::SpaceMismatch { op } => write!(f, "{op}: operands live in different spaces"),
             PolyError::Unsupported(what) => write!(f, "not supported: {what}"),
+            PolyError::StepLimit(what) => write!(f, "{what}: gave up after its step limit"),
         }
     }
 }

@@ -55,10 +55,12 @@ mod bounds;
 mod constraint;
 mod divisions;
 mod error;
+mod farkas;
 mod omega;
 mod ops;
 mod print;
 mod relations;
+mod simplex;
 mod simplify;
 mod space;
 mod union;
@@ -71,7 +73,9 @@ pub use constraint::{
     checked_add, checked_mul, gcd, gcd_of, lcm, Constraint, ConstraintKind, Overflow,
 };
 pub use error::PolyError;
+pub use farkas::nonnegative_forms;
 pub use ops::LexOpt;
+pub use simplex::{integer_lexmin_nonneg, rational_lexmin_nonneg, Ratio, STEP_LIMIT};
 pub use space::{Space, Tuple};
 pub use union::{Map, Set};
 mod parse;
