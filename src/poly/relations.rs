@@ -23,6 +23,33 @@ impl BasicMap {
         BasicMap::from_columns(space, self.n_local, permute(&self.constraints, &order))
     }
 
+    /// The differences `{ out − in : (in, out) ∈ self }` (isl's `deltas`),
+    /// parameters kept, for a relation whose tuples have the same size;
+    /// `None` otherwise. Exact, cheap: the tuples become locals.
+    pub fn deltas(&self) -> Option<BasicSet> {
+        let (np, n) = (self.space.n_param(), self.space.n_out());
+        if self.space.n_in() != n {
+            return None;
+        }
+        // Columns [params | δ | in | out | locals], with δ = out − in.
+        let width = self.n_cols() + n;
+        let mut rows: Vec<super::Constraint> = self
+            .constraints
+            .iter()
+            .map(|c| c.remapped(width, |k| if k < np { k } else { k + n }))
+            .collect();
+        for k in 0..n {
+            let mut coeffs = vec![0; width];
+            coeffs[np + k] = 1;
+            coeffs[np + n + k] = 1;
+            coeffs[np + 2 * n + k] = -1;
+            rows.push(super::Constraint::eq(coeffs, 0));
+        }
+        let dims = (0..n).map(|k| format!("d{k}")).collect();
+        let space = Space::set(self.space.params.clone(), None, dims);
+        Some(BasicSet::from_parts(space, self.n_local + 2 * n, rows))
+    }
+
     /// `{ in : ∃ out, (in, out) ∈ self }`: outputs become locals. Exact, cheap.
     pub fn domain(&self) -> BasicSet {
         let input = self

@@ -1,0 +1,103 @@
+//! The schedulers' view of a scop: one node per statement, one edge per
+//! disjunct of every dependence relation, each edge with the Farkas
+//! description of the affine forms that are non-negative on it, computed
+//! once and substituted into every (I)LP that needs it (report §6.3).
+//!
+//! An edge between two statements keeps the forms over
+//! `[c_n | c_x | c_y | d]` (parameters, source iterators, target
+//! iterators, constant); an edge from a statement to itself keeps them on
+//! the difference set `{ y − x }`, over `[c_n | c_δ | d]`: the schedule's
+//! parameter and constant terms cancel there (report (21)–(25)).
+//! Identical disjuncts (a RAW and a WAW between the same instances, say)
+//! become one edge.
+
+use crate::poly::{nonnegative_forms, BasicMap, Constraint, PolyError};
+use crate::scop::{DepKind, Dependence, Scop};
+
+/// One statement.
+#[derive(Clone, Debug)]
+pub(crate) struct Node {
+    /// How many iterators it has.
+    pub n_iter: usize,
+}
+
+/// Where an edge's forms live.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Forms {
+    /// Between two statements: rows over `[c_n | c_x | c_y | d]`.
+    Inter(Vec<Constraint>),
+    /// Within one statement, on the difference set: rows over
+    /// `[c_n | c_δ | d]`.
+    Intra(Vec<Constraint>),
+}
+
+/// One disjunct of a dependence relation.
+#[derive(Clone, Debug)]
+pub(crate) struct Edge {
+    pub source: usize,
+    pub target: usize,
+    /// Whether the order of its pairs must be kept (every kind but RAR).
+    pub validity: bool,
+    /// The pairs, `params -> { S[x] -> T[y] }`.
+    pub relation: BasicMap,
+    pub forms: Forms,
+}
+
+/// Nodes and edges of one scop.
+#[derive(Clone, Debug)]
+pub(crate) struct Graph {
+    pub n_param: usize,
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+}
+
+impl Graph {
+    /// The graph of `scop` under `deps`. Exact: each edge's forms are the
+    /// Farkas constraints of its disjunct.
+    pub fn new(scop: &Scop, deps: &[Dependence]) -> Result<Graph, PolyError> {
+        let nodes = scop
+            .statements
+            .iter()
+            .map(|s| Node {
+                n_iter: s.iterators.len(),
+            })
+            .collect();
+        let mut edges: Vec<Edge> = Vec::new();
+        for dep in deps {
+            let validity = dep.kind != DepKind::Rar;
+            for disjunct in dep.relation.basics() {
+                let same = edges.iter_mut().find(|e| {
+                    e.source == dep.source && e.target == dep.target && e.relation == *disjunct
+                });
+                if let Some(e) = same {
+                    e.validity |= validity;
+                    continue;
+                }
+                edges.push(Edge {
+                    source: dep.source,
+                    target: dep.target,
+                    validity,
+                    relation: disjunct.clone(),
+                    forms: forms_of(disjunct, dep.source == dep.target)?,
+                });
+            }
+        }
+        Ok(Graph {
+            n_param: scop.params.len(),
+            nodes,
+            edges,
+        })
+    }
+}
+
+/// The Farkas forms of one disjunct: on its pairs, or on its differences
+/// when it relates a statement to itself.
+fn forms_of(relation: &BasicMap, intra: bool) -> Result<Forms, PolyError> {
+    if intra {
+        let deltas = relation.deltas().ok_or(PolyError::SpaceMismatch {
+            op: "deltas of a dependence of a statement on itself",
+        })?;
+        return Ok(Forms::Intra(nonnegative_forms(&deltas)?));
+    }
+    Ok(Forms::Inter(nonnegative_forms(&relation.wrap())?))
+}

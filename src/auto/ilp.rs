@@ -1,0 +1,170 @@
+//! One scheduling (I)LP: non-negative variables in lexicographic priority
+//! order, rows over them, and the rows a dependence edge gives once its
+//! Farkas forms are read with schedule coefficients substituted in (report
+//! (19)–(25), (36)–(42): "a simple matter of copying coefficients, with
+//! some sign changes").
+//!
+//! A node's schedule row is `f(x) = Σ_j (c⁺_j − c⁻_j)·x_j + c_n·n + c_0`:
+//! every variable of the (I)LP is non-negative, so a coefficient that may
+//! be negative is the difference of two ([`RowVars`]).
+
+use super::graph::{Edge, Forms};
+use crate::poly::{
+    integer_lexmin_nonneg, rational_lexmin_nonneg, Affine, Constraint, ConstraintKind, PolyError,
+    Ratio,
+};
+
+/// An affine expression over (I)LP variables.
+pub(crate) type Lin = Affine<usize>;
+
+/// The variables of one node's schedule row.
+#[derive(Clone, Debug)]
+pub(crate) struct RowVars {
+    /// Per iterator, `(c⁻, c⁺)`.
+    pub iter: Vec<(usize, usize)>,
+    /// Per parameter, its coefficient (non-negative without loss: adding
+    /// one constant to it in every node changes no difference).
+    pub param: Vec<usize>,
+    /// The constant term (non-negative without loss, likewise).
+    pub constant: usize,
+}
+
+impl RowVars {
+    /// `c⁺_j − c⁻_j`.
+    pub fn iter_coeff(&self, j: usize) -> Result<Lin, PolyError> {
+        let (minus, plus) = self.iter[j];
+        Ok(Lin::var(plus).sub(&Lin::var(minus))?)
+    }
+}
+
+/// An (I)LP under construction.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Ilp {
+    n_var: usize,
+    rows: Vec<(ConstraintKind, Lin)>,
+}
+
+impl Ilp {
+    /// A new variable, after every earlier one in priority.
+    pub fn var(&mut self) -> usize {
+        self.n_var += 1;
+        self.n_var - 1
+    }
+
+    pub fn n_var(&self) -> usize {
+        self.n_var
+    }
+
+    /// Require `e ≥ 0` (`Ineq`) or `e = 0` (`Eq`).
+    pub fn require(&mut self, kind: ConstraintKind, e: Lin) {
+        self.rows.push((kind, e));
+    }
+
+    /// Require `var = Σ terms` (a variable that sums others, as the
+    /// objectives are).
+    pub fn define_sum(&mut self, var: usize, terms: &[usize]) -> Result<(), PolyError> {
+        let mut e = Lin::var(var);
+        for &t in terms {
+            e = e.sub(&Lin::var(t))?;
+        }
+        self.require(ConstraintKind::Eq, e);
+        Ok(())
+    }
+
+    fn constraints(&self) -> Vec<Constraint> {
+        self.rows
+            .iter()
+            .map(|(kind, e)| {
+                let mut coeffs = vec![0; self.n_var];
+                for (&v, c) in e.terms() {
+                    coeffs[v] = c;
+                }
+                Constraint {
+                    kind: *kind,
+                    coeffs,
+                    constant: e.constant_term(),
+                }
+            })
+            .collect()
+    }
+
+    /// The integer lexicographic minimum; `None` when infeasible. Exact.
+    pub fn integer_lexmin(&self) -> Result<Option<Vec<i64>>, PolyError> {
+        integer_lexmin_nonneg(self.n_var, &self.constraints())
+    }
+
+    /// The rational lexicographic minimum; `None` when infeasible. Exact.
+    pub fn rational_lexmin(&self) -> Result<Option<Vec<Ratio>>, PolyError> {
+        rational_lexmin_nonneg(self.n_var, &self.constraints())
+    }
+}
+
+/// What an edge's rows require of the difference `f_T(y) − f_S(x)` of the
+/// target's and the source's schedule rows, on every pair `x → y`:
+///
+/// ```text
+///   sign · (f_T(y) − f_S(x)) + param_extra · n + constant_extra ≥ 0
+/// ```
+///
+/// Validity is sign 1 and no extra; carrying adds `−e` to the constant;
+/// proximity is sign −1 with the bound `m·n + m₀` as extra; coincidence
+/// is sign −1 with no extra (together with validity: distance zero).
+pub(crate) struct Requirement<'a> {
+    pub sign: i64,
+    pub param_extra: &'a [Lin],
+    pub constant_extra: Lin,
+}
+
+/// The rows over (I)LP variables under which `req` holds on every pair of
+/// `edge`, given the variables of each node's row. Exact over the
+/// rationals (Farkas), hence sound for the integer pairs.
+pub(crate) fn edge_rows(
+    edge: &Edge,
+    vars: &[RowVars],
+    req: &Requirement<'_>,
+) -> Result<Vec<(ConstraintKind, Lin)>, PolyError> {
+    let (s, t) = (&vars[edge.source], &vars[edge.target]);
+    let np = s.param.len();
+    let zero = Lin::constant(0);
+    let extra = |p: usize| req.param_extra.get(p).unwrap_or(&zero).clone();
+    // The value of every form column, as an expression of the variables.
+    let mut columns: Vec<Lin> = Vec::new();
+    let rows = match &edge.forms {
+        Forms::Inter(rows) => {
+            for p in 0..np {
+                let diff = Lin::var(t.param[p]).sub(&Lin::var(s.param[p]))?;
+                columns.push(diff.scale(req.sign)?.add(&extra(p))?);
+            }
+            for j in 0..s.iter.len() {
+                columns.push(s.iter_coeff(j)?.scale(-req.sign)?);
+            }
+            for j in 0..t.iter.len() {
+                columns.push(t.iter_coeff(j)?.scale(req.sign)?);
+            }
+            let diff = Lin::var(t.constant).sub(&Lin::var(s.constant))?;
+            columns.push(diff.scale(req.sign)?.add(&req.constant_extra)?);
+            rows
+        }
+        Forms::Intra(rows) => {
+            for p in 0..np {
+                columns.push(extra(p));
+            }
+            for j in 0..s.iter.len() {
+                columns.push(s.iter_coeff(j)?.scale(req.sign)?);
+            }
+            columns.push(req.constant_extra.clone());
+            rows
+        }
+    };
+    rows.iter()
+        .map(|r| {
+            let mut e = Lin::constant(r.constant);
+            for (col, &a) in columns.iter().zip(&r.coeffs) {
+                if a != 0 {
+                    e = e.add(&col.scale(a)?)?;
+                }
+            }
+            Ok((r.kind, e))
+        })
+        .collect()
+}
