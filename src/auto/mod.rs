@@ -9,3 +9,5 @@
 mod feautrier;
 mod graph;
 mod ilp;
+mod independence;
+mod pluto;

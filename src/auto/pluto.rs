@@ -1,0 +1,325 @@
+//! One Pluto band (report §6.5, as isl implements it): members found one
+//! ILP at a time, every member under the same validity constraints (so
+//! the band is permutable), with distances bounded by one uniform
+//! `u = m·n + m₀` made small, coincidence (distance zero) asked of every
+//! member until it fails once, and each member linearly independent of the
+//! node's earlier rows.
+//!
+//! The ILP's variables, in priority order:
+//!
+//! ```text
+//!   Σ (m⁺_p + m⁻_p),  m₀,  Σ c_n,  Σ (c⁺ + c⁻),  (m⁻_p, m⁺_p) per parameter,
+//!   per node: (c⁻_j, c⁺_j) from the last iterator to the first, c_n, c_0
+//! ```
+//!
+//! A trivial (zero) row is excluded outside the ILP, by the report's
+//! search (§6.5.7): when the lexmin is trivial for some node, the cases
+//! "independence row `r_j ≥ 1`" and "`r_j ≤ −1`" (earlier rows zero) are
+//! tried in turn; a non-trivial solution is kept, and later ones must make
+//! its first non-zero bound term zero, until both bound terms are zero.
+
+use super::feautrier::{node_vars, read_row, AffineRow};
+use super::graph::Graph;
+use super::ilp::{edge_rows, Ilp, Lin, Requirement, RowVars};
+use super::independence::independence_rows;
+use crate::poly::{ConstraintKind, PolyError};
+
+/// The most ILPs one member's search may solve.
+const SEARCH_LIMIT: usize = 2_000;
+
+/// One member of a band: a row per node, and whether it was found with
+/// coincidence required (every active dependence at distance zero).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Member {
+    pub rows: Vec<AffineRow>,
+    pub coincident: bool,
+}
+
+/// A Pluto band over the `active` edges (indices into `graph.edges`),
+/// given each node's earlier rows' iterator coefficients (`earlier[node]`,
+/// from outer bands). Empty when `force_outer_coincidence` holds and no
+/// first member is coincident, or when no member exists.
+pub(crate) fn pluto_band(
+    graph: &Graph,
+    active: &[usize],
+    earlier: &[Vec<Vec<i64>>],
+    force_outer_coincidence: bool,
+) -> Result<Vec<Member>, PolyError> {
+    let mut earlier = earlier.to_vec();
+    let mut band: Vec<Member> = Vec::new();
+    let mut coincidence = true;
+    loop {
+        let independence: Vec<Vec<Vec<i64>>> = graph
+            .nodes
+            .iter()
+            .zip(&earlier)
+            .map(|(node, rows)| independence_rows(rows, node.n_iter))
+            .collect::<Result<_, _>>()?;
+        let free = independence.iter().map(Vec::len).max().unwrap_or(0);
+        if free == 0 {
+            return Ok(band); // complete: every node has full rank
+        }
+        // Only the nodes with the most freedom must take an independent row.
+        let regions: Vec<(usize, Vec<Vec<i64>>)> = independence
+            .into_iter()
+            .enumerate()
+            .filter(|(_, k)| k.len() == free)
+            .collect();
+        match member(graph, active, &regions, coincidence)? {
+            Some(rows) => {
+                for (node, row) in rows.iter().enumerate() {
+                    earlier[node].push(row.iter.clone());
+                }
+                band.push(Member {
+                    rows,
+                    coincident: coincidence,
+                });
+            }
+            None if coincidence && !(band.is_empty() && force_outer_coincidence) => {
+                coincidence = false;
+            }
+            None => return Ok(band),
+        }
+    }
+}
+
+/// The ILP of one member, its non-trivial lexmin by the report's search.
+fn member(
+    graph: &Graph,
+    active: &[usize],
+    regions: &[(usize, Vec<Vec<i64>>)],
+    coincidence: bool,
+) -> Result<Option<Vec<AffineRow>>, PolyError> {
+    let mut ilp = Ilp::default();
+    let bound_sum = ilp.var();
+    let bound_constant = ilp.var();
+    let param_sum = ilp.var();
+    let coeff_sum = ilp.var();
+    let bound_params: Vec<(usize, usize)> = (0..graph.n_param)
+        .map(|_| {
+            let minus = ilp.var();
+            let plus = ilp.var();
+            (minus, plus)
+        })
+        .collect();
+    let vars = node_vars(&mut ilp, graph);
+    let bound_terms: Vec<usize> = bound_params.iter().flat_map(|&(m, p)| [m, p]).collect();
+    ilp.define_sum(bound_sum, &bound_terms)?;
+    let params: Vec<usize> = vars.iter().flat_map(|v| v.param.iter().copied()).collect();
+    ilp.define_sum(param_sum, &params)?;
+    let coeffs: Vec<usize> = vars
+        .iter()
+        .flat_map(|v| v.iter.iter().flat_map(|&(m, p)| [m, p]))
+        .collect();
+    ilp.define_sum(coeff_sum, &coeffs)?;
+    let bound: Vec<Lin> = bound_params
+        .iter()
+        .map(|&(m, p)| Lin::var(p).sub(&Lin::var(m)))
+        .collect::<Result<_, _>>()?;
+    for &e in active {
+        let edge = &graph.edges[e];
+        let mut require = |req: Requirement<'_>| -> Result<(), PolyError> {
+            for (kind, row) in edge_rows(edge, &vars, &req)? {
+                ilp.require(kind, row);
+            }
+            Ok(())
+        };
+        if edge.validity {
+            require(Requirement {
+                sign: 1,
+                param_extra: &[],
+                constant_extra: Lin::constant(0),
+            })?;
+            if coincidence {
+                require(Requirement {
+                    sign: -1,
+                    param_extra: &[],
+                    constant_extra: Lin::constant(0),
+                })?;
+            }
+        }
+        // Proximity: the distance is at most u; a read-after-read pair has
+        // no order, so its distance is bounded from both sides.
+        require(Requirement {
+            sign: -1,
+            param_extra: &bound,
+            constant_extra: Lin::var(bound_constant),
+        })?;
+        if !edge.validity {
+            require(Requirement {
+                sign: 1,
+                param_extra: &bound,
+                constant_extra: Lin::var(bound_constant),
+            })?;
+        }
+    }
+    let mut search = Search {
+        vars: &vars,
+        regions,
+        significant: [bound_sum, bound_constant],
+        best: None,
+        steps: 0,
+    };
+    search.run(&ilp)?;
+    search
+        .best
+        .map(|values| vars.iter().map(|v| read_row(v, &values)).collect())
+        .transpose()
+}
+
+/// The state of the non-trivial search.
+struct Search<'a> {
+    vars: &'a [RowVars],
+    regions: &'a [(usize, Vec<Vec<i64>>)],
+    /// The bound terms a better solution must make zero, in order.
+    significant: [usize; 2],
+    best: Option<Vec<i64>>,
+    steps: usize,
+}
+
+/// Whether the search is over.
+enum Flow {
+    Go,
+    Stop,
+}
+
+impl Search<'_> {
+    fn run(&mut self, ilp: &Ilp) -> Result<(), PolyError> {
+        self.visit(ilp).map(|_| ())
+    }
+
+    /// `r · c` for an independence row over a node's iterator coefficients.
+    fn independence_value(&self, node: usize, row: &[i64]) -> Result<Lin, PolyError> {
+        let mut e = Lin::constant(0);
+        for (j, &a) in row.iter().enumerate() {
+            if a != 0 {
+                e = e.add(&self.vars[node].iter_coeff(j)?.scale(a)?)?;
+            }
+        }
+        Ok(e)
+    }
+
+    fn visit(&mut self, ilp: &Ilp) -> Result<Flow, PolyError> {
+        self.steps += 1;
+        if self.steps > SEARCH_LIMIT {
+            return Err(PolyError::StepLimit("the Pluto non-trivial search"));
+        }
+        let mut with_extra = ilp.clone();
+        if let Some(best) = &self.best {
+            // A later solution must zero the first bound term `best` left
+            // non-zero (and so every one before it).
+            for &s in &self.significant {
+                with_extra.require(ConstraintKind::Eq, Lin::var(s));
+                if best[s] != 0 {
+                    break;
+                }
+            }
+        }
+        let Some(sol) = with_extra.integer_lexmin()? else {
+            return Ok(Flow::Go);
+        };
+        let trivial = self.regions.iter().find(|(node, rows)| {
+            rows.iter().all(|row| {
+                let v: i128 = row
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &a)| {
+                        let (m, p) = self.vars[*node].iter[j];
+                        i128::from(a) * (i128::from(sol[p]) - i128::from(sol[m]))
+                    })
+                    .sum();
+                v == 0
+            })
+        });
+        let Some((node, rows)) = trivial else {
+            let done = self.significant.iter().all(|&s| sol[s] == 0);
+            self.best = Some(sol);
+            return Ok(if done { Flow::Stop } else { Flow::Go });
+        };
+        let mut prefix = ilp.clone();
+        for row in rows {
+            let value = self.independence_value(*node, row)?;
+            for sign in [1, -1] {
+                let mut case = prefix.clone();
+                case.require(ConstraintKind::Ineq, value.scale(sign)?.with_constant(-1));
+                if let Flow::Stop = self.visit(&case)? {
+                    return Ok(Flow::Stop);
+                }
+            }
+            prefix.require(ConstraintKind::Eq, value);
+        }
+        Ok(Flow::Go)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::c::read_source;
+    use crate::scop::{dependences, DepOptions};
+
+    fn graph_of(body: &str, params: &str) -> Graph {
+        let src = format!("void f({params}) {{\n#pragma scop\n{body}\n#pragma endscop\n}}\n");
+        let file = read_source("f.c", src).unwrap();
+        let scop = &file.scops[0];
+        let deps = dependences(scop, &DepOptions::default()).unwrap();
+        Graph::new(scop, &deps).unwrap()
+    }
+
+    #[test]
+    fn matrix_multiplication_is_one_band_with_two_coincident_members() {
+        let g = graph_of(
+            "for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    for (k = 0; k < n; k++)\n\
+               C[i][j] = C[i][j] + A[i][k] * B[k][j];",
+            "int n, double A[n][n], double B[n][n], double C[n][n]",
+        );
+        let active: Vec<usize> = (0..g.edges.len()).collect();
+        let band = pluto_band(&g, &active, &[vec![]], true).unwrap();
+        let rows: Vec<(Vec<i64>, bool)> = band
+            .iter()
+            .map(|m| (m.rows[0].iter.clone(), m.coincident))
+            .collect();
+        assert_eq!(
+            rows,
+            vec![
+                (vec![1, 0, 0], true),
+                (vec![0, 1, 0], true),
+                (vec![0, 0, 1], false)
+            ]
+        );
+    }
+
+    #[test]
+    fn seidel_after_its_feautrier_row_has_a_coincident_band_t_i() {
+        // Report Example 11: after 4t + 2i + j carried everything, the
+        // band is [t, i], both coincident.
+        let g = graph_of(
+            "for (t = 0; t < T; t++)\n  for (i = 1; i < n - 1; i++)\n    for (j = 1; j < n - 1; j++)\n\
+               A[i][j] = A[i - 1][j - 1] + A[i - 1][j] + A[i - 1][j + 1] + A[i][j - 1] + A[i][j]\n\
+                 + A[i][j + 1] + A[i + 1][j - 1] + A[i + 1][j] + A[i + 1][j + 1];",
+            "int T, int n, double A[n][n]",
+        );
+        let band = pluto_band(&g, &[], &[vec![vec![4, 2, 1]]], true).unwrap();
+        let rows: Vec<(Vec<i64>, bool)> = band
+            .iter()
+            .map(|m| (m.rows[0].iter.clone(), m.coincident))
+            .collect();
+        assert_eq!(rows, vec![(vec![1, 0, 0], true), (vec![0, 1, 0], true)]);
+    }
+
+    #[test]
+    fn a_stencil_with_no_outer_coincidence_gives_an_empty_forced_band() {
+        let g = graph_of(
+            "for (t = 0; t < T; t++)\n  for (i = 1; i < n - 1; i++)\n    for (j = 1; j < n - 1; j++)\n\
+               A[i][j] = A[i - 1][j - 1] + A[i - 1][j] + A[i - 1][j + 1] + A[i][j - 1] + A[i][j]\n\
+                 + A[i][j + 1] + A[i + 1][j - 1] + A[i + 1][j] + A[i + 1][j + 1];",
+            "int T, int n, double A[n][n]",
+        );
+        let active: Vec<usize> = (0..g.edges.len()).collect();
+        assert!(pluto_band(&g, &active, &[vec![]], true).unwrap().is_empty());
+        // Unforced, plain Pluto skews: a permutable band of three members.
+        let band = pluto_band(&g, &active, &[vec![]], false).unwrap();
+        assert_eq!(band.len(), 3);
+        assert!(band.iter().all(|m| !m.coincident));
+    }
+}
