@@ -31,6 +31,14 @@ fn mul_sub(a: i64, x: i64, b: i64, y: i64) -> Result<i64, PolyError> {
         .ok_or(PolyError::Overflow)
 }
 
+/// `target −= q · source`, checked.
+fn subtract_multiple(target: &mut [i64], q: i64, source: &[i64]) -> Result<(), PolyError> {
+    for (t, &v) in target.iter_mut().zip(source) {
+        *t = mul_sub(1, *t, q, v)?;
+    }
+    Ok(())
+}
+
 /// Columns `rank..d` of a unimodular `U` with `C·U` lower triangular
 /// (column Hermite form, up to signs), as rows.
 fn null_space_basis(c: &[Vec<i64>], d: usize) -> Result<Vec<Vec<i64>>, PolyError> {
@@ -64,12 +72,9 @@ fn null_space_basis(c: &[Vec<i64>], d: usize) -> Result<Vec<Vec<i64>>, PolyError
             for k in pivot + 1..d {
                 let q = cu[k][r].div_euclid(cu[pivot][r]);
                 if q != 0 {
-                    for row in 0..c.len() {
-                        cu[k][row] = mul_sub(1, cu[k][row], q, cu[pivot][row])?;
-                    }
-                    for row in 0..d {
-                        u[k][row] = mul_sub(1, u[k][row], q, u[pivot][row])?;
-                    }
+                    let (cu_pivot, u_pivot) = (cu[pivot].clone(), u[pivot].clone());
+                    subtract_multiple(&mut cu[k], q, &cu_pivot)?;
+                    subtract_multiple(&mut u[k], q, &u_pivot)?;
                 }
                 done &= cu[k][r] == 0;
             }
