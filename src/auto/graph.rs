@@ -43,6 +43,26 @@ pub(crate) struct Edge {
     pub forms: Forms,
 }
 
+impl Edge {
+    /// The edge of the pairs `relation` from `source` to `target`, with
+    /// its Farkas forms. Exact.
+    pub fn new(
+        source: usize,
+        target: usize,
+        validity: bool,
+        relation: BasicMap,
+    ) -> Result<Edge, PolyError> {
+        let forms = forms_of(&relation, source == target)?;
+        Ok(Edge {
+            source,
+            target,
+            validity,
+            relation,
+            forms,
+        })
+    }
+}
+
 /// Nodes and edges of one scop.
 #[derive(Clone, Debug)]
 pub(crate) struct Graph {
@@ -73,13 +93,12 @@ impl Graph {
                     e.validity |= validity;
                     continue;
                 }
-                edges.push(Edge {
-                    source: dep.source,
-                    target: dep.target,
+                edges.push(Edge::new(
+                    dep.source,
+                    dep.target,
                     validity,
-                    relation: disjunct.clone(),
-                    forms: forms_of(disjunct, dep.source == dep.target)?,
-                });
+                    disjunct.clone(),
+                )?);
             }
         }
         Ok(Graph {

@@ -11,3 +11,5 @@ mod graph;
 mod ilp;
 mod independence;
 mod pluto;
+mod scheduler;
+mod tree;

@@ -1,0 +1,390 @@
+//! The scheduler driver (report §6.1–6.2, §6.5.8): bands are built from
+//! the outside in; after each, the dependences it carries are dropped and
+//! the others keep only their pairs at distance zero on it.
+//!
+//! At each level, for the statements below:
+//!
+//! 1. every statement scheduled completely: a sequence in dependence order;
+//! 2. several weakly connected components: a sequence of them, each
+//!    scheduled on its own (no dependence links them);
+//! 3. Pluto: a band whose first member is coincident (forced outer
+//!    coincidence); if there is none, or for Feautrier, one Feautrier row;
+//! 4. a Feautrier row that carries nothing: a sequence of the strongly
+//!    connected components, in topological order.
+//!
+//! Feautrier's scheduler stops carrying when no dependence is left and
+//! completes the schedule with a coincident band.
+
+use super::feautrier::{feautrier_row, AffineRow};
+use super::graph::{Edge, Graph, Node};
+use super::independence::independence_rows;
+use super::pluto::pluto_band;
+use super::tree::{BandMember, Tree};
+use crate::poly::{Constraint, PolyError};
+use crate::scop::{Dependence, Scop};
+
+/// Which scheduler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Algorithm {
+    Feautrier,
+    Pluto,
+}
+
+/// Why no schedule was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ScheduleFailure {
+    /// An exact operation gave no answer.
+    Poly(PolyError),
+    /// The scheduler made no progress on these statements (a bug of the
+    /// scheduler or an input it cannot handle; never a wrong schedule).
+    Stuck(Vec<usize>),
+}
+
+impl From<PolyError> for ScheduleFailure {
+    fn from(e: PolyError) -> ScheduleFailure {
+        ScheduleFailure::Poly(e)
+    }
+}
+
+/// The schedule tree of `scop` under `deps`.
+pub(crate) fn schedule_tree(
+    scop: &Scop,
+    deps: &[Dependence],
+    algorithm: Algorithm,
+) -> Result<Tree, ScheduleFailure> {
+    let graph = Graph::new(scop, deps)?;
+    let mut state = State {
+        n_param: graph.n_param,
+        nodes: graph.nodes.clone(),
+        earlier: vec![Vec::new(); graph.nodes.len()],
+        algorithm,
+    };
+    let all: Vec<usize> = (0..graph.nodes.len()).collect();
+    state.build(&all, graph.edges, 0)
+}
+
+struct State {
+    n_param: usize,
+    nodes: Vec<Node>,
+    /// Per statement, the iterator coefficients of its rows so far.
+    earlier: Vec<Vec<Vec<i64>>>,
+    algorithm: Algorithm,
+}
+
+impl State {
+    fn rank_complete(&self, s: usize) -> Result<bool, PolyError> {
+        Ok(independence_rows(&self.earlier[s], self.nodes[s].n_iter)?.is_empty())
+    }
+
+    /// The sub-graph of `nodes` (renumbered in that order) and `edges`.
+    fn subgraph(&self, nodes: &[usize], edges: &[Edge]) -> Graph {
+        let index = |s: usize| nodes.iter().position(|&n| n == s);
+        Graph {
+            n_param: self.n_param,
+            nodes: nodes.iter().map(|&s| self.nodes[s].clone()).collect(),
+            edges: edges
+                .iter()
+                .filter_map(|e| {
+                    Some(Edge {
+                        source: index(e.source)?,
+                        target: index(e.target)?,
+                        ..e.clone()
+                    })
+                })
+                .collect(),
+        }
+    }
+
+    fn build(
+        &mut self,
+        nodes: &[usize],
+        edges: Vec<Edge>,
+        level: usize,
+    ) -> Result<Tree, ScheduleFailure> {
+        let max_level =
+            2 * self.nodes.iter().map(|n| n.n_iter).max().unwrap_or(0) + nodes.len() + 4;
+        if level > max_level {
+            return Err(ScheduleFailure::Stuck(nodes.to_vec()));
+        }
+        let edges: Vec<Edge> = edges
+            .into_iter()
+            .filter(|e| nodes.contains(&e.source) && nodes.contains(&e.target))
+            .collect();
+        let mut complete = true;
+        for &s in nodes {
+            complete &= self.rank_complete(s)?;
+        }
+        if complete {
+            return self.in_dependence_order(nodes, &edges);
+        }
+        let weak = components(nodes, &edges, false);
+        if weak.len() > 1 {
+            let children = weak
+                .iter()
+                .map(|c| self.build(c, edges.clone(), level + 1))
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok(Tree::sequence(children));
+        }
+        let sub = self.subgraph(nodes, &edges);
+        let active: Vec<usize> = (0..sub.edges.len()).collect();
+        let has_validity = edges.iter().any(|e| e.validity);
+        let use_pluto = self.algorithm == Algorithm::Pluto || !has_validity;
+        if use_pluto {
+            let earlier: Vec<Vec<Vec<i64>>> =
+                nodes.iter().map(|&s| self.earlier[s].clone()).collect();
+            let band = pluto_band(&sub, &active, &earlier, has_validity)?;
+            if !band.is_empty() {
+                let members: Vec<BandMember> = band
+                    .iter()
+                    .map(|m| BandMember {
+                        rows: nodes.iter().copied().zip(m.rows.iter().cloned()).collect(),
+                        coincident: m.coincident,
+                    })
+                    .collect();
+                let mut remaining = edges;
+                for m in &members {
+                    remaining = self.after_row(remaining, &m.rows)?;
+                }
+                let child = self.build(nodes, remaining, level + 1)?;
+                return Ok(Tree::Band {
+                    members,
+                    permutable: true,
+                    child: Box::new(child),
+                });
+            }
+        }
+        let row = feautrier_row(&sub, &active, true)?
+            .ok_or_else(|| ScheduleFailure::Stuck(nodes.to_vec()))?;
+        if !row.carried.iter().any(|&c| c) {
+            let sccs = components(nodes, &edges, true);
+            if sccs.len() <= 1 {
+                return Err(ScheduleFailure::Stuck(nodes.to_vec()));
+            }
+            let children = sccs
+                .iter()
+                .map(|c| self.build(c, edges.clone(), level + 1))
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok(Tree::sequence(children));
+        }
+        let rows: Vec<(usize, AffineRow)> = nodes.iter().copied().zip(row.rows).collect();
+        // Which edges the row carries is decided again, exactly: unscaling
+        // may leave at distance zero a pair the LP's row carried.
+        let remaining = self.after_row(edges, &rows)?;
+        let child = self.build(nodes, remaining, level + 1)?;
+        Ok(Tree::Band {
+            members: vec![BandMember {
+                rows,
+                coincident: false,
+            }],
+            permutable: false,
+            child: Box::new(child),
+        })
+    }
+
+    /// Record `rows` as the statements' next rows and return the edges
+    /// left: each keeps its pairs at distance zero on `rows`, and one with
+    /// none is gone. Exact.
+    fn after_row(
+        &mut self,
+        edges: Vec<Edge>,
+        rows: &[(usize, AffineRow)],
+    ) -> Result<Vec<Edge>, PolyError> {
+        for (s, row) in rows {
+            self.earlier[*s].push(row.iter.clone());
+        }
+        let row_of = |s: usize| rows.iter().find(|(n, _)| *n == s).map(|(_, r)| r);
+        let mut left = Vec::new();
+        for e in edges {
+            let (Some(src), Some(tgt)) = (row_of(e.source), row_of(e.target)) else {
+                left.push(e);
+                continue;
+            };
+            if let Some(kept) = at_distance_zero(&e, src, tgt)? {
+                left.push(kept);
+            }
+        }
+        Ok(left)
+    }
+
+    /// Statements whose schedules are complete, ordered so that every
+    /// remaining dependence goes forward.
+    fn in_dependence_order(
+        &self,
+        nodes: &[usize],
+        edges: &[Edge],
+    ) -> Result<Tree, ScheduleFailure> {
+        let sccs = components(nodes, edges, true);
+        if sccs.iter().any(|c| c.len() > 1) {
+            return Err(ScheduleFailure::Stuck(nodes.to_vec()));
+        }
+        Ok(Tree::sequence(
+            sccs.into_iter().map(|c| Tree::Leaf(c[0])).collect(),
+        ))
+    }
+}
+
+/// The pairs of `edge` at distance zero on the rows `src` (of its
+/// source) and `tgt` (of its target), forms recomputed; `None` when there
+/// is none. Exact.
+fn at_distance_zero(
+    edge: &Edge,
+    src: &AffineRow,
+    tgt: &AffineRow,
+) -> Result<Option<Edge>, PolyError> {
+    let space = edge.relation.space().clone();
+    let mut coeffs = vec![0; edge.relation.n_cols()];
+    for p in 0..space.n_param() {
+        coeffs[p] = tgt.param[p]
+            .checked_sub(src.param[p])
+            .ok_or(PolyError::Overflow)?;
+    }
+    for (j, &c) in src.iter.iter().enumerate() {
+        coeffs[space.in_col(j)] = c.checked_neg().ok_or(PolyError::Overflow)?;
+    }
+    for (j, &c) in tgt.iter.iter().enumerate() {
+        coeffs[space.out_col(j)] = c;
+    }
+    let constant = tgt
+        .constant
+        .checked_sub(src.constant)
+        .ok_or(PolyError::Overflow)?;
+    let mut relation = edge.relation.clone();
+    relation.add(Constraint::eq(coeffs, constant));
+    if relation.is_empty()? {
+        return Ok(None);
+    }
+    Ok(Some(Edge::new(
+        edge.source,
+        edge.target,
+        edge.validity,
+        relation,
+    )?))
+}
+
+/// The weakly (`strong = false`) or strongly connected components of
+/// `nodes` under `edges` (validity edges only for strong ones), each in
+/// statement order; strong components in a topological order of the
+/// edges, ties by statement order.
+fn components(nodes: &[usize], edges: &[Edge], strong: bool) -> Vec<Vec<usize>> {
+    let n = nodes.len();
+    let index = |s: usize| nodes.iter().position(|&x| x == s);
+    // reach[a][b]: b is reachable from a (a reaches itself).
+    let mut reach = vec![vec![false; n]; n];
+    for (a, row) in reach.iter_mut().enumerate() {
+        row[a] = true;
+    }
+    for e in edges {
+        if strong && !e.validity {
+            continue;
+        }
+        if let (Some(a), Some(b)) = (index(e.source), index(e.target)) {
+            reach[a][b] = true;
+            if !strong {
+                reach[b][a] = true;
+            }
+        }
+    }
+    // Transitive closure (Floyd–Warshall; the graphs are small).
+    for k in 0..n {
+        for a in 0..n {
+            if reach[a][k] {
+                for b in 0..n {
+                    if reach[k][b] {
+                        reach[a][b] = true;
+                    }
+                }
+            }
+        }
+    }
+    let mut seen = vec![false; n];
+    let mut comps: Vec<Vec<usize>> = Vec::new();
+    for a in 0..n {
+        if seen[a] {
+            continue;
+        }
+        let comp: Vec<usize> = (0..n).filter(|&b| reach[a][b] && reach[b][a]).collect();
+        for &b in &comp {
+            seen[b] = true;
+        }
+        comps.push(comp);
+    }
+    if strong {
+        // Topological order: a component goes after every one reaching it;
+        // among those ready, the one with the earliest statement first.
+        let mut ordered = Vec::new();
+        let mut placed = vec![false; comps.len()];
+        while ordered.len() < comps.len() {
+            let ready = (0..comps.len()).find(|&c| {
+                !placed[c]
+                    && (0..comps.len())
+                        .all(|d| placed[d] || d == c || !reach[comps[d][0]][comps[c][0]])
+            });
+            let Some(c) = ready else { break };
+            placed[c] = true;
+            ordered.push(comps[c].clone());
+        }
+        comps = ordered;
+    }
+    comps
+        .into_iter()
+        .map(|c| c.into_iter().map(|k| nodes[k]).collect())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::apply::legality::first_illegality;
+    use crate::lang::c::read_source;
+    use crate::scop::{dependences, DepOptions};
+    use std::time::Instant;
+
+    /// Every test kernel, both schedulers: the schedule is legal (the
+    /// exact check every recipe goes through), marks included.
+    #[test]
+    fn every_test_kernel_gets_a_legal_schedule_from_both_schedulers() {
+        let mut dir: Vec<_> = std::fs::read_dir("tests/kernels")
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "c"))
+            .collect();
+        dir.sort();
+        let mut failures = Vec::new();
+        for path in dir {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let Ok(file) = read_source(&path.display().to_string(), text) else {
+                continue;
+            };
+            for scop in &file.scops {
+                let deps = dependences(scop, &DepOptions::default()).unwrap();
+                for algorithm in [Algorithm::Feautrier, Algorithm::Pluto] {
+                    let start = Instant::now();
+                    let tree = match schedule_tree(scop, &deps, algorithm) {
+                        Ok(t) => t,
+                        Err(e) => {
+                            failures.push(format!("{}: {algorithm:?}: {e:?}", path.display()));
+                            continue;
+                        }
+                    };
+                    let elapsed = start.elapsed();
+                    let schedule = tree.to_schedule(scop);
+                    match first_illegality(scop, &deps, &schedule) {
+                        Ok(None) => {}
+                        other => failures.push(format!(
+                            "{}: {algorithm:?}: {other:?}\n{}",
+                            path.display(),
+                            schedule.to_text(scop)
+                        )),
+                    }
+                    eprintln!(
+                        "{} {algorithm:?} {:?}\n{}",
+                        path.display(),
+                        elapsed,
+                        schedule.to_text(scop)
+                    );
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+}
