@@ -51,10 +51,6 @@ impl Ilp {
         self.n_var - 1
     }
 
-    pub fn n_var(&self) -> usize {
-        self.n_var
-    }
-
     /// Require `e ≥ 0` (`Ineq`) or `e = 0` (`Eq`).
     pub fn require(&mut self, kind: ConstraintKind, e: Lin) {
         self.rows.push((kind, e));

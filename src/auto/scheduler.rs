@@ -25,19 +25,36 @@ use crate::scop::{Dependence, Scop};
 
 /// Which scheduler.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Algorithm {
+pub enum Algorithm {
     Feautrier,
     Pluto,
 }
 
 /// Why no schedule was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum ScheduleFailure {
+pub enum ScheduleFailure {
     /// An exact operation gave no answer.
     Poly(PolyError),
     /// The scheduler made no progress on these statements (a bug of the
     /// scheduler or an input it cannot handle; never a wrong schedule).
     Stuck(Vec<usize>),
+}
+
+impl std::fmt::Display for ScheduleFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ScheduleFailure::Poly(e) => write!(f, "{e}"),
+            ScheduleFailure::Stuck(nodes) => write!(
+                f,
+                "no progress on statements {}",
+                nodes
+                    .iter()
+                    .map(|s| format!("S{s}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
 }
 
 impl From<PolyError> for ScheduleFailure {

@@ -64,15 +64,6 @@ impl Tree {
         }
     }
 
-    /// The statements below this node, in tree order.
-    pub fn statements(&self) -> Vec<usize> {
-        match self {
-            Tree::Leaf(s) => vec![*s],
-            Tree::Band { child, .. } => child.statements(),
-            Tree::Sequence(children) => children.iter().flat_map(Tree::statements).collect(),
-        }
-    }
-
     /// The Clay-form schedule of `scop` that this tree describes, with a
     /// parallel mark on the outermost coincident member of each band.
     pub fn to_schedule(&self, scop: &Scop) -> Schedule {

@@ -15,6 +15,7 @@
 //! code generation, compilers, the CLI.
 
 mod args;
+mod auto;
 mod context;
 mod iss;
 mod refusal;
@@ -95,6 +96,10 @@ impl RecipeState {
 pub fn step(state: &mut RecipeState, call: &Call) -> Result<Option<Diagnostic>, RecipeError> {
     if table::is_context(&call.name) {
         context::narrow(state, call)?;
+        return Ok(None);
+    }
+    if table::is_auto(&call.name) {
+        auto::apply_auto(state, call)?;
         return Ok(None);
     }
     let directive = to_directive(call, &state.scop, &state.schedule)?;

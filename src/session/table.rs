@@ -31,7 +31,7 @@ pub enum Handler {
     Rewrite(fn(&Args) -> Result<Directive, RecipeError>),
     /// `context(…)`: narrows the parameters (`super::context`).
     Context,
-    /// The automatic schedulers: a diagnostic until they land.
+    /// The automatic schedulers (`session::auto`).
     Auto,
     /// Parsed, not implemented yet: exit 2.
     NotYet,
@@ -411,6 +411,12 @@ pub fn is_context(name: &str) -> bool {
     lookup(name).is_some_and(|d| matches!(d.handler, Handler::Context))
 }
 
+/// Whether `name` is `auto`, which replaces the schedule with a
+/// scheduler's rather than rewriting it.
+pub fn is_auto(name: &str) -> bool {
+    lookup(name).is_some_and(|d| matches!(d.handler, Handler::Auto))
+}
+
 /// Every name a recipe may call (aliases included), implemented or not:
 /// the script front end offers each as a function.
 pub fn directive_names() -> impl Iterator<Item = &'static str> {
@@ -442,11 +448,11 @@ pub fn to_directive(
         Handler::Auto => {
             return Err(RecipeError::Rejected(
                 Diagnostic::error(
-                    "`auto`: the automatic schedulers are not implemented yet",
+                    "`auto` replaces the whole schedule: it is not a rewrite directive",
                     call.span.clone(),
                 )
-                .with_label("not implemented yet")
-                .with_help("write the directives by hand for now (docs/recipe-language.md)"),
+                .with_label("not a rewrite")
+                .with_help("apply it as a step of a recipe or script"),
             ))
         }
         Handler::NotYet => {
