@@ -250,10 +250,8 @@ fn at_distance_zero(
 ) -> Result<Option<Edge>, PolyError> {
     let space = edge.relation.space().clone();
     let mut coeffs = vec![0; edge.relation.n_cols()];
-    for p in 0..space.n_param() {
-        coeffs[p] = tgt.param[p]
-            .checked_sub(src.param[p])
-            .ok_or(PolyError::Overflow)?;
+    for (slot, (t, s)) in coeffs.iter_mut().zip(tgt.param.iter().zip(&src.param)) {
+        *slot = t.checked_sub(*s).ok_or(PolyError::Overflow)?;
     }
     for (j, &c) in src.iter.iter().enumerate() {
         coeffs[space.in_col(j)] = c.checked_neg().ok_or(PolyError::Overflow)?;
@@ -303,12 +301,11 @@ fn components(nodes: &[usize], edges: &[Edge], strong: bool) -> Vec<Vec<usize>> 
     }
     // Transitive closure (Floyd–Warshall; the graphs are small).
     for k in 0..n {
-        for a in 0..n {
-            if reach[a][k] {
-                for b in 0..n {
-                    if reach[k][b] {
-                        reach[a][b] = true;
-                    }
+        let via = reach[k].clone();
+        for row in reach.iter_mut() {
+            if row[k] {
+                for (to, &v) in row.iter_mut().zip(&via) {
+                    *to |= v;
                 }
             }
         }
