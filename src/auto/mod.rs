@@ -8,9 +8,11 @@
 //! * [`independence`] and [`pluto`]: one permutable band, its members
 //!   linearly independent, coincident while they can be;
 //! * [`scheduler`]: the driver, bands from the outside in;
-//! * [`tree`]: the result as a tree and in Clay form.
+//! * [`tree`]: the result as a tree and in Clay form;
+//! * [`tiling`]: tiles and parallel marks, as checked directives.
 //!
-//! Not yet: tiling, vector marks, the options, `--explain`.
+//! Not yet: vector marks, tile sizes from the footprint, `fuse`,
+//! `--explain`.
 //!
 //! Must not know: recipe syntax, code generation, the CLI. A schedule from
 //! here is checked by `apply::legality` like any recipe's (in `session`).
@@ -21,19 +23,58 @@ mod ilp;
 mod independence;
 mod pluto;
 mod scheduler;
+mod tiling;
 mod tree;
 
 pub use scheduler::{Algorithm, ScheduleFailure};
 
+use crate::apply::ApplyError;
 use crate::scop::{Dependence, Schedule, Scop};
 
-/// The Clay-form schedule `algorithm` finds for `scop` under `deps`, with
-/// parallel marks on outer coincident loops. Not checked here: the caller
-/// checks it as it checks a recipe.
+/// What `auto(...)` is asked for besides the scheduler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AutoOptions {
+    /// The tile size of every permutable band of two or more members;
+    /// `None`: no tiling.
+    pub tile: Option<i64>,
+    /// Mark the outermost coincident loop of each band parallel.
+    pub parallel: bool,
+}
+
+/// The tile size when none is given.
+pub const DEFAULT_TILE: i64 = 32;
+
+impl Default for AutoOptions {
+    fn default() -> AutoOptions {
+        AutoOptions {
+            tile: Some(DEFAULT_TILE),
+            parallel: true,
+        }
+    }
+}
+
+/// Why `auto(...)` gave no schedule.
+#[derive(Clone, Debug)]
+pub enum AutoFailure {
+    /// The scheduler found none.
+    Schedule(ScheduleFailure),
+    /// A tiling or marking step was refused (a scheduler bug: its bands
+    /// should be permutable and its coincident members parallel).
+    Directive(ApplyError),
+}
+
+/// The Clay-form schedule `algorithm` finds for `scop` under `deps`,
+/// tiled and marked as `options` ask. The tiling and marking steps are
+/// checked directives; the caller checks the whole schedule again as it
+/// checks a recipe's.
 pub fn schedule(
     scop: &Scop,
     deps: &[Dependence],
     algorithm: Algorithm,
-) -> Result<Schedule, ScheduleFailure> {
-    Ok(scheduler::schedule_tree(scop, deps, algorithm)?.to_schedule(scop))
+    options: AutoOptions,
+) -> Result<Schedule, AutoFailure> {
+    let tree = scheduler::schedule_tree(scop, deps, algorithm).map_err(AutoFailure::Schedule)?;
+    let plain = tree.to_schedule(scop, false);
+    tiling::tile_and_mark(scop, deps, &tree, plain, options.tile, options.parallel)
+        .map_err(AutoFailure::Directive)
 }

@@ -381,7 +381,7 @@ mod tests {
                         }
                     };
                     let elapsed = start.elapsed();
-                    let schedule = tree.to_schedule(scop);
+                    let schedule = tree.to_schedule(scop, true);
                     match first_illegality(scop, &deps, &schedule) {
                         Ok(None) => {}
                         other => failures.push(format!(

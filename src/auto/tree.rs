@@ -64,11 +64,12 @@ impl Tree {
         }
     }
 
-    /// The Clay-form schedule of `scop` that this tree describes, with a
-    /// parallel mark on the outermost coincident member of each band.
-    pub fn to_schedule(&self, scop: &Scop) -> Schedule {
+    /// The Clay-form schedule of `scop` that this tree describes; with
+    /// `marks`, a parallel mark on the outermost coincident member of each
+    /// band.
+    pub fn to_schedule(&self, scop: &Scop, marks: bool) -> Schedule {
         let mut dates = vec![Dates::default(); scop.statements.len()];
-        self.collect(&mut dates, 0);
+        self.collect(&mut dates, 0, marks);
         Schedule {
             statements: scop
                 .statements
@@ -113,11 +114,11 @@ impl Tree {
 
     /// Append this node's dates to every statement below it; `beta` is the
     /// β the first date of this node takes.
-    fn collect(&self, dates: &mut [Dates], beta: i64) {
+    fn collect(&self, dates: &mut [Dates], beta: i64, marks: bool) {
         match self {
             Tree::Leaf(s) => dates[*s].betas.push(beta),
             Tree::Band { members, child, .. } => {
-                let first_parallel = members.iter().position(|m| m.coincident);
+                let first_parallel = members.iter().position(|m| m.coincident).filter(|_| marks);
                 for (k, member) in members.iter().enumerate() {
                     for (s, row) in &member.rows {
                         let marks = if Some(k) == first_parallel {
@@ -129,13 +130,13 @@ impl Tree {
                         dates[*s].alphas.push((row.clone(), marks));
                     }
                 }
-                child.collect(dates, if members.is_empty() { beta } else { 0 });
+                child.collect(dates, if members.is_empty() { beta } else { 0 }, marks);
             }
             Tree::Sequence(children) => {
                 // Built by `Tree::sequence`, a sequence is never directly
                 // below another, so its β count starts at the given one.
                 for (k, c) in (beta..).zip(children) {
-                    c.collect(dates, k);
+                    c.collect(dates, k, marks);
                 }
             }
         }

@@ -5,10 +5,13 @@
 
 use super::{RecipeError, RecipeState};
 use crate::apply::legality::first_illegality;
-use crate::auto::{schedule, Algorithm};
+use crate::auto::{schedule, Algorithm, AutoFailure, AutoOptions};
 use crate::lang::recipe::{Call, Value};
 use crate::scop::Schedule;
 use crate::syntax::diagnostic::Diagnostic;
+
+/// The largest tile size `auto` accepts (a tile loop's coefficient).
+pub const MAX_AUTO_TILE: i64 = 1 << 20;
 
 /// Apply an `auto(...)` call to `state`.
 pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeError> {
@@ -37,18 +40,46 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
             ))
         }
     };
-    if let Some(extra) = call.args.get(1) {
-        return Err(RecipeError::Rejected(
-            Diagnostic::error(
-                format!(
-                    "`auto` takes no options yet, found `{}`",
-                    extra.name.as_deref().unwrap_or("an argument")
-                ),
-                extra.span.clone(),
+    let mut options = AutoOptions::default();
+    for arg in &call.args[1..] {
+        let bad = |expected: &str| {
+            RecipeError::Rejected(
+                Diagnostic::error(
+                    format!(
+                        "`{}` must be {expected}",
+                        arg.name.as_deref().unwrap_or("this option")
+                    ),
+                    arg.span.clone(),
+                )
+                .with_label("out of range"),
             )
-            .with_label("not supported yet")
-            .with_help("options (`tile`, `fuse`, `parallel`) are being built (issue 15)"),
-        ));
+        };
+        match (arg.name.as_deref(), &arg.value) {
+            (Some("tile"), Value::Int(0)) => options.tile = None,
+            (Some("tile"), &Value::Int(n)) if (2..=MAX_AUTO_TILE).contains(&n) => {
+                options.tile = Some(n)
+            }
+            (Some("tile"), _) => {
+                return Err(bad(&format!("`false` or a size from 2 to {MAX_AUTO_TILE}")))
+            }
+            (Some("parallel"), &Value::Int(b)) if b == 0 || b == 1 => options.parallel = b == 1,
+            (Some("parallel"), _) => return Err(bad("`true` or `false`")),
+            _ => {
+                return Err(RecipeError::Rejected(
+                    Diagnostic::error(
+                        format!(
+                            "`auto` has no option {}",
+                            arg.name
+                                .as_deref()
+                                .map_or("without a name".to_string(), |n| format!("`{n}`"))
+                        ),
+                        arg.span.clone(),
+                    )
+                    .with_label("unknown option")
+                    .with_help("options: `tile = SIZE | false`, `parallel = true | false`"),
+                ))
+            }
+        }
     }
     if state.schedule != Schedule::original(&state.scop) {
         return Err(refuse(
@@ -61,11 +92,17 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
         Algorithm::Pluto => "pluto",
         Algorithm::Feautrier => "feautrier",
     };
-    let found = schedule(&state.scop, &state.deps, algorithm).map_err(|e| {
-        refuse(
+    let found = schedule(&state.scop, &state.deps, algorithm, options).map_err(|e| match e {
+        AutoFailure::Schedule(e) => refuse(
             format!("`auto({name})` found no schedule: {e}"),
             "the scheduler gave up",
-        )
+        ),
+        AutoFailure::Directive(e) => refuse(
+            format!(
+                "`auto({name})`: tiling or marking its bands was refused (a scheduler bug): {e:?}"
+            ),
+            "refused: the schedule is not proven legal",
+        ),
     })?;
     match first_illegality(&state.scop, &state.deps, &found) {
         Ok(None) => {
