@@ -209,3 +209,69 @@ impl Map {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::poly::{parse_basic_map, BasicSet, Constraint};
+
+    /// Is the point `p` (parameters then dimensions) in `set`? Exact: the
+    /// set with `p` fixed is non-empty.
+    fn holds(set: &BasicSet, p: &[i64]) -> bool {
+        let mut fixed = set.clone();
+        for (k, &v) in p.iter().enumerate() {
+            let mut coeffs = vec![0; set.n_cols()];
+            coeffs[k] = 1;
+            fixed.add(Constraint::eq(coeffs, -v));
+        }
+        !fixed.is_empty().unwrap()
+    }
+
+    #[test]
+    fn deltas_are_the_differences_of_the_pairs() {
+        for text in [
+            "[n] -> { S[i, j] -> S[i', j'] : 0 <= i < n and 0 <= j < n and 0 <= j' < n and i' = i + 1 and i' < n and j' <= j }",
+            "{ S[i] -> S[i'] : 0 <= i <= 5 and 2i' = i + 4 }",
+            "[n] -> { S[i, j] -> S[i', j'] : 0 <= i < n and j = 0 and i' = n - 1 - i and j' = i }",
+        ] {
+            let map = parse_basic_map(text).unwrap();
+            let deltas = map.deltas().unwrap();
+            let (np, d) = (map.space().n_param(), map.space().n_in());
+            // Every difference of pairs enumerated in a box, and nothing else
+            // in a box of differences.
+            let box_points = |lo: i64, hi: i64, k: usize| {
+                let mut all = vec![vec![]];
+                for _ in 0..k {
+                    all = all
+                        .into_iter()
+                        .flat_map(|p: Vec<i64>| {
+                            (lo..=hi).map(move |v| [p.clone(), vec![v]].concat())
+                        })
+                        .collect();
+                }
+                all
+            };
+            for n in 0..=4 {
+                let params = if np == 1 { vec![n] } else { vec![] };
+                let mut expected = std::collections::BTreeSet::new();
+                for x in box_points(-1, 6, d) {
+                    for y in box_points(-1, 6, d) {
+                        if holds(
+                            &map.wrap(),
+                            &[params.clone(), x.clone(), y.clone()].concat(),
+                        ) {
+                            let delta: Vec<i64> = y.iter().zip(&x).map(|(b, a)| b - a).collect();
+                            expected.insert(delta);
+                        }
+                    }
+                }
+                for delta in box_points(-8, 8, d) {
+                    let got = holds(&deltas, &[params.clone(), delta.clone()].concat());
+                    assert_eq!(got, expected.contains(&delta), "{text}, n = {n}: {delta:?}");
+                }
+                if np == 0 {
+                    break;
+                }
+            }
+        }
+    }
+}
