@@ -191,16 +191,7 @@ fn unscaled(rows: Vec<AffineRow>) -> Result<Vec<AffineRow>, PolyError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lang::c::read_source;
-    use crate::scop::{dependences, DepOptions};
-
-    fn graph_of(body: &str, params: &str) -> Graph {
-        let src = format!("void f({params}) {{\n#pragma scop\n{body}\n#pragma endscop\n}}\n");
-        let file = read_source("f.c", src).unwrap();
-        let scop = &file.scops[0];
-        let deps = dependences(scop, &DepOptions::default()).unwrap();
-        Graph::new(scop, &deps).unwrap()
-    }
+    use crate::auto::graph::graph_of;
 
     fn first_row(graph: &Graph) -> FeautrierRow {
         let active: Vec<usize> = (0..graph.edges.len()).collect();

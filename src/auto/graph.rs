@@ -120,3 +120,16 @@ fn forms_of(relation: &BasicMap, intra: bool) -> Result<Forms, PolyError> {
     }
     Ok(Forms::Inter(nonnegative_forms(&relation.wrap())?))
 }
+
+/// The graph of a function whose body is `body` and whose parameters are
+/// `params` (C text), for tests.
+#[cfg(test)]
+pub(crate) fn graph_of(body: &str, params: &str) -> Graph {
+    use crate::lang::c::read_source;
+    use crate::scop::{dependences, DepOptions};
+    let src = format!("void f({params}) {{\n#pragma scop\n{body}\n#pragma endscop\n}}\n");
+    let file = read_source("f.c", src).unwrap();
+    let scop = &file.scops[0];
+    let deps = dependences(scop, &DepOptions::default()).unwrap();
+    Graph::new(scop, &deps).unwrap()
+}

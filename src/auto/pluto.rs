@@ -255,16 +255,7 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lang::c::read_source;
-    use crate::scop::{dependences, DepOptions};
-
-    fn graph_of(body: &str, params: &str) -> Graph {
-        let src = format!("void f({params}) {{\n#pragma scop\n{body}\n#pragma endscop\n}}\n");
-        let file = read_source("f.c", src).unwrap();
-        let scop = &file.scops[0];
-        let deps = dependences(scop, &DepOptions::default()).unwrap();
-        Graph::new(scop, &deps).unwrap()
-    }
+    use crate::auto::graph::graph_of;
 
     #[test]
     fn matrix_multiplication_is_one_band_with_two_coincident_members() {
