@@ -351,7 +351,6 @@ mod tests {
     use crate::apply::legality::first_illegality;
     use crate::lang::c::read_source;
     use crate::scop::{dependences, DepOptions};
-    use std::time::Instant;
 
     /// Every test kernel, both schedulers: the schedule is legal (the
     /// exact check every recipe goes through), marks included.
@@ -372,7 +371,6 @@ mod tests {
             for scop in &file.scops {
                 let deps = dependences(scop, &DepOptions::default()).unwrap();
                 for algorithm in [Algorithm::Feautrier, Algorithm::Pluto] {
-                    let start = Instant::now();
                     let tree = match schedule_tree(scop, &deps, algorithm) {
                         Ok(t) => t,
                         Err(e) => {
@@ -380,7 +378,6 @@ mod tests {
                             continue;
                         }
                     };
-                    let elapsed = start.elapsed();
                     let schedule = tree.to_schedule(scop, true);
                     match first_illegality(scop, &deps, &schedule) {
                         Ok(None) => {}
@@ -390,12 +387,6 @@ mod tests {
                             schedule.to_text(scop)
                         )),
                     }
-                    eprintln!(
-                        "{} {algorithm:?} {:?}\n{}",
-                        path.display(),
-                        elapsed,
-                        schedule.to_text(scop)
-                    );
                 }
             }
         }
