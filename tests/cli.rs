@@ -46,7 +46,7 @@ fn help_marks_options_that_are_not_implemented_yet() {
 }
 
 #[test]
-fn auto_in_a_recipe_is_a_diagnostic_on_the_call() {
+fn auto_after_another_directive_is_a_diagnostic_on_the_call() {
     let dir = tempfile::tempdir().expect("temp dir");
     let recipe = dir.path().join("auto.poly");
     std::fs::write(&recipe, "tile([0, 1], 2, 2, 32);\nauto(pluto);\n").expect("write recipe");
@@ -54,10 +54,22 @@ fn auto_in_a_recipe_is_a_diagnostic_on_the_call() {
     let (status, stdout, stderr) = polyc_bin(&["tests/kernels/gemm.c", "--recipe", &recipe]);
     assert_eq!((status, stdout.as_str()), (1, ""), "{stderr}");
     assert!(
-        stderr.contains("automatic schedulers are not implemented yet"),
+        stderr.contains("it must come before any other directive"),
         "{stderr}"
     );
     assert!(stderr.contains("auto.poly:2:1"), "{stderr}");
+}
+
+#[test]
+fn auto_on_a_subtree_exits_2_and_says_it_has_not_landed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let recipe = dir.path().join("auto.poly");
+    std::fs::write(&recipe, "auto(pluto, [0]);\n").expect("write recipe");
+    let recipe = recipe.to_string_lossy().into_owned();
+    let (status, stdout, stderr) = polyc_bin(&["tests/kernels/gemm.c", "--recipe", &recipe]);
+    assert_eq!((status, stdout.as_str()), (2, ""), "{stderr}");
+    assert!(stderr.contains("not implemented yet"), "{stderr}");
+    assert!(stderr.contains("one subtree"), "{stderr}");
 }
 
 #[test]

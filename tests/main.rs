@@ -4,6 +4,7 @@
 //! file not declared here would not run: `tidy` checks that every one is.
 
 mod apply;
+mod auto;
 mod bench;
 mod clay;
 mod cli;

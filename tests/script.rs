@@ -356,9 +356,29 @@ print(`${r.ok} ${r.reason}`);
     let expected =
         "false\nfalse\n`tile` would violate a WAW dependence S0 -> S1 on `C`\ntrue\ntrue\n\
                     true true \"\"\nfalse\ntrue true\ntrue false\n\
-                    false `auto`: the automatic schedulers are not implemented yet\n\
+                    false `auto` schedules from the original program: it must come before any other directive\n\
                     false `tile` takes 4 arguments, not 2\n";
     assert_eq!(out.stderr, expected);
+    assert!(out.stdout.contains("# parallel at α1"), "{}", out.stdout);
+}
+
+/// A script calls the schedulers by name as a string; the schedule they
+/// give is the script's from then on.
+#[test]
+fn a_script_applies_an_automatic_schedule() {
+    let out = run(
+        "auto",
+        "tests/kernels/gemm.c",
+        r#"
+let before = schedule();
+let r = try_auto("pluto");
+print(`${r.ok} ${r.changed}`);
+print(schedule() == before);
+"#,
+        &["--emit", "schedule-text"],
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert_eq!(out.stderr, "true true\nfalse\n");
     assert!(out.stdout.contains("# parallel at α1"), "{}", out.stdout);
 }
 

@@ -9,10 +9,12 @@
 //!   linearly independent, coincident while they can be;
 //! * [`scheduler`]: the driver, bands from the outside in;
 //! * [`tree`]: the result as a tree and in Clay form;
-//! * [`tiling`]: tiles and parallel marks, as checked directives.
+//! * [`locality`]: which member of a band runs innermost;
+//! * [`tiling`]: tiles, loop order and parallel and vector marks, as
+//!   checked directives.
 //!
-//! Not yet: vector marks, tile sizes from the footprint, `fuse`,
-//! `--explain`.
+//! Not yet: tile sizes from the footprint, `fuse`, `wavefront`, `auto` on a
+//! subtree, `--explain`.
 //!
 //! Must not know: recipe syntax, code generation, the CLI. A schedule from
 //! here is checked by `apply::legality` like any recipe's (in `session`).
@@ -21,6 +23,7 @@ mod feautrier;
 mod graph;
 mod ilp;
 mod independence;
+mod locality;
 mod pluto;
 mod scheduler;
 mod tiling;

@@ -1,33 +1,57 @@
-//! Tiling the permutable bands of a scheduler's tree and marking its
-//! parallel loops, with polyc's own directives (`tile`, `parallelize`), so
-//! that each step is checked as a recipe's would be.
+//! Tiling the permutable bands of a scheduler's tree, ordering their
+//! loops for locality and marking the parallel and vector loops, with
+//! polyc's own directives (`stripmine`, `interchange`, `parallelize`,
+//! `vectorize`), so that each step is checked as a recipe's would be.
 //!
 //! A band of `k ≥ 2` members whose first member is the loop at depth `p`
 //! becomes `k` tile loops then `k` point loops (Pluto's order): every
 //! member is strip-mined (`T₀ P₀ T₁ P₁ …`), then each tile loop `T_m` moves
 //! out to depth `p + m` by adjacent interchanges. Bands are tiled innermost
-//! first, so that the depths of the outer ones do not move. The outermost
-//! coincident member of a band is then marked parallel: its tile loop when
-//! the band is tiled.
+//! first, so that the depths of the outer ones do not move. The member
+//! whose step walks the most accesses along a row ([`locality`]) then
+//! moves to the innermost point loop (any order of a permutable band is
+//! legal; the tile loops keep the scheduler's order). The outermost
+//! coincident member of a band is marked parallel (its tile loop when the
+//! band is tiled), and the innermost loop of an innermost band is
+//! vectorised when it is coincident and not the parallel loop; a vector
+//! mark polyc cannot prove (`vectorize`'s own check) is left out.
 
+use super::locality;
 use super::tree::Tree;
 use crate::apply::{apply, ApplyError, Directive};
 use crate::scop::{Dependence, Schedule, Scop};
 
-/// One band of the tree: a statement below it, the depth of its first
-/// member, its size, its first coincident member.
+/// One band of the tree: the statements below it, the depth of its first
+/// member, its size, which members are coincident.
 struct BandSite {
-    statement: usize,
+    statements: Vec<usize>,
     depth: usize,
     members: usize,
+    coincident: Vec<bool>,
+    /// The outermost coincident member, unless the band is inside a loop
+    /// already marked parallel.
     first_coincident: Option<usize>,
     permutable: bool,
+    /// No band below this one: its last loop is innermost.
+    innermost: bool,
+}
+
+/// A step: a directive on the loops of a statement, and whether a refusal
+/// fails the whole schedule (`false` for a vector mark, which is only an
+/// offer: a loop polyc cannot prove vectorisable stays unmarked).
+struct Step {
+    statement: usize,
+    directive: Directive,
+    required: bool,
 }
 
 /// `schedule` (the Clay form of `tree`, without marks) with every
 /// permutable band of two or more members tiled by `tile` (none when
-/// `None`) and, when `parallel`, the outermost coincident loop of each
-/// band marked parallel. Each step is one checked directive.
+/// `None`), its point loops ordered for locality (the member with the
+/// best score of [`locality::member_scores`] innermost), and, when
+/// `parallel`, the outermost coincident loop of each band marked parallel
+/// and the innermost loop vectorised when it is coincident. Each step is a
+/// checked directive.
 pub(crate) fn tile_and_mark(
     scop: &Scop,
     deps: &[Dependence],
@@ -38,54 +62,116 @@ pub(crate) fn tile_and_mark(
 ) -> Result<Schedule, ApplyError> {
     let mut sites = Vec::new();
     collect(tree, 1, false, &mut sites);
+    let rows = locality::loop_rows(tree, scop.statements.len());
     // Innermost first: `collect` lists a band before the bands below it.
-    let mut steps: Vec<(usize, Directive)> = Vec::new();
+    let mut steps: Vec<Step> = Vec::new();
     for site in sites.iter().rev() {
-        let tiled = tile.filter(|_| site.permutable && site.members >= 2);
+        let Some(&statement) = site.statements.first() else {
+            continue;
+        };
+        let mut step = |directive, required| {
+            steps.push(Step {
+                statement,
+                directive,
+                required,
+            })
+        };
+        let k = site.members;
+        let p = site.depth;
+        let tiled = tile.filter(|_| site.permutable && k >= 2);
         if let Some(size) = tiled {
             // Strip-mine every member, the last first (so that the depths of
             // the others stay), then move each tile loop out past the point
             // loops before it by adjacent swaps.
-            for m in (0..site.members).rev() {
-                steps.push((
-                    site.statement,
+            for m in (0..k).rev() {
+                step(
                     Directive::Stripmine {
                         beta: Vec::new(),
-                        depth: site.depth + m,
+                        depth: p + m,
                         size,
                     },
-                ));
+                    true,
+                );
             }
-            for m in 1..site.members {
-                for d in (site.depth + m..site.depth + 2 * m).rev() {
-                    steps.push((
-                        site.statement,
-                        Directive::Interchange {
-                            beta: Vec::new(),
-                            d1: d,
-                            d2: d + 1,
-                        },
-                    ));
+            for m in 1..k {
+                for d in (p + m..p + 2 * m).rev() {
+                    step(interchange(d), true);
                 }
             }
         }
-        if let (true, Some(m)) = (parallel, site.first_coincident) {
-            steps.push((
-                site.statement,
-                Directive::Parallelize {
+        // The point loops (the members themselves when untiled) start at
+        // `points`; the member to run innermost moves there by swaps.
+        let points = if tiled.is_some() { p + k } else { p };
+        let mut order: Vec<usize> = (0..k).collect();
+        if site.permutable && k >= 2 {
+            let scores = locality::member_scores(scop, &rows, &site.statements, p - 1, k);
+            // The best score; among equals the later member (no move).
+            let best = (0..k).rev().max_by_key(|&m| scores[m]).unwrap_or(k - 1);
+            // Untiled, the members are the loops that carry the parallel
+            // mark: keep a coincident one outside the moved member.
+            let keeps_parallel = tiled.is_some()
+                || !parallel
+                || (0..k).any(|m| m != best && site.coincident[m])
+                || !site.coincident[best];
+            if best + 1 < k && keeps_parallel {
+                for d in points + best..points + k - 1 {
+                    step(interchange(d), true);
+                }
+                order.remove(best);
+                order.push(best);
+            }
+        }
+        let marked = if parallel {
+            // The outermost coincident member: its tile loop when tiled,
+            // else its loop where the reordering put it.
+            let at = site.first_coincident.and_then(|c| {
+                if tiled.is_some() {
+                    Some(p + c)
+                } else {
+                    order
+                        .iter()
+                        .position(|&m| site.coincident[m])
+                        .map(|position| p + position)
+                }
+            });
+            if let Some(depth) = at {
+                step(
+                    Directive::Parallelize {
+                        beta: Vec::new(),
+                        depth,
+                    },
+                    true,
+                );
+            }
+            at
+        } else {
+            None
+        };
+        let last = order[k - 1];
+        let innermost_depth = points + k - 1;
+        if parallel && site.innermost && site.coincident[last] && marked != Some(innermost_depth) {
+            step(
+                Directive::Vectorize {
                     beta: Vec::new(),
-                    depth: site.depth + m,
+                    depth: innermost_depth,
                 },
-            ));
+                false,
+            );
         }
     }
-    for (statement, mut directive) in steps {
+    for Step {
+        statement,
+        mut directive,
+        required,
+    } in steps
+    {
         // The loop's β: the statement's, cut before the loop's depth (a
         // directive applies to every statement whose β starts with it).
         let mut beta = schedule.statements[statement].beta(0).unwrap_or_default();
         match &mut directive {
             Directive::Stripmine { beta: b, depth, .. }
             | Directive::Parallelize { beta: b, depth }
+            | Directive::Vectorize { beta: b, depth }
             | Directive::Interchange {
                 beta: b, d1: depth, ..
             } => {
@@ -94,9 +180,22 @@ pub(crate) fn tile_and_mark(
             }
             _ => {}
         }
-        schedule = apply(scop, deps, &schedule, &directive)?.schedule;
+        match apply(scop, deps, &schedule, &directive) {
+            Ok(applied) => schedule = applied.schedule,
+            Err(e) if required => return Err(e),
+            Err(_) => {}
+        }
     }
     Ok(schedule)
+}
+
+/// Swap the loops at depths `d` and `d + 1`.
+fn interchange(d: usize) -> Directive {
+    Directive::Interchange {
+        beta: Vec::new(),
+        d1: d,
+        d2: d + 1,
+    }
 }
 
 /// Every band below `tree`, outer before inner; `depth` is the depth its
@@ -119,14 +218,19 @@ fn collect(tree: &Tree, depth: usize, in_parallel: bool, sites: &mut Vec<BandSit
                 .iter()
                 .position(|m| m.coincident)
                 .filter(|_| !in_parallel);
-            let first_statement = members.first().and_then(|m| m.rows.first());
-            if let Some(&(statement, _)) = first_statement {
+            let statements: Vec<usize> = members
+                .first()
+                .map(|m| m.rows.iter().map(|&(s, _)| s).collect())
+                .unwrap_or_default();
+            if !statements.is_empty() {
                 sites.push(BandSite {
-                    statement,
+                    statements,
                     depth,
                     members: members.len(),
+                    coincident: members.iter().map(|m| m.coincident).collect(),
                     first_coincident,
                     permutable: *permutable,
+                    innermost: !child.has_band(),
                 });
             }
             let inside = in_parallel || first_coincident.is_some();

@@ -64,6 +64,15 @@ impl Tree {
         }
     }
 
+    /// Whether a band is anywhere in this tree.
+    pub fn has_band(&self) -> bool {
+        match self {
+            Tree::Leaf(_) => false,
+            Tree::Band { .. } => true,
+            Tree::Sequence(children) => children.iter().any(Tree::has_band),
+        }
+    }
+
     /// The Clay-form schedule of `scop` that this tree describes; with
     /// `marks`, a parallel mark on the outermost coincident member of each
     /// band.

@@ -25,9 +25,10 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
         ));
     };
     let algorithm = match &first.value {
-        Value::Ident(name) if name == "pluto" => Algorithm::Pluto,
-        Value::Ident(name) if name == "feautrier" => Algorithm::Feautrier,
-        Value::Ident(name) if name == "spatial" => {
+        // A bare word in a recipe, a string in a script (`try_auto("pluto")`).
+        Value::Ident(name) | Value::Str(name) if name == "pluto" => Algorithm::Pluto,
+        Value::Ident(name) | Value::Str(name) if name == "feautrier" => Algorithm::Feautrier,
+        Value::Ident(name) | Value::Str(name) if name == "spatial" => {
             return Err(RecipeError::NotImplemented("`auto(spatial)`".into()))
         }
         _ => {
@@ -64,6 +65,17 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
             }
             (Some("parallel"), &Value::Int(b)) if b == 0 || b == 1 => options.parallel = b == 1,
             (Some("parallel"), _) => return Err(bad("`true` or `false`")),
+            (None, Value::Beta(_) | Value::Label(_)) => {
+                return Err(RecipeError::NotImplemented(
+                    "`auto` on one subtree (`auto(pluto, [β])`); `auto(pluto)` schedules the whole region"
+                        .into(),
+                ))
+            }
+            (Some(name @ ("fuse" | "wavefront" | "vectorize")), _) => {
+                return Err(RecipeError::NotImplemented(format!(
+                    "the `{name}` option of `auto`"
+                )))
+            }
             _ => {
                 return Err(RecipeError::Rejected(
                     Diagnostic::error(

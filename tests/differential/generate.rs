@@ -487,13 +487,28 @@ const UNDOES: &[(&str, &[&str])] = &[
 /// One random directive for the program `scop` under `schedule`, after the
 /// accepted directives `history`. An undoing directive (`densify`,
 /// `collapse`, `unembed`, `linearize`) is rarely chosen when nothing it
-/// undoes was applied.
+/// undoes was applied. With no directive accepted yet, an `auto(...)` call
+/// (the schedulers, with and without tiles and marks) is drawn 15% of the time.
 pub fn random_directive(
     rng: &mut Rng,
     scop: &Scop,
     schedule: &Schedule,
     history: &[String],
 ) -> String {
+    // An automatic schedule, refined by the directives drawn after it;
+    // `auto` must come first, so it is drawn only then.
+    if history.is_empty() && rng.chance(0.15) {
+        return rng
+            .pick(&[
+                "auto(pluto);",
+                "auto(pluto);",
+                "auto(feautrier);",
+                "auto(pluto, tile = false);",
+                "auto(pluto, tile = 4);",
+                "auto(pluto, parallel = false);",
+            ])
+            .to_string();
+    }
     let mut kind = rng.pick(KINDS);
     for _ in 0..3 {
         let Some((_, needs)) = UNDOES.iter().find(|(k, _)| *k == kind) else {

@@ -1,0 +1,243 @@
+//! Which member of a permutable band should run innermost: the one whose
+//! step walks the most accesses along a row (Pluto's intra-tile
+//! optimisation). Any order of a permutable band's members is legal, so
+//! this is a choice for speed only; the caller still applies it as checked
+//! directives.
+//!
+//! A member's step is the move through a statement's iterations that
+//! advances that member's loop by one with every other loop fixed: the
+//! column `R⁻¹ eₘ` of the inverse of the statement's loop rows `R` (exact,
+//! over the rationals). An access then moves by `F R⁻¹ eₘ`, `F` its
+//! subscripts, and scores
+//! * **+2** when only the last subscript moves, by ±1 (the next element of
+//!   a row: spatial locality, and a contiguous vector when the loop is
+//!   coincident);
+//! * **+1** when it does not move (temporal locality: a register);
+//! * **−4** when an earlier subscript moves (a new row, a new cache line,
+//!   every step), or the last moves by more than one.
+//!
+//! A statement whose loop rows are not invertible, or an access that is not
+//! a function of the iterators, adds nothing: the choice is a heuristic,
+//! and a lack of information keeps the order the scheduler found.
+
+use super::feautrier::AffineRow;
+use super::tree::Tree;
+use crate::poly::{ConstraintKind, Map};
+use crate::scop::Scop;
+
+/// The score of making member `m` of the band whose rows for statement
+/// `s` are `rows[s]` (all the statement's loop rows, outermost first, the
+/// band's members at `first..first + size`) the innermost loop, summed
+/// over the statements of the band.
+pub(crate) fn member_scores(
+    scop: &Scop,
+    rows: &[Vec<AffineRow>],
+    statements: &[usize],
+    first: usize,
+    size: usize,
+) -> Vec<i64> {
+    let mut scores = vec![0; size];
+    for &s in statements {
+        let Some(loop_rows) = rows.get(s) else {
+            continue;
+        };
+        let statement = &scop.statements[s];
+        let n = statement.iterators.len();
+        // The rows that move with the iterators; a constant row (a
+        // statement outside a member's loop) is no loop of this statement.
+        let real: Vec<(usize, &[i64])> = loop_rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.iter.iter().any(|&c| c != 0))
+            .map(|(k, r)| (k, r.iter.as_slice()))
+            .collect();
+        if real.len() != n || n == 0 {
+            continue;
+        }
+        let matrix: Vec<Vec<i64>> = real.iter().map(|(_, r)| r.to_vec()).collect();
+        let subscripts: Vec<Vec<Vec<i64>>> = statement
+            .accesses
+            .iter()
+            .filter_map(|a| subscript_rows(&a.relation, n))
+            .collect();
+        for (m, score) in scores.iter_mut().enumerate() {
+            let Some(position) = real.iter().position(|(k, _)| *k == first + m) else {
+                continue;
+            };
+            let Some(step) = solve(&matrix, position) else {
+                continue;
+            };
+            for access in &subscripts {
+                *score += access_score(access, &step);
+            }
+        }
+    }
+    scores
+}
+
+/// The score of one access (its subscript rows over the iterators) for a
+/// step `num / den` through the iterations.
+fn access_score(subscripts: &[Vec<i64>], step: &(Vec<i128>, i128)) -> i64 {
+    let (num, den) = step;
+    let moves: Vec<i128> = subscripts
+        .iter()
+        .map(|row| row.iter().zip(num).map(|(&a, &x)| i128::from(a) * x).sum())
+        .collect();
+    let Some((last, earlier)) = moves.split_last() else {
+        return 0;
+    };
+    if earlier.iter().any(|&d| d != 0) {
+        -4
+    } else if *last == 0 {
+        1
+    } else if last.abs() == den.abs() {
+        2
+    } else {
+        -4
+    }
+}
+
+/// The subscripts of an access as rows of iterator coefficients (`n`
+/// iterators), when each output dimension is fixed by one equality of the
+/// access's only disjunct; `None` otherwise.
+fn subscript_rows(relation: &Map, n: usize) -> Option<Vec<Vec<i64>>> {
+    let [basic] = relation.basics() else {
+        return None;
+    };
+    let space = basic.space();
+    let (n_param, n_in, n_out) = (space.n_param(), space.n_in(), space.n_out());
+    if n_in != n {
+        return None;
+    }
+    let out = n_param + n_in;
+    (0..n_out)
+        .map(|o| {
+            basic.constraints().iter().find_map(|c| {
+                let fixes = c.kind == ConstraintKind::Eq
+                    && c.coeffs[out + o].abs() == 1
+                    && c.coeffs[out..]
+                        .iter()
+                        .enumerate()
+                        .all(|(k, &v)| k == o || v == 0);
+                fixes.then(|| {
+                    // c: … + a·out_o = 0, so out_o = −a·(the rest).
+                    let sign = -c.coeffs[out + o];
+                    c.coeffs[n_param..out].iter().map(|&v| sign * v).collect()
+                })
+            })
+        })
+        .collect()
+}
+
+/// The solution `x = num / den` of `matrix · x = e_k` (square, over the
+/// rationals), or `None` when the matrix is singular or the arithmetic
+/// would overflow.
+fn solve(matrix: &[Vec<i64>], k: usize) -> Option<(Vec<i128>, i128)> {
+    let n = matrix.len();
+    // Fraction-free Gauss-Jordan on [matrix | e_k], entries in i128.
+    let mut a: Vec<Vec<i128>> = matrix
+        .iter()
+        .enumerate()
+        .map(|(r, row)| {
+            let mut v: Vec<i128> = row.iter().map(|&c| i128::from(c)).collect();
+            v.push(i128::from(r == k));
+            v
+        })
+        .collect();
+    for col in 0..n {
+        let pivot = (col..n).find(|&r| a[r][col] != 0)?;
+        a.swap(col, pivot);
+        for r in 0..n {
+            if r == col || a[r][col] == 0 {
+                continue;
+            }
+            let (p, f) = (a[col][col], a[r][col]);
+            for c in 0..=n {
+                a[r][c] = a[r][c]
+                    .checked_mul(p)?
+                    .checked_sub(a[col][c].checked_mul(f)?)?;
+            }
+            let g = a[r].iter().fold(0i128, |g, &v| gcd(g, v));
+            if g > 1 {
+                a[r].iter_mut().for_each(|v| *v /= g);
+            }
+        }
+    }
+    // Diagonal now: x_r = a[r][n] / a[r][r]; over one denominator.
+    let den = a
+        .iter()
+        .enumerate()
+        .try_fold(1i128, |l, (r, row)| lcm(l, row[r]))?;
+    let num = a
+        .iter()
+        .enumerate()
+        .map(|(r, row)| row[n].checked_mul(den / row[r]))
+        .collect::<Option<Vec<i128>>>()?;
+    Some((num, den))
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+fn lcm(a: i128, b: i128) -> Option<i128> {
+    let g = gcd(a, b);
+    if g == 0 {
+        return Some(0);
+    }
+    (a / g).checked_mul(b).map(i128::abs)
+}
+
+/// Every statement's loop rows in `tree`, outermost first.
+pub(crate) fn loop_rows(tree: &Tree, n_statements: usize) -> Vec<Vec<AffineRow>> {
+    let mut rows = vec![Vec::new(); n_statements];
+    collect(tree, &mut rows);
+    rows
+}
+
+fn collect(tree: &Tree, rows: &mut [Vec<AffineRow>]) {
+    match tree {
+        Tree::Leaf(_) => {}
+        Tree::Band { members, child, .. } => {
+            for member in members {
+                for (s, row) in &member.rows {
+                    rows[*s].push(row.clone());
+                }
+            }
+            collect(child, rows);
+        }
+        Tree::Sequence(children) => children.iter().for_each(|c| collect(c, rows)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solve_inverts_a_skew() {
+        // Rows (t, t + i): the second loop's step is i + 1 at fixed t; the
+        // first's is t + 1, i − 1.
+        let m = vec![vec![1, 0], vec![1, 1]];
+        assert_eq!(solve(&m, 1), Some((vec![0, 1], 1)));
+        assert_eq!(solve(&m, 0), Some((vec![1, -1], 1)));
+        assert_eq!(solve(&[vec![2, 0], vec![0, 1]], 0), Some((vec![1, 0], 2)));
+        assert_eq!(solve(&[vec![1, 1], vec![2, 2]], 0), None);
+    }
+
+    #[test]
+    fn a_row_walk_scores_above_a_register_above_a_column_walk() {
+        let a_ij = vec![vec![1, 0], vec![0, 1]];
+        let step_j = (vec![0, 1], 1);
+        let step_i = (vec![1, 0], 1);
+        assert_eq!(access_score(&a_ij, &step_j), 2);
+        assert_eq!(access_score(&a_ij, &step_i), -4);
+        assert_eq!(access_score(&[vec![1, 0]], &step_j), 1);
+        // A step of two elements along the row is no neighbour.
+        assert_eq!(access_score(&[vec![0, 2]], &step_j), -4);
+    }
+}
