@@ -25,18 +25,29 @@ use super::tree::Tree;
 use crate::poly::{ConstraintKind, Map};
 use crate::scop::Scop;
 
-/// The score of making member `m` of the band whose rows for statement
-/// `s` are `rows[s]` (all the statement's loop rows, outermost first, the
-/// band's members at `first..first + size`) the innermost loop, summed
-/// over the statements of the band.
-pub(crate) fn member_scores(
+/// What moving along one member of a band does to the band's accesses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct MemberReuse {
+    /// The sum of the accesses' scores (module doc) when this member's
+    /// loop is innermost.
+    pub score: i64,
+    /// How many accesses stay on one element along it (temporal reuse,
+    /// which a tile over this member keeps in cache).
+    pub invariant: usize,
+}
+
+/// For each member of the band whose rows for statement `s` are `rows[s]`
+/// (all the statement's loop rows, outermost first, the band's members at
+/// `first..first + size`): its [`MemberReuse`], summed over the
+/// statements of the band.
+pub(crate) fn member_reuse(
     scop: &Scop,
     rows: &[Vec<AffineRow>],
     statements: &[usize],
     first: usize,
     size: usize,
-) -> Vec<i64> {
-    let mut scores = vec![0; size];
+) -> Vec<MemberReuse> {
+    let mut scores = vec![MemberReuse::default(); size];
     for &s in statements {
         let Some(loop_rows) = rows.get(s) else {
             continue;
@@ -68,7 +79,9 @@ pub(crate) fn member_scores(
                 continue;
             };
             for access in &subscripts {
-                *score += access_score(access, &step);
+                let one = access_score(access, &step);
+                score.score += one;
+                score.invariant += usize::from(one == 1);
             }
         }
     }
@@ -152,10 +165,9 @@ fn solve(matrix: &[Vec<i64>], k: usize) -> Option<(Vec<i128>, i128)> {
                 continue;
             }
             let (p, f) = (a[col][col], a[r][col]);
-            for c in 0..=n {
-                a[r][c] = a[r][c]
-                    .checked_mul(p)?
-                    .checked_sub(a[col][c].checked_mul(f)?)?;
+            let pivot_row = a[col].clone();
+            for (v, &q) in a[r].iter_mut().zip(&pivot_row) {
+                *v = v.checked_mul(p)?.checked_sub(q.checked_mul(f)?)?;
             }
             let g = a[r].iter().fold(0i128, |g, &v| gcd(g, v));
             if g > 1 {

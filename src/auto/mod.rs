@@ -11,7 +11,7 @@
 //! * [`tree`]: the result as a tree and in Clay form;
 //! * [`locality`]: which member of a band runs innermost;
 //! * [`tiling`]: tiles, loop order and parallel and vector marks, as
-//!   checked directives.
+//!   `apply` rewrites.
 //!
 //! Not yet: tile sizes from the footprint, `fuse`, `wavefront`, `auto` on a
 //! subtree, `--explain`.
@@ -68,8 +68,8 @@ pub enum AutoFailure {
 
 /// The Clay-form schedule `algorithm` finds for `scop` under `deps`,
 /// tiled and marked as `options` ask. The tiling and marking steps are
-/// checked directives; the caller checks the whole schedule again as it
-/// checks a recipe's.
+/// `apply` rewrites (a vector mark with its own check); the caller checks
+/// the whole schedule as it checks a recipe's.
 pub fn schedule(
     scop: &Scop,
     deps: &[Dependence],
