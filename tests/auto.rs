@@ -45,23 +45,8 @@ fn run_on(exe: &Path, threads: usize) -> Result<String, String> {
 
 /// Compile `src` with `compiler` and `flags` into `exe`.
 fn build(compiler: &str, flags: &[&str], src: &Path, exe: &Path) -> Result<(), String> {
-    let out = Command::new(compiler)
-        .args(flags)
-        .arg("-o")
-        .arg(exe)
-        .arg(src)
-        .arg("-lm")
-        .output()
-        .map_err(|e| format!("cannot run {compiler}: {e}"))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{compiler} {}:\n{}",
-            flags.join(" "),
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    }
+    common::cc(compiler, flags, src, exe)
+        .map_err(|e| format!("{compiler} {}:\n{e}", flags.join(" ")))
 }
 
 /// Schedule `kernel` with each of [`SCHEDULERS`] and compare every build

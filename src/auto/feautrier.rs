@@ -191,7 +191,7 @@ fn unscaled(rows: Vec<AffineRow>) -> Result<Vec<AffineRow>, PolyError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auto::graph::graph_of;
+    use crate::auto::graph::{graph_of, SEIDEL_2D};
 
     fn first_row(graph: &Graph) -> FeautrierRow {
         let active: Vec<usize> = (0..graph.edges.len()).collect();
@@ -230,12 +230,7 @@ mod tests {
     #[test]
     fn seidel_2d_is_skewed_to_carry_every_dependence() {
         // Report Example 11: S[t, i, j] -> 4t + 2i + j.
-        let g = graph_of(
-            "for (t = 0; t < T; t++)\n  for (i = 1; i < n - 1; i++)\n    for (j = 1; j < n - 1; j++)\n\
-               A[i][j] = A[i - 1][j - 1] + A[i - 1][j] + A[i - 1][j + 1] + A[i][j - 1] + A[i][j]\n\
-                 + A[i][j + 1] + A[i + 1][j - 1] + A[i + 1][j] + A[i + 1][j + 1];",
-            "int T, int n, double A[n][n]",
-        );
+        let g = graph_of(SEIDEL_2D.0, SEIDEL_2D.1);
         let row = first_row(&g);
         assert_eq!(row.rows[0].iter, vec![4, 2, 1]);
         assert!(row.carried.iter().all(|&c| c));

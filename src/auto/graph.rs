@@ -121,6 +121,16 @@ fn forms_of(relation: &BasicMap, intra: bool) -> Result<Forms, PolyError> {
     Ok(Forms::Inter(nonnegative_forms(&relation.wrap())?))
 }
 
+/// seidel-2d (report Example 11), for tests: the body and parameters of
+/// [`graph_of`].
+#[cfg(test)]
+pub(crate) const SEIDEL_2D: (&str, &str) = (
+    "for (t = 0; t < T; t++)\n  for (i = 1; i < n - 1; i++)\n    for (j = 1; j < n - 1; j++)\n\
+       A[i][j] = A[i - 1][j - 1] + A[i - 1][j] + A[i - 1][j + 1] + A[i][j - 1] + A[i][j]\n\
+         + A[i][j + 1] + A[i + 1][j - 1] + A[i + 1][j] + A[i + 1][j + 1];",
+    "int T, int n, double A[n][n]",
+);
+
 /// The graph of a function whose body is `body` and whose parameters are
 /// `params` (C text), for tests.
 #[cfg(test)]

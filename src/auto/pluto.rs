@@ -255,7 +255,7 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auto::graph::graph_of;
+    use crate::auto::graph::{graph_of, SEIDEL_2D};
 
     #[test]
     fn matrix_multiplication_is_one_band_with_two_coincident_members() {
@@ -284,12 +284,7 @@ mod tests {
     fn seidel_after_its_feautrier_row_has_a_coincident_band_t_i() {
         // Report Example 11: after 4t + 2i + j carried everything, the
         // band is [t, i], both coincident.
-        let g = graph_of(
-            "for (t = 0; t < T; t++)\n  for (i = 1; i < n - 1; i++)\n    for (j = 1; j < n - 1; j++)\n\
-               A[i][j] = A[i - 1][j - 1] + A[i - 1][j] + A[i - 1][j + 1] + A[i][j - 1] + A[i][j]\n\
-                 + A[i][j + 1] + A[i + 1][j - 1] + A[i + 1][j] + A[i + 1][j + 1];",
-            "int T, int n, double A[n][n]",
-        );
+        let g = graph_of(SEIDEL_2D.0, SEIDEL_2D.1);
         let band = pluto_band(&g, &[], &[vec![vec![4, 2, 1]]], true).unwrap();
         let rows: Vec<(Vec<i64>, bool)> = band
             .iter()
@@ -300,12 +295,7 @@ mod tests {
 
     #[test]
     fn a_stencil_with_no_outer_coincidence_gives_an_empty_forced_band() {
-        let g = graph_of(
-            "for (t = 0; t < T; t++)\n  for (i = 1; i < n - 1; i++)\n    for (j = 1; j < n - 1; j++)\n\
-               A[i][j] = A[i - 1][j - 1] + A[i - 1][j] + A[i - 1][j + 1] + A[i][j - 1] + A[i][j]\n\
-                 + A[i][j + 1] + A[i + 1][j - 1] + A[i + 1][j] + A[i + 1][j + 1];",
-            "int T, int n, double A[n][n]",
-        );
+        let g = graph_of(SEIDEL_2D.0, SEIDEL_2D.1);
         let active: Vec<usize> = (0..g.edges.len()).collect();
         assert!(pluto_band(&g, &active, &[vec![]], true).unwrap().is_empty());
         // Unforced, plain Pluto skews: a permutable band of three members.

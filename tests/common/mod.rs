@@ -138,7 +138,9 @@ fn gcc(flags: &[&str], src: &Path, exe: &Path) -> Result<(), String> {
     cc("gcc", flags, src, exe)
 }
 
-fn cc(compiler: &str, flags: &[&str], src: &Path, exe: &Path) -> Result<(), String> {
+/// Compile `src` with `compiler` and `flags` into `exe` (`-lm`); the
+/// compiler's complaint on failure.
+pub fn cc(compiler: &str, flags: &[&str], src: &Path, exe: &Path) -> Result<(), String> {
     let out = Command::new(compiler)
         .args(flags)
         .arg("-o")
