@@ -102,9 +102,11 @@ fn plain_recipes_read_as_scripts_give_the_same_result() {
             .map(|l| l.split('#').next().unwrap_or(""))
             .collect::<Vec<_>>()
             .join("\n");
-        // Only integers, β-vectors and `let`s: the same text in rhai.
+        // Only integers, β-vectors and `let`s: the same text in rhai (a
+        // script names `auto`'s scheduler as a string: `auto("pluto")`).
         if code.contains(['@', '{', '|', '<', '>', '"'])
             || code.contains("= ") && !code.contains("let ")
+            || code.contains("auto(")
         {
             continue;
         }

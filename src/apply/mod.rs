@@ -372,6 +372,7 @@ pub fn rewrite(
         }
     };
     tree::normalize(&mut next)?;
+    tree::check_tree(&next)?;
     injective::check(scop, schedule, &next)?;
     Ok(next)
 }

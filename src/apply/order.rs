@@ -197,9 +197,11 @@ pub fn block(
     let x = beta1.last().copied().unwrap_or(0);
     let prefix = &beta1[..beta1.len() - 1];
     let mut next = rewrite_betas(schedule, |b| {
-        (b.len() == beta1.len() && b.starts_with(prefix) && b[b.len() - 1] > x).then(|| {
+        // Every later sibling moves, loops as well as statements.
+        let at = prefix.len();
+        (b.len() > at && b.starts_with(prefix) && b[at] > x).then(|| {
             let mut n = b.to_vec();
-            n[b.len() - 1] += 1;
+            n[at] += 1;
             n
         })
     })?;

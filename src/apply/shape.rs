@@ -107,6 +107,19 @@ pub fn unembed(schedule: &Schedule, beta: &[i64]) -> Result<Schedule, ApplyError
                 "unembed undoes embed; it removes only a loop whose counter is a constant",
             ));
         }
+        // The statement takes its loop's β-vector: the loop must hold it alone.
+        let beta = st.beta(t.piece).unwrap_or_default();
+        let around = &beta[..beta.len().saturating_sub(1)];
+        if let Some(other) = under(schedule, around)?
+            .iter()
+            .find(|u| u.statement != t.statement)
+        {
+            return Err(ApplyError::precondition(format!(
+                "unembed: the loop around statement S{} (β {around:?}) holds statement S{} too",
+                t.statement, other.statement
+            ))
+            .with_help("unembed removes a loop that holds one statement; `split` it out first"));
+        }
     }
     let mut next = rewrite_pieces(schedule, &targets, |p| {
         let n = p.space().n_out();

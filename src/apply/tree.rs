@@ -92,6 +92,38 @@ pub fn normalize(schedule: &mut Schedule) -> Result<(), ApplyError> {
     Ok(())
 }
 
+/// That the β-vectors form a tree: no piece's β-vector is a proper prefix
+/// of another's (a statement where a loop is), and no two statements share
+/// one (a piece of a statement split by `iss` may share its own
+/// statement's). Exact; cheap: a sort of the β-vectors.
+pub fn check_tree(schedule: &Schedule) -> Result<(), ApplyError> {
+    let mut betas = all_betas(schedule)?;
+    betas.sort_by(|(_, a), (_, b)| a.cmp(b));
+    // Sorted, a β-vector that is a prefix of another is followed by one.
+    for pair in betas.windows(2) {
+        let ((r, a), (s, b)) = (&pair[0], &pair[1]);
+        let clash = if a == b {
+            r.statement != s.statement
+        } else {
+            b.starts_with(a)
+        };
+        if clash {
+            return Err(ApplyError::precondition(format!(
+                "statement S{} would sit at β {a:?}, where {} S{} is",
+                r.statement,
+                if a == b {
+                    "statement"
+                } else {
+                    "a loop holding"
+                },
+                s.statement
+            ))
+            .with_help("each β-vector names one statement or one loop; move one of them first"));
+        }
+    }
+    Ok(())
+}
+
 /// Clay's `clay_beta_shift_after(beta, depth)`: every piece whose β-vector
 /// comes strictly after `beta` (compared on their common prefix; pieces
 /// under `beta` are not after it) and has a β at position `depth - 1` gets

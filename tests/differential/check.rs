@@ -17,7 +17,8 @@
 //! * refused for a precondition: the diagnostic's primary span lies in the
 //!   call and it names the directive;
 //! * anything else (a panic, a code generation error, a compiler warning or
-//!   error, a different output, a crash, more than 10 s) is a failure.
+//!   error, a different output, a crash, more than 10 s of processor time)
+//!   is a failure.
 
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
@@ -38,8 +39,16 @@ use polyc::syntax::diagnostic::Diagnostic;
 
 use super::generate::{random_directive, Rng};
 
-/// A case taking longer than this is a failure.
+/// A case whose in-process part (every step, every refusal's check and the
+/// CLI's run) uses more processor time than this is a failure. Processor
+/// time, not the wall clock: beside a build the testers, at `nice 19`, get
+/// a few percent of a core, and `auto(pluto)` on adi (0.8 s alone) took
+/// more than 10 s of wall time (seed 52).
 pub const CASE_LIMIT: Duration = Duration::from_secs(10);
+
+/// The wall-clock limit of a case's in-process part, for a thread that
+/// waits without computing.
+const CASE_WALL_LIMIT: Duration = Duration::from_secs(600);
 
 /// How much processor time a compiled program may use. A timeout is there
 /// to catch a loop that does not end; a legal recipe may still make the
@@ -185,6 +194,8 @@ pub struct Trace {
     pub failure: Option<Verdict>,
     /// polyc's output file for the accepted sequence.
     pub generated: Option<String>,
+    /// The processor time the case's thread used, where it could be read.
+    pub processor_time: Option<Duration>,
 }
 
 /// How the directives of a case are chosen.
@@ -234,10 +245,13 @@ pub fn read_recipe_file(text: &str) -> Option<(String, usize, Vec<String>)> {
 }
 
 /// The in-process part of a case, with the panic caught and the time
-/// limited: a thread that runs past `limit` is left behind and the case is
-/// a timeout.
+/// limited: a thread that uses more than `limit` of processor time (or runs
+/// `CASE_WALL_LIMIT`; or `limit` of wall time where its processor time
+/// cannot be read) is left behind and the case is a timeout.
 pub fn in_process(kernel: Arc<Kernel>, region: usize, plan: Plan, limit: Duration) -> Trace {
     let (tx, rx) = mpsc::channel();
+    // The thread's `/proc/…/stat`, published by the thread itself.
+    let (stat_tx, stat_rx) = mpsc::channel::<Option<PathBuf>>();
     // The directives being tried, kept outside the thread: a panic or a
     // timeout still says which sequence caused it.
     let progress: Arc<Mutex<Vec<String>>> = Arc::default();
@@ -245,8 +259,14 @@ pub fn in_process(kernel: Arc<Kernel>, region: usize, plan: Plan, limit: Duratio
     let spawned = std::thread::Builder::new()
         .stack_size(64 << 20)
         .spawn(move || {
+            let stat = std::fs::read_link("/proc/thread-self")
+                .ok()
+                .map(|task| Path::new("/proc").join(task).join("stat"));
+            let _ = stat_tx.send(stat.clone());
             let result = catch_unwind(AssertUnwindSafe(|| {
-                run_plan(&kernel, region, &plan, &shared)
+                let mut trace = run_plan(&kernel, region, &plan, &shared);
+                trace.processor_time = stat.as_deref().and_then(processor_time);
+                trace
             }));
             let _ = tx.send(result.map_err(|p| panic_text(p.as_ref())));
         });
@@ -256,7 +276,23 @@ pub fn in_process(kernel: Arc<Kernel>, region: usize, plan: Plan, limit: Duratio
             ..Trace::default()
         };
     }
-    let result = rx.recv_timeout(limit);
+    let stat = stat_rx.recv_timeout(limit).ok().flatten();
+    let start = Instant::now();
+    let result = loop {
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let wall = start.elapsed();
+                let over = match stat.as_deref().and_then(processor_time) {
+                    Some(cpu) => cpu > limit || wall > CASE_WALL_LIMIT,
+                    None => wall > limit,
+                };
+                if over {
+                    break Err(mpsc::RecvTimeoutError::Timeout);
+                }
+            }
+            other => break other,
+        }
+    };
     let tried = progress.lock().map(|p| p.clone()).unwrap_or_default();
     let failed = |v: Verdict| Trace {
         accepted: tried.clone(),
@@ -268,7 +304,11 @@ pub fn in_process(kernel: Arc<Kernel>, region: usize, plan: Plan, limit: Duratio
         Ok(Err(message)) => failed(Verdict::new("panic", message)),
         Err(mpsc::RecvTimeoutError::Timeout) => failed(Verdict::new(
             "timeout",
-            format!("polyc took more than {} s", limit.as_secs()),
+            format!(
+                "polyc used more than {} s of processor time (or ran {} s)",
+                limit.as_secs(),
+                CASE_WALL_LIMIT.as_secs()
+            ),
         )),
         Err(mpsc::RecvTimeoutError::Disconnected) => {
             failed(Verdict::new("panic", "the case's thread died"))
@@ -711,11 +751,12 @@ fn read_in_thread<R: std::io::Read + Send + 'static>(
     })
 }
 
-/// The processor time (user and system, all threads) that process `pid`
-/// has used so far, from `/proc/PID/stat` (in units of 1/100 s, Linux's
-/// fixed `USER_HZ`); `None` where that file cannot be read.
-fn processor_time(pid: u32) -> Option<Duration> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+/// The processor time (user and system) that a process (all its threads:
+/// `/proc/PID/stat`) or a thread (`/proc/PID/task/TID/stat`) has used so
+/// far, from its `stat` file (in units of 1/100 s, Linux's fixed
+/// `USER_HZ`); `None` where that file cannot be read.
+fn processor_time(stat: &Path) -> Option<Duration> {
+    let stat = std::fs::read_to_string(stat).ok()?;
     // The command name, field 2, is in parentheses and may hold spaces.
     let after_name = &stat[stat.rfind(')')? + 1..];
     let fields: Vec<&str> = after_name.split_whitespace().collect();
@@ -782,7 +823,7 @@ fn run_limited(exe: &Path) -> Result<String, String> {
 
 /// Whether a program running for `wall` has used up its time.
 fn past_limit(pid: u32, wall: Duration) -> bool {
-    match processor_time(pid) {
+    match processor_time(Path::new(&format!("/proc/{pid}/stat"))) {
         Some(cpu) => cpu > RUN_CPU_LIMIT || wall > RUN_WALL_LIMIT,
         None => wall > RUN_CPU_LIMIT,
     }
@@ -861,7 +902,7 @@ pub fn run_case(kernel: &Arc<Kernel>, region: usize, plan: Plan) -> Vec<(Vec<Str
     let start = Instant::now();
     let trace = in_process(Arc::clone(kernel), region, plan.clone(), CASE_LIMIT);
     // polyc's own time: compiling and running the output have their limits.
-    let polyc_time = start.elapsed();
+    let polyc_time = trace.processor_time.unwrap_or_else(|| start.elapsed());
     let mut out = trace.refusals;
     let whole = match &plan {
         Plan::Fixed(d) => d.clone(),
