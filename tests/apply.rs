@@ -229,6 +229,7 @@ fn marks_need_a_loop_that_carries_nothing() {
     match run(&scop, &deps, &[par(vec![0, 1], 2)]) {
         Err(ApplyError::Carried {
             depth: 2,
+            jammed: None,
             violation,
         }) => {
             assert_ne!(violation.source[1], violation.target[1]);

@@ -23,10 +23,14 @@ pub enum Illegal {
     /// A dependence whose target is not dated after its source.
     Violation(Violation),
     /// The loop at `depth` around `statement`, marked parallel or vector,
-    /// carries a dependence.
+    /// carries a dependence. With `jammed`, the enclosing loop at that
+    /// depth, unrolled by that factor and jammed, puts the pair's two
+    /// instances in one iteration of it (`violation`'s dates are then the
+    /// jammed schedule's).
     Carried {
         statement: usize,
         depth: usize,
+        jammed: Option<(usize, u32)>,
         violation: Violation,
     },
     /// The loop at `depth` around `statement`, marked to be unrolled by
@@ -93,7 +97,9 @@ pub fn first_unsound_mark(
 
 /// The first loop marked parallel or vector that carries a dependence (a
 /// directive may have moved statements into a marked loop, or changed its
-/// dates). Exact; one carried-dependence test per marked loop.
+/// dates), on the schedule or, inside a loop marked `unroll_jam`, on the
+/// jammed schedule ([`jam_carried`]). Exact; one carried-dependence test
+/// per marked loop and per jam around it.
 pub fn first_carried_mark(
     scop: &Scop,
     deps: &[Dependence],
@@ -119,8 +125,21 @@ pub fn first_carried_mark(
                     return Ok(Some(Illegal::Carried {
                         statement,
                         depth,
+                        jammed: None,
                         violation,
                     }));
+                }
+                for (outer, factor) in jams_around(schedule, &prefix)? {
+                    if let Some(violation) =
+                        jam_carried(scop, deps, schedule, &prefix, outer, factor)?
+                    {
+                        return Ok(Some(Illegal::Carried {
+                            statement,
+                            depth,
+                            jammed: Some((outer, factor)),
+                            violation,
+                        }));
+                    }
                 }
                 checked.push((prefix, depth));
             }
@@ -192,6 +211,81 @@ pub fn jam_violation(
     prefix: &[i64],
     factor: u32,
 ) -> Result<Option<Violation>, PolyError> {
+    let np = scop.params.len();
+    let (scop, deps, jammed) = jammed_schedule(scop, deps, schedule, prefix, factor)?;
+    Ok(first_violation(&scop, &jammed, &deps)?.map(|mut v| {
+        v.params.truncate(np);
+        v
+    }))
+}
+
+/// The loops marked `unroll_jam` around the statements of the loop
+/// `prefix` (at depth `prefix.len()`), outside it: their depths and
+/// factors. Cheap.
+fn jams_around(schedule: &Schedule, prefix: &[i64]) -> Result<Vec<(usize, u32)>, PolyError> {
+    let depth = prefix.len();
+    let mut out = Vec::new();
+    for t in under(schedule, prefix).map_err(unproven)? {
+        let marks = &schedule.statements[t.statement].marks;
+        for (k, at) in marks.iter().enumerate().take(depth - 1) {
+            for m in at {
+                if let Mark::UnrollJam(f) = m {
+                    if !out.contains(&(k + 1, *f)) {
+                        out.push((k + 1, *f));
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A dependence carried by the loop `prefix` (marked parallel or vector,
+/// at depth `prefix.len()`) once the loop around it at depth `outer` is
+/// unrolled by `factor` and jammed: the copies of `factor` consecutive
+/// iterations of the outer loop then share each iteration of this one, so
+/// a pair from two of them on different iterations of this loop is
+/// carried by it (`clay-comment.c` with `unroll_jam([0], 1, 8);
+/// parallelize([0], 2)`: `A[i + 1][j]` reads `A[i][j + 1]` of the next
+/// `j`). Checked on [`jam_violation`]'s jammed schedule, for every
+/// alignment; where code generation does not jam the copies through this
+/// loop (a loop between them holds two loops), each copy is a loop of its
+/// own and the check is stricter than the code needs. Exact otherwise.
+fn jam_carried(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    prefix: &[i64],
+    outer: usize,
+    factor: u32,
+) -> Result<Option<Violation>, PolyError> {
+    let np = scop.params.len();
+    let depth = prefix.len();
+    let (scop, deps, jammed) = jammed_schedule(scop, deps, schedule, &prefix[..outer], factor)?;
+    // Strip-mining adds the β 0 after the tile loop; the point loop moved
+    // innermost, the loops in between kept their dates one depth up.
+    let mut inner = prefix[..outer].to_vec();
+    inner.push(0);
+    inner.extend_from_slice(&prefix[outer..depth - 1]);
+    Ok(
+        carried_dependence(&scop, &jammed, &deps, &inner, depth)?.map(|mut v| {
+            v.params.truncate(np);
+            v
+        }),
+    )
+}
+
+/// The schedule [`jam_violation`] checks: the pieces in the loop `prefix`
+/// strip-mined by `factor` at every alignment (one more parameter, after
+/// the scop's), the point loop innermost; and the scop and dependences
+/// with that parameter.
+fn jammed_schedule(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    prefix: &[i64],
+    factor: u32,
+) -> Result<(Scop, Vec<Dependence>, Schedule), PolyError> {
     let depth = prefix.len();
     let size = i64::from(factor);
     let np = scop.params.len();
@@ -217,10 +311,7 @@ pub fn jam_violation(
             *piece = swap_dates(piece, alpha_date(d), alpha_date(d + 1));
         }
     }
-    Ok(first_violation(&scop, &jammed, &deps)?.map(|mut v| {
-        v.params.truncate(np);
-        v
-    }))
+    Ok((scop, deps, jammed))
 }
 
 /// The name of the alignment parameter of [`jam_violation`] (never a C

@@ -40,6 +40,7 @@ pub fn parallelize(
         if let Some(v) = carried_dependence(scop, schedule, deps, prefix, depth)? {
             return Err(ApplyError::Carried {
                 depth,
+                jammed: None,
                 violation: Box::new(v),
             });
         }

@@ -171,9 +171,13 @@ pub enum ApplyError {
     /// The rewritten schedule runs a dependence's target before its source
     /// (`dependence` indexes the list given to [`apply`]).
     Violation(Box<Violation>),
-    /// A loop to be marked parallel or vector carries a dependence.
+    /// A loop to be marked parallel or vector carries a dependence; with
+    /// `jammed`, only once the loop around it at that depth is unrolled by
+    /// that factor and jammed (`violation`'s dates are the jammed
+    /// schedule's).
     Carried {
         depth: usize,
+        jammed: Option<(usize, u32)>,
         violation: Box<Violation>,
     },
     /// After the directive, the loop at `depth`, marked `unroll_jam` by
@@ -250,10 +254,14 @@ pub fn apply(
     match illegal {
         Some(Illegal::Violation(v)) => return Err(ApplyError::Violation(Box::new(v))),
         Some(Illegal::Carried {
-            depth, violation, ..
+            depth,
+            jammed,
+            violation,
+            ..
         }) => {
             return Err(ApplyError::Carried {
                 depth,
+                jammed,
                 violation: Box::new(violation),
             })
         }

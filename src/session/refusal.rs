@@ -44,7 +44,11 @@ pub fn diagnostic(
             .with_note(format!("for example: {}", v.describe(scop, deps)))
             .with_help(violation_help(&call.name, dep, &targeted))
         }
-        ApplyError::Carried { depth, violation } => carried(call, scop, deps, depth, &violation),
+        ApplyError::Carried {
+            depth,
+            jammed,
+            violation,
+        } => carried(call, scop, deps, depth, jammed, &violation),
         ApplyError::Jam {
             depth,
             factor,
@@ -81,9 +85,39 @@ fn carried(
     scop: &Scop,
     deps: &[Dependence],
     depth: usize,
+    jammed: Option<(usize, u32)>,
     v: &Violation,
 ) -> Diagnostic {
     let dep = &deps[v.dependence];
+    if let Some((outer, factor)) = jammed {
+        let jam =
+            format!("once the loop at depth {outer} around it is unrolled by {factor} and jammed");
+        let message = match call.name.as_str() {
+            "parallelize" | "vectorize" => format!(
+                "the loop at depth {depth} would carry a {} dependence {} {jam}: it cannot be marked {}",
+                kind(dep.kind),
+                dep_text(scop, dep),
+                if call.name == "vectorize" { "vector" } else { "parallel" }
+            ),
+            _ => format!(
+                "after `{}`, the loop at depth {depth}, marked parallel or vector, would carry a {} dependence {} {jam}",
+                call.name,
+                kind(dep.kind),
+                dep_text(scop, dep)
+            ),
+        };
+        return Diagnostic::error(
+            message,
+            call.span.clone(),
+        )
+        .with_label("the jammed copies would share this loop's iterations")
+        .with_note(dep_details(dep))
+        .with_note(format!(
+            "for example, on the jammed schedule: {}",
+            v.describe(scop, deps)
+        ))
+        .with_help("jam a loop whose copies are independent along the marked loop, or mark a loop outside the jammed one");
+    }
     let message = if call.name == "parallelize" || call.name == "vectorize" {
         format!(
             "the loop at depth {depth} carries a {} dependence {}: it cannot be marked {}",

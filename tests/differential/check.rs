@@ -119,6 +119,7 @@ pub const PASSING: &[&str] = &[
     "refused-precondition",
     "refused-unproven",
     "refused-jam-witness-pair-ok",
+    "refused-jam-carried-witness-pair-ok",
     "refused-beyond-int",
 ];
 
@@ -489,7 +490,19 @@ fn check_refusal(before: &RecipeState, call: &Call, e: RecipeError) -> Verdict {
             Ok(()) => Verdict::new("refused-jam-witness-pair-ok", ""),
             Err(why) => Verdict::new("bad-witness", why),
         },
-        ApplyError::Carried { depth, violation } => {
+        // Carried once an enclosing loop is jammed: the dates are the jammed
+        // schedule's, as for a jam.
+        ApplyError::Carried {
+            depth,
+            jammed: Some(_),
+            violation,
+        } => match check_pair_carried(before, &violation, depth) {
+            Ok(()) => Verdict::new("refused-jam-carried-witness-pair-ok", ""),
+            Err(why) => Verdict::new("bad-witness", why),
+        },
+        ApplyError::Carried {
+            depth, violation, ..
+        } => {
             // A mark is checked on the rewritten schedule when there is
             // one, else (the mark's own check) on the schedule before.
             let schedule = rewrite(&before.scop, &before.deps, &before.schedule, &directive)
@@ -575,6 +588,21 @@ fn check_pair(before: &RecipeState, v: &Violation) -> Result<(), String> {
     dt.resize(len, 0);
     if dt > ds {
         return Err(format!("reported dates in order: {ds:?} before {dt:?}"));
+    }
+    Ok(())
+}
+
+/// The witness pair is in the dependence relation and its reported dates
+/// are equal outside the loop at `depth` and different on it (for a
+/// carried dependence found on a jammed schedule, which is not public).
+fn check_pair_carried(before: &RecipeState, v: &Violation, depth: usize) -> Result<(), String> {
+    in_dependence(before, v)?;
+    let alpha = 2 * depth - 1;
+    let (ds, dt) = (&v.source_date, &v.target_date);
+    if alpha >= ds.len().min(dt.len()) || ds[..alpha] != dt[..alpha] || ds[alpha] == dt[alpha] {
+        return Err(format!(
+            "reported dates not carried at depth {depth}: {ds:?} / {dt:?}"
+        ));
     }
     Ok(())
 }

@@ -75,11 +75,18 @@ pub(super) fn check_loaded(
         Some(Illegal::Carried {
             statement,
             depth,
+            jammed,
             violation,
         }) => Err(fail(format!(
-            "the schedule of scop region {} marks loop {depth} of {} parallel, but it carries a dependence: {}",
+            "the schedule of scop region {} marks loop {depth} of {} parallel, but it carries a dependence{}: {}",
             scop.region,
             scop.statements[statement].name,
+            match jammed {
+                Some((outer, factor)) => format!(
+                    " once loop {outer} is unrolled by {factor} and jammed (dates of the jammed schedule)"
+                ),
+                None => String::new(),
+            },
             violation.describe(scop, &deps)
         ))),
         Some(Illegal::NestedJam {
