@@ -25,6 +25,10 @@ runtime the tests' clang 14 links). Run from the repository root after
 `cargo build --release`:
 
   python3 bench/auto_bench.py [--rounds 5] [--kernels gemm,lu] [--markdown]
+      [--also 'smart=auto(pluto, fuse = smart);']
+
+`--also NAME=RECIPE` (repeatable) adds a polyc variant with that recipe,
+run interleaved with the others and reported after them.
 """
 
 import argparse
@@ -97,8 +101,9 @@ def run(cmd, **kw):
     return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
 
 
-def build(work, name, src, polyc):
-    """{variant: executable} for one kernel."""
+def build(work, name, src, polyc, recipes):
+    """{variant: executable} for one kernel; `recipes`: {polyc variant:
+    recipe file}."""
     exes = {}
     orig = os.path.join(work, name + ".c")
     exes["gcc"] = os.path.join(work, name + ".gcc")
@@ -110,11 +115,11 @@ def build(work, name, src, polyc):
         ["clang-19", *FLAGS, *POLLY, "-mllvm", "-polly-parallel", "-fopenmp=libgomp",
          orig, "-o", exes["polly-par"], "-lm"]
     )
-    recipe = os.path.join(work, "auto.poly")
-    generated = os.path.join(work, name + ".polyc.c")
-    run([polyc, orig, "--recipe", recipe, "-o", generated])
-    exes["polyc"] = os.path.join(work, name + ".polyc")
-    run(["gcc", *FLAGS, "-fopenmp", generated, "-o", exes["polyc"], "-lm"])
+    for variant, recipe in recipes.items():
+        generated = os.path.join(work, "%s.%s.c" % (name, variant))
+        run([polyc, orig, "--recipe", recipe, "-o", generated])
+        exes[variant] = os.path.join(work, "%s.%s" % (name, variant))
+        run(["gcc", *FLAGS, "-fopenmp", generated, "-o", exes[variant], "-lm"])
     return exes
 
 
@@ -145,6 +150,7 @@ def main():
     ap.add_argument("--kernels", default=",".join(SIZES))
     ap.add_argument("--polyc", default="target/release/polyc")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--also", action="append", default=[], metavar="NAME=RECIPE")
     args = ap.parse_args()
     for tool in ["gcc", "clang-19", args.polyc]:
         if not shutil.which(tool) and not os.path.exists(tool):
@@ -152,17 +158,21 @@ def main():
     cpu = run(["lscpu"]).stdout
     model = re.search(r"Model name:\s*(.*)", cpu)
     print("CPU: %s; %d rounds, median kernel time" % (model.group(1) if model else "?", args.rounds))
-    variants = ["gcc", "polly", "polly-par", "polyc"]
+    extra = dict(a.split("=", 1) for a in args.also)
+    variants = ["gcc", "polly", "polly-par", "polyc", *extra]
     rows = []
     with tempfile.TemporaryDirectory() as work:
-        with open(os.path.join(work, "auto.poly"), "w") as f:
-            f.write("auto(pluto);\n")
+        recipes = {}
+        for variant, text in {"polyc": "auto(pluto);", **extra}.items():
+            recipes[variant] = os.path.join(work, variant + ".poly")
+            with open(recipes[variant], "w") as f:
+                f.write(text + "\n")
         for name in args.kernels.split(","):
             src = os.path.join(work, name + ".c")
             with open(src, "w") as f:
                 f.write(benchmark_copy(os.path.join("tests/kernels", name + ".c"), SIZES[name]))
-            exes = build(work, name, src, args.polyc)
-            sched = polyc_time(args.polyc, src, os.path.join(work, "auto.poly"), 5)
+            exes = build(work, name, src, args.polyc, recipes)
+            sched = polyc_time(args.polyc, src, recipes["polyc"], 5)
             times = {(v, t): [] for v in variants for t in (1, 2)}
             reference = None
             for r in range(args.rounds):
@@ -190,6 +200,9 @@ def main():
                    row["gcc@2"], row["polly-par@2"], row["polyc@2"], row["polyc_ms"]),
                 flush=True,
             )
+            for v in extra:
+                print("%-10s %s: 1 thread %.2fx, 2 threads %.2fx"
+                      % ("", v, row["%s@1" % v], row["%s@2" % v]), flush=True)
     if args.markdown:
         print()
         print("| kernel | gcc 1 thread (s) | Polly 1t | Polly-par 1t | polyc 1t | gcc 2t | Polly-par 2t | polyc 2t | polyc run (ms) |")

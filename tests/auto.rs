@@ -1,5 +1,6 @@
 //! The automatic schedulers against reality: `auto(feautrier)`,
-//! `auto(pluto)` and `auto(pluto, tile = false)` on every test kernel, each
+//! `auto(pluto)`, `auto(pluto, tile = false)` and `auto(pluto, fuse =
+//! max)` on every test kernel, each
 //! output compiled with gcc and clang (`-Werror`) and run on 1 and on 4
 //! threads, must print what the original prints.
 
@@ -13,6 +14,7 @@ const SCHEDULERS: &[(&str, &str)] = &[
     ("feautrier", "auto(feautrier);\n"),
     ("pluto", "auto(pluto);\n"),
     ("pluto-untiled", "auto(pluto, tile = false);\n"),
+    ("pluto-max", "auto(pluto, fuse = max);\n"),
 ];
 
 /// [`common::GENERATED_FLAGS`] less gcc's `-Warray-bounds`, for the same
@@ -123,7 +125,8 @@ fn every_kernel_prints_the_same_after_each_automatic_scheduler() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// The schedules `auto(pluto)` (pinned options: tiles of 32, marks) and
+/// The schedules `auto(pluto)` (pinned options: tiles of 32, marks, smart
+/// fusion) and
 /// `auto(feautrier)` choose for ten kernels, and the region `auto(pluto)`
 /// prints, snapshotted: a change of scheduler shows here as a reviewable
 /// diff of dates and loops.
@@ -144,8 +147,14 @@ fn ten_kernels_automatic_schedules_and_code_are_snapshotted() {
     ] {
         let kernel = format!("tests/kernels/{name}.c");
         for (label, text) in [
-            ("pluto", "auto(pluto, tile = 32, parallel = true);\n"),
-            ("feautrier", "auto(feautrier, parallel = true);\n"),
+            (
+                "pluto",
+                "auto(pluto, tile = 32, parallel = true, fuse = smart);\n",
+            ),
+            (
+                "feautrier",
+                "auto(feautrier, parallel = true, fuse = smart);\n",
+            ),
         ] {
             let recipe = dir.join(format!("{name}.{label}.poly"));
             std::fs::write(&recipe, text).expect("write recipe");

@@ -384,6 +384,30 @@ print(schedule() == before);
     assert!(out.stdout.contains("# parallel at α1"), "{}", out.stdout);
 }
 
+/// `auto`'s options from a script: a map of named arguments, the words of
+/// a recipe as strings.
+#[test]
+fn a_script_passes_auto_its_options() {
+    let out = run(
+        "auto-options",
+        "tests/kernels/gemm.c",
+        r#"
+let r = try_auto("pluto", #{fuse: "no", tile: false});
+print(r.ok);
+"#,
+        &["--emit", "schedule-text"],
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert_eq!(out.stderr, "true\n");
+    // Each component its own nest, untiled.
+    assert!(out.stdout.contains("S0: [0, i, 0, j, 0]"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("S1: [1, i, 0, k, 0, j, 0]"),
+        "{}",
+        out.stdout
+    );
+}
+
 // ---------------------------------------------------------------------
 // measure
 

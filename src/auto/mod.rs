@@ -13,8 +13,9 @@
 //! * [`tiling`]: tiles, loop order and parallel and vector marks, as
 //!   `apply` rewrites.
 //!
-//! Not yet: tile sizes from the footprint, `fuse`, `wavefront`, `auto` on a
-//! subtree, `--explain`.
+//! Not yet: tile sizes from the footprint, Pluto's fusion below the
+//! outermost level and isl's incremental clustering, `wavefront`, `auto` on
+//! a subtree, `--explain`.
 //!
 //! Must not know: recipe syntax, code generation, the CLI. A schedule from
 //! here is checked by `apply::legality` like any recipe's (in `session`).
@@ -29,7 +30,7 @@ mod scheduler;
 mod tiling;
 mod tree;
 
-pub use scheduler::{Algorithm, ScheduleFailure};
+pub use scheduler::{Algorithm, Fusion, ScheduleFailure};
 
 use crate::apply::ApplyError;
 use crate::scop::{Dependence, Schedule, Scop};
@@ -42,6 +43,8 @@ pub struct AutoOptions {
     pub tile: Option<i64>,
     /// Mark the outermost coincident loop of each band parallel.
     pub parallel: bool,
+    /// How much the outermost level fuses.
+    pub fusion: Fusion,
 }
 
 /// The tile size when none is given.
@@ -52,6 +55,7 @@ impl Default for AutoOptions {
         AutoOptions {
             tile: Some(DEFAULT_TILE),
             parallel: true,
+            fusion: Fusion::Smart,
         }
     }
 }
@@ -76,7 +80,8 @@ pub fn schedule(
     algorithm: Algorithm,
     options: AutoOptions,
 ) -> Result<Schedule, AutoFailure> {
-    let tree = scheduler::schedule_tree(scop, deps, algorithm).map_err(AutoFailure::Schedule)?;
+    let tree = scheduler::schedule_tree(scop, deps, algorithm, options.fusion)
+        .map_err(AutoFailure::Schedule)?;
     let plain = tree.to_schedule(scop, false);
     tiling::tile_and_mark(scop, deps, &tree, plain, options.tile, options.parallel)
         .map_err(AutoFailure::Directive)

@@ -30,6 +30,22 @@ pub enum Algorithm {
     Pluto,
 }
 
+/// How much the outermost level may fuse the strongly connected
+/// components of the dependence graph (Pluto's `--nofuse`, `--smartfuse`,
+/// `--maxfuse`); below it, the schedulers fuse what they can.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fusion {
+    /// Every component its own nest, in dependence order.
+    No,
+    /// A cut between consecutive components (in dependence order) whose
+    /// statements have different numbers of loops (Pluto's rule): a
+    /// matrix product's reduction keeps its three loops in one band
+    /// instead of sharing two with its initialisation.
+    Smart,
+    /// No cut forced: one nest wherever the scheduler finds a band.
+    Max,
+}
+
 /// Why no schedule was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ScheduleFailure {
@@ -68,6 +84,7 @@ pub(crate) fn schedule_tree(
     scop: &Scop,
     deps: &[Dependence],
     algorithm: Algorithm,
+    fusion: Fusion,
 ) -> Result<Tree, ScheduleFailure> {
     let graph = Graph::new(scop, deps)?;
     let mut state = State {
@@ -77,7 +94,37 @@ pub(crate) fn schedule_tree(
         algorithm,
     };
     let all: Vec<usize> = (0..graph.nodes.len()).collect();
-    state.build(&all, graph.edges, 0)
+    let groups = fusion_groups(&state.nodes, &all, &graph.edges, fusion);
+    if groups.len() <= 1 {
+        return state.build(&all, graph.edges, 0);
+    }
+    let children = groups
+        .iter()
+        .map(|g| state.build(g, graph.edges.clone(), 1))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Tree::sequence(children))
+}
+
+/// The statements of `nodes` cut into the groups `fusion` asks for at the
+/// outermost level: runs of strongly connected components in dependence
+/// order (so that a sequence of the groups respects every edge between
+/// them). Exact; cheap.
+fn fusion_groups(all: &[Node], nodes: &[usize], edges: &[Edge], fusion: Fusion) -> Vec<Vec<usize>> {
+    if fusion == Fusion::Max {
+        return vec![nodes.to_vec()];
+    }
+    let loops = |scc: &[usize]| scc.iter().map(|&s| all[s].n_iter).max().unwrap_or(0);
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut last_loops = None;
+    for scc in components(nodes, edges, true) {
+        let n = loops(&scc);
+        match groups.last_mut() {
+            Some(g) if fusion == Fusion::Smart && last_loops == Some(n) => g.extend(scc),
+            _ => groups.push(scc),
+        }
+        last_loops = Some(n);
+    }
+    groups
 }
 
 struct State {
@@ -370,11 +417,19 @@ mod tests {
             };
             for scop in &file.scops {
                 let deps = dependences(scop, &DepOptions::default()).unwrap();
-                for algorithm in [Algorithm::Feautrier, Algorithm::Pluto] {
-                    let tree = match schedule_tree(scop, &deps, algorithm) {
+                for (algorithm, fusion) in [
+                    (Algorithm::Feautrier, Fusion::Max),
+                    (Algorithm::Pluto, Fusion::Max),
+                    (Algorithm::Pluto, Fusion::Smart),
+                    (Algorithm::Pluto, Fusion::No),
+                ] {
+                    let tree = match schedule_tree(scop, &deps, algorithm, fusion) {
                         Ok(t) => t,
                         Err(e) => {
-                            failures.push(format!("{}: {algorithm:?}: {e:?}", path.display()));
+                            failures.push(format!(
+                                "{}: {algorithm:?} {fusion:?}: {e:?}",
+                                path.display()
+                            ));
                             continue;
                         }
                     };
@@ -382,7 +437,7 @@ mod tests {
                     match first_illegality(scop, &deps, &schedule) {
                         Ok(None) => {}
                         other => failures.push(format!(
-                            "{}: {algorithm:?}: {other:?}\n{}",
+                            "{}: {algorithm:?} {fusion:?}: {other:?}\n{}",
                             path.display(),
                             schedule.to_text(scop)
                         )),

@@ -5,7 +5,7 @@
 
 use super::{RecipeError, RecipeState};
 use crate::apply::legality::first_illegality;
-use crate::auto::{schedule, Algorithm, AutoFailure, AutoOptions};
+use crate::auto::{schedule, Algorithm, AutoFailure, AutoOptions, Fusion};
 use crate::lang::recipe::{Call, Value};
 use crate::scop::Schedule;
 use crate::syntax::diagnostic::Diagnostic;
@@ -65,13 +65,20 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
             }
             (Some("parallel"), &Value::Int(b)) if b == 0 || b == 1 => options.parallel = b == 1,
             (Some("parallel"), _) => return Err(bad("`true` or `false`")),
+            (Some("fuse"), value) => {
+                options.fusion = match value {
+                    Value::Ident(f) | Value::Str(f) => fusion(f),
+                    _ => None,
+                }
+                .ok_or_else(|| bad("`no`, `smart` or `max`"))?
+            }
             (None, Value::Beta(_) | Value::Label(_)) => {
                 return Err(RecipeError::NotImplemented(
                     "`auto` on one subtree (`auto(pluto, [β])`); `auto(pluto)` schedules the whole region"
                         .into(),
                 ))
             }
-            (Some(name @ ("fuse" | "wavefront" | "vectorize")), _) => {
+            (Some(name @ ("wavefront" | "vectorize")), _) => {
                 return Err(RecipeError::NotImplemented(format!(
                     "the `{name}` option of `auto`"
                 )))
@@ -88,7 +95,9 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
                         arg.span.clone(),
                     )
                     .with_label("unknown option")
-                    .with_help("options: `tile = SIZE | false`, `parallel = true | false`"),
+                    .with_help(
+                        "options: `tile = SIZE | false`, `parallel = true | false`, `fuse = no | smart | max`",
+                    ),
                 ))
             }
         }
@@ -129,5 +138,16 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
             format!("`auto({name})`: its schedule could not be checked: {e}"),
             "refused: the schedule is not proven legal",
         )),
+    }
+}
+
+/// The fusion a `fuse = …` value names (a bare word in a recipe, a string
+/// in a script).
+fn fusion(name: &str) -> Option<Fusion> {
+    match name {
+        "no" => Some(Fusion::No),
+        "smart" => Some(Fusion::Smart),
+        "max" => Some(Fusion::Max),
+        _ => None,
     }
 }

@@ -506,6 +506,9 @@ pub fn random_directive(
                 "auto(pluto, tile = false);",
                 "auto(pluto, tile = 4);",
                 "auto(pluto, parallel = false);",
+                "auto(pluto, fuse = no);",
+                "auto(pluto, fuse = max);",
+                "auto(feautrier, fuse = max, tile = 4);",
             ])
             .to_string();
     }
