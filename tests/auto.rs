@@ -173,3 +173,54 @@ fn ten_kernels_automatic_schedules_and_code_are_snapshotted() {
         }
     }
 }
+
+/// The schedules `auto(pluto)` chooses for gemm, seidel-2d and jacobi-2d,
+/// written as directives: each recipe prints the same program as
+/// `auto(pluto);` (the closing note of issue 15 quotes them).
+#[test]
+fn three_automatic_schedules_are_these_recipes() {
+    let dir = common::scratch("auto-equivalents");
+    let cases = [
+        (
+            "gemm",
+            // The initialisation its own nest; the update tiled by 32 in
+            // (i, j, k), its points in (i, k, j).
+            "split([0, 0], 1);\ninterchange([1], 2, 3);\ntile([1], 1, 1, 32);\n\
+             tile([1], 3, 2, 32);\ntile([1], 5, 3, 32);\ninterchange([1], 4, 5);\n\
+             interchange([1], 5, 6);\nparallelize([0], 1);\nvectorize([0], 2);\n\
+             parallelize([1], 1);\nvectorize([1], 6);\n",
+        ),
+        (
+            "seidel-2d",
+            // The wavefront 4t + 2i + j outermost, then i (parallel), t.
+            "skew([0], 3, 2, -2);\nskew([0], 3, 1, -4);\ninterchange([0], 1, 3);\n\
+             parallelize([0], 2);\nvectorize([0], 3);\n",
+        ),
+        (
+            "jacobi-2d",
+            // The original loops; each sweep parallel over i, vector over j.
+            "parallelize([0, 0], 2);\nvectorize([0, 0], 3);\n\
+             parallelize([0, 1], 2);\nvectorize([0, 1], 3);\n",
+        ),
+    ];
+    for (name, recipe) in cases {
+        let kernel = format!("tests/kernels/{name}.c");
+        let auto = dir.join(format!("{name}.auto.poly"));
+        let hand = dir.join(format!("{name}.hand.poly"));
+        std::fs::write(&auto, "auto(pluto);\n").expect("write");
+        std::fs::write(&hand, recipe).expect("write");
+        let print = |r: &Path| common::polyc(&[&kernel, "--recipe", &r.to_string_lossy()]);
+        let (a, h) = (print(&auto), print(&hand));
+        assert_eq!(
+            (a.status, h.status),
+            (0, 0),
+            "{name}: {}{}",
+            a.stderr,
+            h.stderr
+        );
+        assert_eq!(
+            a.stdout, h.stdout,
+            "{name}: the recipe prints another program"
+        );
+    }
+}

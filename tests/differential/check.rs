@@ -726,12 +726,13 @@ fn build_and_run(src: &Path, dir: &Path, stem: &str, strict: bool) -> Result<[St
         let status = loop {
             match child.try_wait() {
                 Ok(Some(status)) => break status,
-                Ok(None) if start.elapsed() > limit => {
+                Ok(None) if past_compile_limit(child.id(), start.elapsed(), limit) => {
                     let _ = child.kill();
                     let _ = child.wait();
                     return Err(format!(
-                        "timeout: {cc} compiled for more than {} s",
-                        limit.as_secs()
+                        "timeout: {cc} used more than {} s of processor time (or ran {} s)",
+                        limit.as_secs(),
+                        RUN_WALL_LIMIT.as_secs()
                     ));
                 }
                 Ok(None) => std::thread::sleep(Duration::from_millis(5)),
@@ -753,14 +754,15 @@ fn build_and_run(src: &Path, dir: &Path, stem: &str, strict: bool) -> Result<[St
     Ok(outputs)
 }
 
-/// How long gcc and clang may take on a generated file of `bytes` bytes:
-/// 30 s plus one second per 10 KB. A C compiler's time grows with the
-/// code it is given, and a recipe may legally ask for 1,024 unrolled
-/// copies of a statement (gcc -O1 takes 12 s on 300 KB of adi): that is
-/// the user's request, not a polyc hang. The limit is wall-clock time,
-/// and a loaded machine stretches it: clang took over 10 s on 7 KB of
-/// unrolled doitgen that it compiles in 1.4 s alone (seed 30, beside a
-/// CI run).
+/// How much processor time gcc and clang may use on a generated file of
+/// `bytes` bytes: 30 s plus one second per 10 KB. A C compiler's time
+/// grows with the code it is given, and a recipe may legally ask for 1,024
+/// unrolled copies of a statement (gcc -O1 takes 12 s on 300 KB of adi):
+/// that is the user's request, not a polyc hang. Processor time, not the
+/// wall clock, which a loaded machine stretches: clang took over 10 s on
+/// 7 KB of unrolled doitgen that it compiles in 1.4 s alone (seed 30,
+/// beside a CI run), and gcc passed 46 s on 160 KB of unrolled symm beside
+/// a build (seed 54).
 fn compile_limit(bytes: u64) -> Duration {
     Duration::from_secs(30 + bytes / 10_000)
 }
@@ -792,6 +794,40 @@ fn processor_time(stat: &Path) -> Option<Duration> {
     // at field 3.
     let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
     Some(Duration::from_millis(ticks * 10))
+}
+
+/// Whether a compiler driver running for `wall` has used up `limit`: the
+/// processor time of the driver and every process under it (`cc1`, `as`,
+/// `ld`: [`tree_processor_time`]), or `RUN_WALL_LIMIT` of wall time (or
+/// `limit` of wall time where `/proc` cannot be read).
+fn past_compile_limit(pid: u32, wall: Duration, limit: Duration) -> bool {
+    match tree_processor_time(pid) {
+        Some(cpu) => cpu > limit || wall > RUN_WALL_LIMIT,
+        None => wall > limit,
+    }
+}
+
+/// The processor time process `pid` and its descendants have used so far:
+/// its own and its waited-for children's (`/proc/PID/stat` fields 14–17)
+/// and, for each child still running (`/proc/PID/task/TID/children`), the
+/// same recursively. `None` where `pid`'s `stat` cannot be read.
+fn tree_processor_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let mut ticks = 0u64;
+    for k in 11..=14 {
+        ticks += fields.get(k)?.parse::<u64>().ok()?;
+    }
+    let mut total = Duration::from_millis(ticks * 10);
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    for task in tasks.filter_map(|t| t.ok()) {
+        let children = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+        for child in children.split_whitespace().filter_map(|c| c.parse().ok()) {
+            total += tree_processor_time(child).unwrap_or_default();
+        }
+    }
+    Some(total)
 }
 
 /// Run `exe`, its stdout; killed after `RUN_CPU_LIMIT` of processor time
