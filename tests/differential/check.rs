@@ -786,13 +786,21 @@ fn read_in_thread<R: std::io::Read + Send + 'static>(
 /// far, from its `stat` file (in units of 1/100 s, Linux's fixed
 /// `USER_HZ`); `None` where that file cannot be read.
 fn processor_time(stat: &Path) -> Option<Duration> {
+    stat_time(stat, 14..=15)
+}
+
+/// The sum of the time fields `fields` (numbered as in proc(5): 14 utime,
+/// 15 stime, 16 cutime, 17 cstime) of a `stat` file, in units of 1/100 s
+/// (Linux's fixed `USER_HZ`); `None` where the file cannot be read.
+fn stat_time(stat: &Path, fields: std::ops::RangeInclusive<usize>) -> Option<Duration> {
     let stat = std::fs::read_to_string(stat).ok()?;
-    // The command name, field 2, is in parentheses and may hold spaces.
-    let after_name = &stat[stat.rfind(')')? + 1..];
-    let fields: Vec<&str> = after_name.split_whitespace().collect();
-    // Fields 14 and 15 (utime, stime) of the whole line; `fields` starts
-    // at field 3.
-    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // The command name, field 2, is in parentheses and may hold spaces;
+    // what follows it starts at field 3.
+    let after_name: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+    let mut ticks = 0u64;
+    for field in fields {
+        ticks += after_name.get(field - 3)?.parse::<u64>().ok()?;
+    }
     Some(Duration::from_millis(ticks * 10))
 }
 
@@ -812,14 +820,7 @@ fn past_compile_limit(pid: u32, wall: Duration, limit: Duration) -> bool {
 /// and, for each child still running (`/proc/PID/task/TID/children`), the
 /// same recursively. `None` where `pid`'s `stat` cannot be read.
 fn tree_processor_time(pid: u32) -> Option<Duration> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let after_name = &stat[stat.rfind(')')? + 1..];
-    let fields: Vec<&str> = after_name.split_whitespace().collect();
-    let mut ticks = 0u64;
-    for k in 11..=14 {
-        ticks += fields.get(k)?.parse::<u64>().ok()?;
-    }
-    let mut total = Duration::from_millis(ticks * 10);
+    let mut total = stat_time(Path::new(&format!("/proc/{pid}/stat")), 14..=17)?;
     let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
     for task in tasks.filter_map(|t| t.ok()) {
         let children = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
