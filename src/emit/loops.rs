@@ -138,7 +138,10 @@ fn collect_loop_vars(nodes: &[Node], out: &mut Vec<String>) {
     for n in nodes {
         match n {
             Node::For(l) => {
-                if !out.contains(&l.var) {
+                // A one-iteration loop whose body does not use its variable
+                // prints no assignment to it.
+                let used = !l.once || l.body.iter().any(|n| n.mentions(&l.var));
+                if used && !out.contains(&l.var) {
                     out.push(l.var.clone());
                 }
                 collect_loop_vars(&l.body, out);
@@ -168,23 +171,7 @@ impl Printer<'_> {
     /// ` {` … `}` for several nodes, else the node on its own line.
     fn body(&mut self, body: &[Node], indent: &str) {
         let inner = format!("{indent}{STEP}");
-        // A loop printed as several statements (unrolled) or under a
-        // pragma gets braces.
-        let several = |n: &Node| match n {
-            Node::For(l) => {
-                l.marks.iter().any(|m| {
-                    matches!(
-                        m,
-                        Mark::Unroll(_) | Mark::UnrollNoEpilog(_) | Mark::UnrollJam(_)
-                    )
-                }) || (self.opts.pragmas
-                    && l.marks
-                        .iter()
-                        .any(|m| matches!(m, Mark::Parallel | Mark::Vector)))
-            }
-            _ => false,
-        };
-        if body.len() == 1 && !several(&body[0]) {
+        if body.len() == 1 && !self.several(&body[0]) {
             self.out.push('\n');
             self.node(&body[0], &inner);
         } else {
@@ -194,6 +181,32 @@ impl Printer<'_> {
             }
             let _ = writeln!(self.out, "{indent}}}");
         }
+    }
+
+    /// Whether `n` prints as several statements, or as one under a pragma
+    /// (which needs braces around it as the body of a loop or guard): an
+    /// unrolled loop, a marked one, a one-iteration loop's assignment and
+    /// body (unless in a block of its own), or what the body of a
+    /// one-iteration loop that does not use its variable prints.
+    fn several(&self, n: &Node) -> bool {
+        let Node::For(l) = n else {
+            return false;
+        };
+        if l.once {
+            return match l.body.iter().any(|n| n.mentions(&l.var)) {
+                true => !l.declare,
+                false => l.body.len() != 1 || l.body.iter().any(|n| self.several(n)),
+            };
+        }
+        l.marks.iter().any(|m| {
+            matches!(
+                m,
+                Mark::Unroll(_) | Mark::UnrollNoEpilog(_) | Mark::UnrollJam(_)
+            )
+        }) || (self.opts.pragmas
+            && l.marks
+                .iter()
+                .any(|m| matches!(m, Mark::Parallel | Mark::Vector)))
     }
 
     fn stmt(&mut self, s: usize, iterators: &[Quotient], indent: &str) {
@@ -239,6 +252,10 @@ impl Printer<'_> {
     }
 
     fn for_loop(&mut self, l: &Loop, indent: &str) {
+        if l.once {
+            self.assignment(l, indent);
+            return;
+        }
         // `unroll_noepilog` gets its remainder loop too: polyc does not
         // prove that the trip count is a multiple of the factor, and a
         // remainder that runs no iteration costs one test. A loop that
@@ -298,6 +315,33 @@ impl Printer<'_> {
             let _ = write!(self.out, "{indent}for ({decl}{v} = {lo}; {cond}; {step})");
         }
         self.body(&l.body, indent);
+    }
+
+    /// A loop of one iteration: `var = lower;` and its body, in a block
+    /// of its own when it declares the variable (a sibling may declare the
+    /// same name); the body alone when it does not use the variable. Its
+    /// marks have nothing to act on and print nothing.
+    fn assignment(&mut self, l: &Loop, indent: &str) {
+        let value = self.expr(&l.lower);
+        let v = &l.var;
+        if !l.body.iter().any(|n| n.mentions(v)) {
+            for n in &l.body {
+                self.node(n, indent);
+            }
+        } else if l.declare {
+            let inner = format!("{indent}{STEP}");
+            let _ = writeln!(self.out, "{indent}{{");
+            let _ = writeln!(self.out, "{inner}int {v} = {value};");
+            for n in &l.body {
+                self.node(n, &inner);
+            }
+            let _ = writeln!(self.out, "{indent}}}");
+        } else {
+            let _ = writeln!(self.out, "{indent}{v} = {value};");
+            for n in &l.body {
+                self.node(n, indent);
+            }
+        }
     }
 
     fn cond(&self, c: &Cond) -> String {
@@ -529,6 +573,7 @@ mod tests {
             upper: plus_constant("n", -1),
             stride: 1,
             marks,
+            once: false,
             body: vec![Node::Stmt {
                 statement: 0,
                 iterators: vec![Quotient::affine(var("i")), Quotient::affine(var("j"))],

@@ -97,6 +97,10 @@ pub struct Loop {
     pub upper: Expr,
     pub stride: i64,
     pub marks: Vec<Mark>,
+    /// Whether the range holds exactly one value wherever the loop is
+    /// reached (`ceild(-k - 7, 8) .. floord(-k, 8)`): printed as the
+    /// assignment `var = lower`, which compilers and readers see runs.
+    pub once: bool,
     pub body: Vec<Node>,
 }
 
@@ -115,6 +119,26 @@ pub enum Node {
         statement: usize,
         iterators: Vec<Quotient>,
     },
+}
+
+impl Node {
+    /// Whether `name` appears in the node: in a bound, a guard or an
+    /// iterator's value, at any depth.
+    pub fn mentions(&self, name: &str) -> bool {
+        match self {
+            Node::For(l) => {
+                l.lower.mentions(name)
+                    || l.upper.mentions(name)
+                    || l.body.iter().any(|n| n.mentions(name))
+            }
+            Node::If { conds, body } => {
+                conds.iter().any(|c| c.mentions(name)) || body.iter().any(|n| n.mentions(name))
+            }
+            Node::Stmt { iterators, .. } => iterators
+                .iter()
+                .any(|q| q.aff.mentions(name) || q.floors.iter().any(|(_, a, _)| a.mentions(name))),
+        }
+    }
 }
 
 /// An iterator's value: `(aff + Σ c · floor(num / div)) / divisor` over

@@ -9,7 +9,7 @@ use super::{combine, unsupported, Scanner, Val};
 use crate::emit::scan::ast::{Expr, Loop, Node, Sum};
 use crate::emit::scan::separate::negations;
 use crate::emit::scan::ScanError;
-use crate::poly::{checked_mul, BasicSet, Constraint, ConstraintKind};
+use crate::poly::{checked_mul, BasicSet, Constraint, ConstraintKind, PolyError};
 
 impl Scanner<'_> {
     /// One loop (or one substitution) at α date `d` shared by the items
@@ -111,7 +111,7 @@ impl Scanner<'_> {
                 row[e] = -g;
                 inner.add(Constraint::eq(
                     row,
-                    c.checked_neg().ok_or(crate::poly::PolyError::Overflow)?,
+                    c.checked_neg().ok_or(PolyError::Overflow)?,
                 ));
             }
             let (name, sign, declare) = if stride.is_some() && sign < 0 {
@@ -133,6 +133,7 @@ impl Scanner<'_> {
                     });
                 }
             }
+            let once = stride.is_none() && self.runs_once(&on_d, col, ctx, &guards)?;
             let (lower, stride) = match stride {
                 Some((g, offset)) => (
                     Expr::StrideStart {
@@ -152,6 +153,7 @@ impl Scanner<'_> {
                 upper,
                 stride,
                 marks: self.items[kept[0]].marks[d].clone(),
+                once,
                 body: Vec::new(),
             };
             self.filled(head, kept, d, &inner, vals)?
@@ -245,6 +247,7 @@ impl Scanner<'_> {
             upper,
             stride: 1,
             marks: self.items[kept[0]].marks[d].clone(),
+            once: false,
             body: Vec::new(),
         };
         self.filled(head, kept, d, &inner, vals)
@@ -270,6 +273,110 @@ impl Scanner<'_> {
         } else {
             vec![Node::For(Box::new(head))]
         })
+    }
+
+    /// Whether the rows `on_d` leave exactly one value of date column
+    /// `col` wherever `ctx` and `guards` hold. Exact: at most one, because
+    /// a lower row `a·x + f >= 0` and an upper row `-b·x + g >= 0` add up
+    /// (scaled, `b·f + a·g`) to a constant below `a·b`, an interval shorter
+    /// than 1; at least one, because no point of the context has
+    /// `ceil(-f / a) > g / b` for any such pair (an integer emptiness test
+    /// per pair). Rows with locals are not used for the first part: a local
+    /// may take several values.
+    fn runs_once(
+        &self,
+        on_d: &[&Constraint],
+        col: usize,
+        ctx: &BasicSet,
+        guards: &[Constraint],
+    ) -> Result<bool, ScanError> {
+        let nd = self.space.n_dim_total();
+        // Each row as the side it bounds, in the form `c·x + e >= 0`: `c > 0`
+        // for a lower bound, `c < 0` for an upper one; an equation is both.
+        let mut lower_rows: Vec<Constraint> = Vec::new();
+        let mut upper_rows: Vec<Constraint> = Vec::new();
+        for r in on_d {
+            let mut row = (*r).clone();
+            row.kind = ConstraintKind::Ineq;
+            let opposite = row.opposite()?;
+            let (up, down) = if row.coeffs[col] > 0 {
+                (opposite, row)
+            } else {
+                (row, opposite)
+            };
+            if r.kind == ConstraintKind::Eq || r.coeffs[col] > 0 {
+                lower_rows.push(down);
+            }
+            if r.kind == ConstraintKind::Eq || r.coeffs[col] < 0 {
+                upper_rows.push(up);
+            }
+        }
+        let no_locals = |r: &Constraint| r.coeffs.iter().skip(nd).all(|&v| v == 0);
+        let mut at_most_one = false;
+        'pairs: for l in lower_rows.iter().filter(|r| no_locals(r)) {
+            for u in upper_rows.iter().filter(|r| no_locals(r)) {
+                let (a, minus_b) = (l.coeffs[col], u.coeffs[col]);
+                let b = minus_b.checked_neg().ok_or(PolyError::Overflow)?;
+                // `b·l + a·u`: `x` cancels.
+                let width = combine(b, l, -a, u)?;
+                if width.coeffs.iter().all(|&v| v == 0) && width.constant < checked_mul(a, b)? {
+                    at_most_one = true;
+                    break 'pairs;
+                }
+            }
+        }
+        if !at_most_one {
+            return Ok(false);
+        }
+        // The context says nothing of the date yet (else the probes below,
+        // which leave it free, would test too few points).
+        if ctx
+            .constraints()
+            .iter()
+            .any(|c| c.coeffs.get(col).is_some_and(|&v| v != 0))
+        {
+            return Ok(false);
+        }
+        let mut outer = ctx.clone();
+        for g in guards {
+            outer.add(g.clone());
+        }
+        for l in &lower_rows {
+            for u in &upper_rows {
+                // `q = ceil(-f / a)`, the least value `l` allows, past `u`.
+                let mut probe = outer.clone();
+                let q = probe.add_local();
+                let n = probe.n_cols();
+                if l.coeffs.len() > q || u.coeffs.len() > q {
+                    return Ok(false);
+                }
+                let moved = |r: &Constraint, scale: i64| -> Result<Vec<i64>, ScanError> {
+                    let mut row = vec![0; n];
+                    for (k, v) in r.coeffs.iter().enumerate() {
+                        row[k] = checked_mul(*v, scale)?;
+                    }
+                    row[q] = row[col];
+                    row[col] = 0;
+                    Ok(row)
+                };
+                let a = l.coeffs[col];
+                probe.add(Constraint::ineq(moved(l, 1)?, l.constant));
+                let below = l.constant.checked_neg().and_then(|c| c.checked_add(a - 1));
+                probe.add(Constraint::ineq(
+                    moved(l, -1)?,
+                    below.ok_or(PolyError::Overflow)?,
+                ));
+                let past = u.constant.checked_neg().and_then(|c| c.checked_sub(1));
+                probe.add(Constraint::ineq(
+                    moved(u, -1)?,
+                    past.ok_or(PolyError::Overflow)?,
+                ));
+                if !probe.is_empty()? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
     }
 
     /// Whether row `r` (over parameters and dates before `d`) follows,
