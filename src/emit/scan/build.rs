@@ -30,6 +30,7 @@ use super::ScanError;
 use crate::poly::{checked_add, checked_mul, BasicSet, Constraint, ConstraintKind, Space};
 use crate::scop::{Schedule, Scop};
 
+mod division;
 mod leaves;
 mod loops;
 mod naming;

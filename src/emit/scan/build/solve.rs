@@ -1,19 +1,22 @@
 //! Iterators and existential variables as functions of the dates, exactly:
-//! the values the leaves print and the divisions that exact guards need.
+//! the values the leaves print, and the floors that exact guards
+//! ([`super::division`]) need.
 //!
 //! An iterator is usually fixed by the equations of its item once the
 //! existentials are projected out (Gauss–Jordan on the iterator columns):
 //! `i = (A · [params | dates] + k) / a`. An existential is a *floor* of
-//! solved values when two rows `k·e ≥ B - (k - 1)` and `k·e ≤ B` bound it
-//! (`e = floor(B / k)`), or an *exact quotient* under an equation `k·e = B`.
-//! An iterator that no projected equation fixes may still be fixed by an
-//! equation of the item through such existentials: it gets their floors
+//! solved values when two rows `B - w <= k·e <= B` (`0 <= w < k`) bound it
+//! (`e = floor(B / k)`), or an *exact quotient* under an equation `k·e =
+//! B`. An iterator that no projected equation fixes may still be fixed by
+//! an equation of the item through such existentials: it gets their floors
 //! as terms (`i = c3 + 64 · floor(t / 32)` after `stripmine`, a `skew` by
-//! the tile loop and `linearize`). Floors are never nested: a floor's
-//! numerator is affine in the dates.
-
-use super::{combine, unsupported, Scanner, Val};
-use crate::emit::scan::ast::Cond;
+//! the tile loop and `linearize`), or by such a pair of rows itself (`i =
+//! floor((4·c1 + 3) / 5)` after a `linearize` that leaves no existential).
+//! Before floors are looked for, an unsolved iterator that a unit equation
+//! fixes is substituted out of the other rows. Floors are never nested: a
+//! floor's numerator is affine in the dates (`floor(floor(X / a) / k)` is
+//! written `floor(X / (a·k))`).
+use super::{combine, unsupported, Scanner};
 use crate::emit::scan::items::Item;
 use crate::emit::scan::ScanError;
 use crate::poly::{checked_add, checked_mul, gcd_of, lcm, BasicSet, Constraint, ConstraintKind};
@@ -44,25 +47,29 @@ pub(super) struct Solution {
 }
 
 /// An existential variable as a floor of the dates.
-struct Definition {
-    floor: Floor,
+pub(super) struct Definition {
+    pub floor: Floor,
     /// An equation `k·e = B` defines it: `B` is a multiple of `k`.
-    exact: bool,
+    pub exact: bool,
     /// The rows of the item that define it.
-    rows: Vec<usize>,
+    pub rows: Vec<usize>,
 }
 
 /// `scale · row` with the iterators replaced by their solutions and the
 /// existentials left out, over `[params | dates]`, plus the floors the
 /// solutions bring.
-struct Substituted {
-    coeffs: Vec<i64>,
-    constant: i64,
-    floors: Vec<(i64, Floor)>,
+pub(super) struct Substituted {
+    pub coeffs: Vec<i64>,
+    pub constant: i64,
+    pub floors: Vec<(i64, Floor)>,
 }
 
 /// `Σ floors + c · f`, equal floors merged, zero terms dropped.
-fn add_floor(floors: &mut Vec<(i64, Floor)>, c: i64, f: &Floor) -> Result<(), ScanError> {
+pub(super) fn add_floor(
+    floors: &mut Vec<(i64, Floor)>,
+    c: i64,
+    f: &Floor,
+) -> Result<(), ScanError> {
     if let Some(t) = floors.iter_mut().find(|t| t.1 == *f) {
         t.0 = checked_add(t.0, c)?;
     } else {
@@ -76,6 +83,19 @@ impl Scanner<'_> {
     /// Each iterator of `item`, exactly wherever the item has an
     /// instance; an error when the dates do not fix one.
     pub(super) fn iterator_solutions(&self, item: &Item) -> Result<Vec<Solution>, ScanError> {
+        Ok(self.solutions_and_rows(item)?.0)
+    }
+
+    /// The iterators' solutions, and the rows of `item` they were read
+    /// from: its own, or, where an iterator needed floors, the same
+    /// conjunction with each such iterator that a unit equation fixes
+    /// substituted out of every other row (linearize after a skew by the
+    /// tile loop: `c1 = i + e`, `4e <= i <= 4e + 3` becomes `5e <= c1 <=
+    /// 5e + 3`, which defines `e = floor(c1 / 5)`).
+    pub(super) fn solutions_and_rows(
+        &self,
+        item: &Item,
+    ) -> Result<(Vec<Solution>, Vec<Constraint>), ScanError> {
         let mut solved = self.projected_solutions(item, &item.set)?;
         if solved.iter().any(Option::is_none) {
             // An equation that the rows imply only together (`0 <= i <=
@@ -93,11 +113,18 @@ impl Scanner<'_> {
                 }
             }
         }
+        let mut rows = item.set.constraints().to_vec();
         if solved.iter().any(Option::is_none) {
-            let defs = self.existential_floors(item, &solved)?;
-            self.solve_through_floors(item, &mut solved, &defs)?;
+            rows = self.unsolved_substituted(item, &solved, rows)?;
+            let defs = self.existential_floors(item, &solved, &rows)?;
+            loop {
+                self.solve_through_floors(item, &mut solved, &defs, &rows)?;
+                if !self.solve_by_pairs(item, &mut solved, &rows)? {
+                    break;
+                }
+            }
         }
-        solved
+        let solutions = solved
             .into_iter()
             .enumerate()
             .map(|(j, s)| {
@@ -109,7 +136,44 @@ impl Scanner<'_> {
                     ))
                 })
             })
-            .collect()
+            .collect::<Result<_, _>>()?;
+        Ok((solutions, rows))
+    }
+
+    /// `rows` with each unsolved iterator that an equation fixes with a
+    /// unit coefficient (and no other unsolved iterator) substituted out
+    /// of every other row. Exact: the rows have the same integer points.
+    fn unsolved_substituted(
+        &self,
+        item: &Item,
+        solved: &[Option<Solution>],
+        mut rows: Vec<Constraint>,
+    ) -> Result<Vec<Constraint>, ScanError> {
+        let base = self.np + self.n;
+        for j in 0..item.n_iter {
+            if solved[j].is_some() {
+                continue;
+            }
+            let col = base + j;
+            let Some(p) = rows.iter().position(|r| {
+                r.kind == ConstraintKind::Eq
+                    && r.coeffs[col].abs() == 1
+                    && (0..item.n_iter)
+                        .all(|k| k == j || solved[k].is_some() || r.coeffs[base + k] == 0)
+            }) else {
+                continue;
+            };
+            let pivot = rows[p].clone();
+            for (y, row) in rows.iter_mut().enumerate() {
+                if y != p && row.coeffs[col] != 0 {
+                    // row - (b / a)·pivot, a = ±1: a positive multiple of
+                    // the row, so an inequality keeps its direction.
+                    let f = checked_mul(row.coeffs[col], pivot.coeffs[col])?;
+                    *row = combine(1, row, f, &pivot)?;
+                }
+            }
+        }
+        Ok(rows)
     }
 
     /// The iterators that the equations of `set` (the set of `item`, or
@@ -174,10 +238,10 @@ impl Scanner<'_> {
         item: &Item,
         solved: &mut [Option<Solution>],
         defs: &[Option<Definition>],
+        rows: &[Constraint],
     ) -> Result<(), ScanError> {
         let base = self.np + self.n;
         let first_e = base + item.n_iter;
-        let rows = item.set.constraints();
         let mut progress = true;
         while progress {
             progress = false;
@@ -230,11 +294,89 @@ impl Scanner<'_> {
         Ok(())
     }
 
+    /// Iterators still unsolved that a pair of rows `B - w <= k·i <= B`
+    /// (`0 <= w < k`, no existential, every other iterator solved
+    /// without floors) fixes: `i = floor(B / k)` (linearize after a skew
+    /// by the tile loop: `4·c1 <= 5·i <= 4·c1 + 3`, `i = floor((4·c1 +
+    /// 3) / 5)`). The lower row stays a guard (`division_guards`).
+    /// Whether one was solved.
+    fn solve_by_pairs(
+        &self,
+        item: &Item,
+        solved: &mut [Option<Solution>],
+        rows: &[Constraint],
+    ) -> Result<bool, ScanError> {
+        let base = self.np + self.n;
+        let first_e = base + item.n_iter;
+        let mut progress = false;
+        for j in 0..item.n_iter {
+            if solved[j].is_some() {
+                continue;
+            }
+            let col = base + j;
+            let plain = |r: &Constraint| {
+                r.kind == ConstraintKind::Ineq
+                    && r.coeffs[first_e..].iter().all(|&v| v == 0)
+                    && (0..item.n_iter).all(|k| {
+                        k == j
+                            || r.coeffs[base + k] == 0
+                            || solved[k].as_ref().is_some_and(|s| s.floors.is_empty())
+                    })
+            };
+            let pair = rows.iter().find_map(|lower| {
+                let k = lower.coeffs[col];
+                if k <= 0 || !plain(lower) {
+                    return None;
+                }
+                rows.iter().find(|u| {
+                    plain(u)
+                        && u.coeffs.iter().zip(&lower.coeffs).all(|(a, b)| *a == -*b)
+                        && lower
+                            .constant
+                            .checked_add(u.constant)
+                            .is_some_and(|w| (0..k).contains(&w))
+                })
+            });
+            let Some(upper) = pair else {
+                continue;
+            };
+            // upper: -k·i + B >= 0.
+            let k = -upper.coeffs[col];
+            let mut rest = upper.clone();
+            rest.coeffs[col] = 0;
+            let mut scale = 1;
+            for s in solved.iter().flatten() {
+                scale = lcm(scale, s.a)?;
+            }
+            let Some(sub) = self.substituted(&rest, solved, scale)? else {
+                continue;
+            };
+            let div = checked_mul(k, scale)?;
+            let g = gcd_of(sub.coeffs.iter().copied().chain([sub.constant, div]))
+                .unwrap_or(1)
+                .max(1);
+            let floor = Floor {
+                coeffs: sub.coeffs.iter().map(|v| v / g).collect(),
+                constant: sub.constant / g,
+                div: div / g,
+            };
+            solved[j] = Some(Solution {
+                coeffs: vec![0; base],
+                constant: 0,
+                floors: vec![(1, floor)],
+                a: 1,
+                rational: false,
+            });
+            progress = true;
+        }
+        Ok(progress)
+    }
+
     /// `scale · row` over `[params | dates]` with each iterator replaced by
     /// its solution (`scale` a multiple of the solutions' divisors) and
     /// the existentials left out; `None` when the row has an unsolved
     /// iterator.
-    fn substituted(
+    pub(super) fn substituted(
         &self,
         row: &Constraint,
         solved: &[Option<Solution>],
@@ -269,17 +411,20 @@ impl Scanner<'_> {
         Ok(Some(out))
     }
 
-    /// Each existential of `item` that is a floor (or an exact quotient)
-    /// of an affine form of the dates, given the iterators solved so far
-    /// without floors. Equations first (`k·e = B`: `e = B / k`), then
-    /// pairs of inequalities (`e = floor(B / k)`).
-    fn existential_floors(
+    /// Each existential of `item` (whose rows are `rows`) that is a floor
+    /// (or an exact quotient) of an affine form of the dates, given the
+    /// iterators solved so far without floors. Equations first (`k·e =
+    /// B`: `e = B / k`), then pairs of inequalities `B - w <= k·e <= B`
+    /// with `0 <= w < k` (`e = floor(B / k)`; the lower row defines it
+    /// too when `w = k - 1`, else it stays a guard: `5e >= c1 - 3` says
+    /// `c1 mod 5 <= 3`).
+    pub(super) fn existential_floors(
         &self,
         item: &Item,
         solved: &[Option<Solution>],
+        rows: &[Constraint],
     ) -> Result<Vec<Option<Definition>>, ScanError> {
         let first_e = self.np + self.n + item.n_iter;
-        let rows = item.set.constraints();
         let mut scale = 1;
         for s in solved.iter().flatten() {
             scale = lcm(scale, s.a)?;
@@ -312,16 +457,20 @@ impl Scanner<'_> {
                 };
                 (negated, None)
             } else if k > 0 {
-                // The upper row is the lower one negated, plus k - 1.
-                let upper_constant = checked_add(k - 1, -row.constant)?;
+                // The upper row is the lower one negated, plus the width
+                // `w` (the two constants' sum), `0 <= w <= k - 1`.
                 let Some(y) = rows.iter().position(|u| {
                     u.kind == ConstraintKind::Ineq
-                        && u.constant == upper_constant
                         && u.coeffs.iter().zip(&row.coeffs).all(|(a, b)| *a == -*b)
+                        && row
+                            .constant
+                            .checked_add(u.constant)
+                            .is_some_and(|w| (0..k).contains(&w))
                 }) else {
                     continue;
                 };
-                (rows[y].clone(), Some(y))
+                let whole = checked_add(row.constant, rows[y].constant)? == k - 1;
+                (rows[y].clone(), Some((y, whole)))
             } else {
                 continue;
             };
@@ -329,11 +478,21 @@ impl Scanner<'_> {
             let Some(sub) = self.substituted(&b_row, solved, scale)? else {
                 continue;
             };
-            if !sub.floors.is_empty() {
-                continue;
-            }
-            let (mut b, mut bk) = (sub.coeffs, sub.constant);
-            let mut div = checked_mul(k.abs(), scale)?;
+            let (mut b, mut bk, mut div) = match sub.floors.as_slice() {
+                [] => (sub.coeffs, sub.constant, checked_mul(k.abs(), scale)?),
+                // B = floor(X / a) + M (M affine): floor(B / k) = floor((X +
+                // a·M) / (a·k)), one floor again. Not for an exact
+                // quotient, whose divisibility guard is on B itself.
+                [(1, f)] if scale == 1 && upper.is_some() => {
+                    let mut b = Vec::with_capacity(f.coeffs.len());
+                    for (x, m) in f.coeffs.iter().zip(&sub.coeffs) {
+                        b.push(checked_add(*x, checked_mul(f.div, *m)?)?);
+                    }
+                    let bk = checked_add(f.constant, checked_mul(f.div, sub.constant)?)?;
+                    (b, bk, checked_mul(f.div, k.abs())?)
+                }
+                _ => continue,
+            };
             // floor(g·x / (g·d)) = floor(x / d), and g·x ≡ 0 (mod g·d)
             // when x ≡ 0 (mod d).
             let g = gcd_of(b.iter().copied().chain([bk, div]))
@@ -349,133 +508,15 @@ impl Scanner<'_> {
                     div,
                 },
                 exact: upper.is_none(),
-                rows: std::iter::once(x).chain(upper).collect(),
+                rows: match upper {
+                    None | Some((_, true)) => {
+                        std::iter::once(x).chain(upper.map(|u| u.0)).collect()
+                    }
+                    Some((y, false)) => vec![y],
+                },
             });
         }
         Ok(defs)
-    }
-
-    /// Guards that make the rational guard of `item` exact when each of
-    /// its existentials is a floor (or an exact quotient): every row with
-    /// a floor existential, or with an iterator whose solution has
-    /// floors, becomes a guard with those floors (`i % 4 < 2` gives `4 *
-    /// polyc_floord(i, 4) >= i - 1`), rows scaled by the lcm `L` of the
-    /// solutions' divisors; a guard `A ≡ 0 (mod a)` says a division is
-    /// exact. With the rational guard (which holds every other row: an
-    /// equation is substituted exactly) these are exact; `None` when an
-    /// existential is not such a floor.
-    pub(super) fn division_guards(
-        &self,
-        item: &Item,
-        vals: &[Val],
-    ) -> Result<Option<Vec<Cond>>, ScanError> {
-        let base = self.np + self.n;
-        let first_e = base + item.n_iter;
-        let solutions = self.iterator_solutions(item)?;
-        let mut l = 1;
-        for s in &solutions {
-            l = lcm(l, s.a)?;
-        }
-        let mut conds = Vec::new();
-        for s in &solutions {
-            if s.a > 1 {
-                if !s.floors.is_empty() {
-                    return Ok(None);
-                }
-                conds.push(self.modulo_cond(&s.coeffs, s.constant, s.a, vals)?);
-            }
-        }
-        let solved: Vec<Option<Solution>> = solutions.iter().cloned().map(Some).collect();
-        let defs = self.existential_floors(item, &solved)?;
-        for d in defs.iter().flatten() {
-            if d.exact && d.floor.div > 1 {
-                let f = &d.floor;
-                conds.push(self.modulo_cond(&f.coeffs, f.constant, f.div, vals)?);
-            }
-        }
-        let rows = item.set.constraints();
-        for row in rows {
-            let existentials: Vec<usize> = (0..defs.len())
-                .filter(|&e| row.coeffs[first_e + e] != 0)
-                .collect();
-            let integer_only =
-                (0..item.n_iter).any(|j| row.coeffs[base + j] != 0 && !solutions[j].rational);
-            // A row equal to a defining one (a domain made disjoint
-            // repeats rows) is defining too.
-            let defining = defs
-                .iter()
-                .flatten()
-                .any(|d| d.rows.iter().any(|&y| rows[y] == *row));
-            // A row whose existentials are all exact quotients and whose
-            // iterators are solved on the rational relaxation too is
-            // implied by the rational guard: projecting substitutes an
-            // equation exactly, and the quotients' guards make them
-            // integers.
-            let implied = !integer_only
-                && existentials
-                    .iter()
-                    .all(|&e| defs[e].as_ref().is_some_and(|d| d.exact));
-            if defining || implied {
-                continue;
-            }
-            let Some(mut sub) = self.substituted(row, &solved, l)? else {
-                return Ok(None);
-            };
-            for &e in &existentials {
-                let Some(d) = &defs[e] else {
-                    return Ok(None);
-                };
-                add_floor(
-                    &mut sub.floors,
-                    checked_mul(row.coeffs[first_e + e], l)?,
-                    &d.floor,
-                )?;
-            }
-            let eq = row.kind == ConstraintKind::Eq;
-            // The equation that fixed an iterator through floors is now
-            // `0 = 0`.
-            if sub.floors.is_empty() && sub.coeffs.iter().all(|&v| v == 0) {
-                let holds = if eq {
-                    sub.constant == 0
-                } else {
-                    sub.constant >= 0
-                };
-                if holds {
-                    continue;
-                }
-            }
-            let cond = Cond {
-                aff: self.resolve(&sub.coeffs, sub.constant, vals)?,
-                eq,
-                modulo: None,
-                floors: sub
-                    .floors
-                    .iter()
-                    .map(|(c, f)| Ok((*c, self.resolve(&f.coeffs, f.constant, vals)?, f.div)))
-                    .collect::<Result<_, ScanError>>()?,
-            };
-            // A domain made disjoint repeats rows.
-            if !conds.contains(&cond) {
-                conds.push(cond);
-            }
-        }
-        Ok(Some(conds))
-    }
-
-    /// `coeffs · [params | dates] + constant ≡ 0 (mod m)` as a guard.
-    fn modulo_cond(
-        &self,
-        coeffs: &[i64],
-        constant: i64,
-        m: i64,
-        vals: &[Val],
-    ) -> Result<Cond, ScanError> {
-        Ok(Cond {
-            aff: self.resolve(coeffs, constant, vals)?,
-            eq: true,
-            modulo: Some(m),
-            floors: Vec::new(),
-        })
     }
 }
 
