@@ -1,6 +1,7 @@
 //! The automatic schedulers against reality: `auto(feautrier)`,
 //! `auto(pluto)`, `auto(pluto, tile = false)` and `auto(pluto, fuse =
-//! max)` on every test kernel, each
+//! max)` on every test kernel, and `auto(pluto, [b])` on each top-level
+//! nest `b` of a kernel that has several, each
 //! output compiled with gcc and clang (`-Werror`) and run on 1 and on 4
 //! threads, must print what the original prints.
 
@@ -65,7 +66,19 @@ fn check_kernel(dir: &Path, kernel: &Path) -> Vec<String> {
         Err(e) => return vec![format!("{name}: the original: {e}")],
     };
     let mut failures = Vec::new();
-    for (label, recipe_text) in SCHEDULERS {
+    let mut recipes: Vec<(String, String)> = SCHEDULERS
+        .iter()
+        .map(|(l, r)| (l.to_string(), r.to_string()))
+        .collect();
+    // Each top-level nest of the first region on its own, when there are
+    // several (with one, `[0]` is the whole region).
+    let nests = top_level_nests(kernel);
+    if nests > 1 {
+        for b in 0..nests {
+            recipes.push((format!("pluto-nest-{b}"), format!("auto(pluto, [{b}]);\n")));
+        }
+    }
+    for (label, recipe_text) in &recipes {
         let case = format!("{name} {label}");
         let recipe = dir.join(format!("{name}.{label}.poly"));
         std::fs::write(&recipe, recipe_text).expect("write recipe");
@@ -101,6 +114,22 @@ fn check_kernel(dir: &Path, kernel: &Path) -> Vec<String> {
         }
     }
     failures
+}
+
+/// How many top-level nests the first region of `kernel` has: the distinct
+/// first β entries of its original schedule.
+fn top_level_nests(kernel: &Path) -> usize {
+    let out = common::polyc(&[&kernel.to_string_lossy(), "--emit", "schedule-text"]);
+    let mut firsts: Vec<&str> = out
+        .stdout
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with("# scop region"))
+        .filter_map(|l| l.split_once(": [")?.1.split([',', ']']).next())
+        .collect();
+    firsts.sort_unstable();
+    firsts.dedup();
+    firsts.len()
 }
 
 #[test]

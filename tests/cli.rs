@@ -61,15 +61,15 @@ fn auto_after_another_directive_is_a_diagnostic_on_the_call() {
 }
 
 #[test]
-fn auto_on_a_subtree_exits_2_and_says_it_has_not_landed() {
+fn auto_on_a_subtree_inside_a_loop_exits_2_and_says_it_has_not_landed() {
     let dir = tempfile::tempdir().expect("temp dir");
     let recipe = dir.path().join("auto.poly");
-    std::fs::write(&recipe, "auto(pluto, [0]);\n").expect("write recipe");
+    std::fs::write(&recipe, "auto(pluto, [1, 0]);\n").expect("write recipe");
     let recipe = recipe.to_string_lossy().into_owned();
     let (status, stdout, stderr) = polyc_bin(&["tests/kernels/gemm.c", "--recipe", &recipe]);
     assert_eq!((status, stdout.as_str()), (2, ""), "{stderr}");
     assert!(stderr.contains("not implemented yet"), "{stderr}");
-    assert!(stderr.contains("one subtree"), "{stderr}");
+    assert!(stderr.contains("subtree inside a loop"), "{stderr}");
 }
 
 #[test]

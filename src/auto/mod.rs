@@ -11,11 +11,13 @@
 //! * [`tree`]: the result as a tree and in Clay form;
 //! * [`locality`]: which member of a band runs innermost;
 //! * [`tiling`]: tiles, loop order and parallel and vector marks, as
-//!   `apply` rewrites.
+//!   `apply` rewrites;
+//! * [`subtree`]: one top-level nest scheduled on its own (`auto(pluto,
+//!   [b])`).
 //!
 //! Not yet: tile sizes from the footprint, Pluto's fusion below the
 //! outermost level and isl's incremental clustering, `wavefront`, `auto` on
-//! a subtree, `--explain`.
+//! a subtree inside a loop, `--explain`.
 //!
 //! Must not know: recipe syntax, code generation, the CLI. A schedule from
 //! here is checked by `apply::legality` like any recipe's (in `session`).
@@ -27,10 +29,12 @@ mod independence;
 mod locality;
 mod pluto;
 mod scheduler;
+mod subtree;
 mod tiling;
 mod tree;
 
 pub use scheduler::{Algorithm, Fusion, ScheduleFailure};
+pub use subtree::schedule_nest;
 
 use crate::apply::ApplyError;
 use crate::scop::{Dependence, Schedule, Scop};

@@ -3,9 +3,11 @@
 //! recipe's (dependences and marks), so that a scheduler bug is a
 //! diagnostic naming the scheduler, never a miscompile.
 
+use super::args::Args;
 use super::{RecipeError, RecipeState};
 use crate::apply::legality::first_illegality;
-use crate::auto::{schedule, Algorithm, AutoFailure, AutoOptions, Fusion};
+use crate::apply::tree::set_constant_date;
+use crate::auto::{schedule, schedule_nest, Algorithm, AutoFailure, AutoOptions, Fusion};
 use crate::lang::recipe::{Call, Value};
 use crate::scop::Schedule;
 use crate::syntax::diagnostic::Diagnostic;
@@ -42,7 +44,8 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
         }
     };
     let mut options = AutoOptions::default();
-    for arg in &call.args[1..] {
+    let mut nest: Option<(Vec<i64>, usize)> = None;
+    for (k, arg) in call.args.iter().enumerate().skip(1) {
         let bad = |expected: &str| {
             RecipeError::Rejected(
                 Diagnostic::error(
@@ -72,11 +75,13 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
                 }
                 .ok_or_else(|| bad("`no`, `smart` or `max`"))?
             }
-            (None, Value::Beta(_) | Value::Label(_)) => {
-                return Err(RecipeError::NotImplemented(
-                    "`auto` on one subtree (`auto(pluto, [β])`); `auto(pluto)` schedules the whole region"
-                        .into(),
-                ))
+            (None, Value::Beta(_) | Value::Label(_)) if nest.is_none() => {
+                let args = Args {
+                    call,
+                    scop: &state.scop,
+                    schedule: &state.schedule,
+                };
+                nest = Some((args.beta(k)?, k));
             }
             (Some(name @ ("wavefront" | "vectorize")), _) => {
                 return Err(RecipeError::NotImplemented(format!(
@@ -102,29 +107,26 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
             }
         }
     }
-    if state.schedule != Schedule::original(&state.scop) {
-        return Err(refuse(
-            "`auto` schedules from the original program: it must come before any other directive"
-                .into(),
-            "after other directives",
-        ));
-    }
     let name = match algorithm {
         Algorithm::Pluto => "pluto",
         Algorithm::Feautrier => "feautrier",
     };
-    let found = schedule(&state.scop, &state.deps, algorithm, options).map_err(|e| match e {
-        AutoFailure::Schedule(e) => refuse(
-            format!("`auto({name})` found no schedule: {e}"),
-            "the scheduler gave up",
-        ),
-        AutoFailure::Directive(e) => refuse(
-            format!(
-                "`auto({name})`: tiling or marking its bands was refused (a scheduler bug): {e:?}"
-            ),
-            "refused: the schedule is not proven legal",
-        ),
-    })?;
+    let found = match nest {
+        None => whole_region(state, algorithm, options, name, &refuse)?,
+        Some((beta, k)) => {
+            let members = original_nest(state, call, &beta, k)?;
+            schedule_nest(
+                &state.scop,
+                &state.deps,
+                &state.schedule,
+                &members,
+                beta[0],
+                algorithm,
+                options,
+            )
+            .map_err(|e| failure(e, name, &refuse))?
+        }
+    };
     match first_illegality(&state.scop, &state.deps, &found) {
         Ok(None) => {
             state.schedule = found;
@@ -139,6 +141,103 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
             "refused: the schedule is not proven legal",
         )),
     }
+}
+
+/// The schedule `algorithm` finds for the whole region, which must still
+/// have its original schedule.
+fn whole_region(
+    state: &RecipeState,
+    algorithm: Algorithm,
+    options: AutoOptions,
+    name: &str,
+    refuse: &dyn Fn(String, &str) -> RecipeError,
+) -> Result<Schedule, RecipeError> {
+    if state.schedule != Schedule::original(&state.scop) {
+        return Err(refuse(
+            "`auto` schedules from the original program: it must come before any other directive"
+                .into(),
+            "after other directives",
+        ));
+    }
+    schedule(&state.scop, &state.deps, algorithm, options).map_err(|e| failure(e, name, refuse))
+}
+
+/// The diagnostic for a scheduler that gave no schedule.
+fn failure(
+    e: AutoFailure,
+    name: &str,
+    refuse: &dyn Fn(String, &str) -> RecipeError,
+) -> RecipeError {
+    match e {
+        AutoFailure::Schedule(e) => refuse(
+            format!("`auto({name})` found no schedule: {e}"),
+            "the scheduler gave up",
+        ),
+        AutoFailure::Directive(e) => refuse(
+            format!(
+                "`auto({name})`: tiling or marking its bands was refused (a scheduler bug): {e:?}"
+            ),
+            "refused: the schedule is not proven legal",
+        ),
+    }
+}
+
+/// The statements of the top-level nest `beta` (argument `k` of `call`),
+/// which must still have their original dates (but for the nest's
+/// position, which earlier directives on other nests may have moved).
+fn original_nest(
+    state: &RecipeState,
+    call: &Call,
+    beta: &[i64],
+    k: usize,
+) -> Result<Vec<usize>, RecipeError> {
+    let on_arg = |message: String, label: &str| {
+        RecipeError::Rejected(
+            Diagnostic::error(message, call.args[k].span.clone()).with_label(label),
+        )
+    };
+    let &[b] = beta else {
+        return Err(RecipeError::NotImplemented(
+            "`auto` on a subtree inside a loop (a β of more than one entry); `auto(pluto, [b])` schedules the top-level nest `b`"
+                .into(),
+        ));
+    };
+    let original = Schedule::original(&state.scop);
+    let mut members = Vec::new();
+    for (s, st) in state.schedule.statements.iter().enumerate() {
+        let at_b: Vec<bool> = (0..st.pieces.len())
+            .map(|p| st.beta(p).and_then(|v| v.first().copied()) == Some(b))
+            .collect();
+        if !at_b.contains(&true) {
+            continue;
+        }
+        let untouched = st.pieces.len() == 1
+            && st.marks == original.statements[s].marks
+            && st.pieces[0] == set_constant_date(&original.statements[s].pieces[0], 0, b);
+        if !untouched {
+            let refusal = on_arg(
+                format!(
+                    "`auto` schedules a nest from the original program: {} in nest [{b}] has been changed by an earlier directive",
+                    state.scop.statements[s].name
+                ),
+                "a transformed nest",
+            );
+            return Err(match refusal {
+                RecipeError::Rejected(d) => RecipeError::Rejected(
+                    d.with_help("put `auto` on this nest before the directives that change it"),
+                ),
+                other => other,
+            });
+        }
+        members.push(s);
+    }
+    if members.is_empty() {
+        return Err(on_arg(
+            format!("no statement is in a top-level nest [{b}]"),
+            "no such nest",
+        ));
+    }
+    Ok(members)
 }
 
 /// The fusion a `fuse = …` value names (a bare word in a recipe, a string

@@ -488,7 +488,8 @@ const UNDOES: &[(&str, &[&str])] = &[
 /// accepted directives `history`. An undoing directive (`densify`,
 /// `collapse`, `unembed`, `linearize`) is rarely chosen when nothing it
 /// undoes was applied. With no directive accepted yet, an `auto(...)` call
-/// (the schedulers, with and without tiles and marks) is drawn 15% of the time.
+/// (the schedulers, with and without tiles and marks) is drawn 15% of the
+/// time; at any point, `auto(…, [b])` on a top-level nest 4%.
 pub fn random_directive(
     rng: &mut Rng,
     scop: &Scop,
@@ -511,6 +512,22 @@ pub fn random_directive(
                 "auto(feautrier, fuse = max, tile = 4);",
             ])
             .to_string();
+    }
+    // One top-level nest scheduled on its own, at any point (refused when
+    // an earlier directive changed that nest).
+    if rng.chance(0.04) {
+        let mut nests: Vec<i64> = schedule
+            .statements
+            .iter()
+            .flat_map(|st| (0..st.pieces.len()).filter_map(|p| st.beta(p)?.first().copied()))
+            .collect();
+        nests.sort_unstable();
+        nests.dedup();
+        if let Some(&b) = nests.get(rng.below(nests.len().max(1))) {
+            let scheduler = rng.pick(&["pluto", "pluto", "feautrier"]);
+            let options = rng.pick(&["", "", ", tile = 4", ", fuse = no", ", parallel = false"]);
+            return format!("auto({scheduler}, [{b}]{options});");
+        }
     }
     let mut kind = rng.pick(KINDS);
     for _ in 0..3 {
