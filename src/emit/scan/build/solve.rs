@@ -341,7 +341,9 @@ impl Scanner<'_> {
                 continue;
             };
             // upper: -k·i + B >= 0.
-            let k = -upper.coeffs[col];
+            let k = upper.coeffs[col]
+                .checked_neg()
+                .ok_or(crate::poly::PolyError::Overflow)?;
             let mut rest = upper.clone();
             rest.coeffs[col] = 0;
             let mut scale = 1;
@@ -351,6 +353,9 @@ impl Scanner<'_> {
             let Some(sub) = self.substituted(&rest, solved, scale)? else {
                 continue;
             };
+            if !sub.floors.is_empty() {
+                continue;
+            }
             let div = checked_mul(k, scale)?;
             let g = gcd_of(sub.coeffs.iter().copied().chain([sub.constant, div]))
                 .unwrap_or(1)
