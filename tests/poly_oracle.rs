@@ -425,7 +425,21 @@ fn simplifications_keep_the_set() {
     for _ in 0..cases() {
         let (np, nd) = dims(&mut rng);
         let s = random_set(&mut rng, np, nd, true);
-        let c = random_set(&mut rng, np, nd, false);
+        let mut c = random_set(&mut rng, np, nd, false);
+        if rng.chance(50) {
+            // A context that shares some of the set's rows (as a loop's
+            // context shares its domain's), maybe tighter or looser: the
+            // rows gist may drop with no emptiness test.
+            let nv = np + nd;
+            for row in s.constraints() {
+                if row.coeffs[nv..].iter().all(|&v| v == 0) && rng.chance(50) {
+                    let mut shared = row.clone();
+                    shared.coeffs.truncate(nv);
+                    shared.constant += rng.range(-1, 1);
+                    c.add(shared);
+                }
+            }
+        }
         let eqs = s.detect_equalities().expect("decided");
         let lean = s.remove_redundancies().expect("decided");
         let gist = s.gist(&c).expect("decided");

@@ -10,9 +10,10 @@
 
 use super::graph::{Edge, Forms};
 use crate::poly::{
-    integer_lexmin_nonneg, rational_lexmin_nonneg, Affine, Constraint, ConstraintKind, PolyError,
-    Ratio,
+    integer_lexmin_nonneg, rational_lexmin_nonneg, reduced_nonneg_rows, Affine, Constraint,
+    ConstraintKind, PolyError, Ratio,
 };
+use std::rc::Rc;
 
 /// An affine expression over (I)LP variables.
 pub(crate) type Lin = Affine<usize>;
@@ -38,10 +39,16 @@ impl RowVars {
 }
 
 /// An (I)LP under construction.
+///
+/// Rows arrive as expressions; [`Ilp::settle`] turns those given so far
+/// into dense rows without duplicates, shared by every clone: the Pluto
+/// search clones one system many times, each time adding a row or two.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Ilp {
     n_var: usize,
     rows: Vec<(ConstraintKind, Lin)>,
+    /// Rows settled dense (over at most `n_var` columns) and reduced.
+    settled: Rc<Vec<Constraint>>,
 }
 
 impl Ilp {
@@ -67,21 +74,34 @@ impl Ilp {
         Ok(())
     }
 
+    /// Makes the rows given so far dense and shared, without the ones the
+    /// set needs no row for ([`reduced_nonneg_rows`]). The system is
+    /// unchanged.
+    pub fn settle(&mut self) -> Result<(), PolyError> {
+        let rows = self.constraints();
+        self.settled = Rc::new(reduced_nonneg_rows(self.n_var, &rows)?);
+        self.rows.clear();
+        Ok(())
+    }
+
     fn constraints(&self) -> Vec<Constraint> {
-        self.rows
-            .iter()
-            .map(|(kind, e)| {
-                let mut coeffs = vec![0; self.n_var];
-                for (&v, c) in e.terms() {
-                    coeffs[v] = c;
-                }
-                Constraint {
-                    kind: *kind,
-                    coeffs,
-                    constant: e.constant_term(),
-                }
-            })
-            .collect()
+        let settled = self.settled.iter().map(|c| {
+            let mut c = c.clone();
+            c.pad_to(self.n_var);
+            c
+        });
+        let given = self.rows.iter().map(|(kind, e)| {
+            let mut coeffs = vec![0; self.n_var];
+            for (&v, c) in e.terms() {
+                coeffs[v] = c;
+            }
+            Constraint {
+                kind: *kind,
+                coeffs,
+                constant: e.constant_term(),
+            }
+        });
+        settled.chain(given).collect()
     }
 
     /// The integer lexicographic minimum; `None` when infeasible. Exact.

@@ -153,6 +153,7 @@ fn member(
             })?;
         }
     }
+    ilp.settle()?;
     let mut search = Search {
         vars: &vars,
         regions,

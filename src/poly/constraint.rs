@@ -91,6 +91,21 @@ impl Constraint {
         }
     }
 
+    /// Is the row's affine value strictly positive at `point` (all its
+    /// columns)? A cheap check: `false` also when the value overflows.
+    pub fn is_positive_at(&self, point: &[i64]) -> bool {
+        let mut value = i128::from(self.constant);
+        for (&a, &x) in self.coeffs.iter().zip(point) {
+            // Each product fits in i128; the sum of at most a few hundred
+            // of them does too, unless the row is absurd: then say no.
+            match value.checked_add(i128::from(a) * i128::from(x)) {
+                Some(v) => value = v,
+                None => return false,
+            }
+        }
+        value > 0
+    }
+
     pub fn is_eq(&self) -> bool {
         self.kind == ConstraintKind::Eq
     }

@@ -75,7 +75,9 @@ pub use constraint::{
 pub use error::PolyError;
 pub use farkas::nonnegative_forms;
 pub use ops::LexOpt;
-pub use simplex::{integer_lexmin_nonneg, rational_lexmin_nonneg, Ratio, STEP_LIMIT};
+pub use simplex::{
+    integer_lexmin_nonneg, rational_lexmin_nonneg, reduced_nonneg_rows, Ratio, STEP_LIMIT,
+};
 pub use space::{Space, Tuple};
 pub use union::{Map, Set};
 mod parse;

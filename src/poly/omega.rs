@@ -140,7 +140,7 @@ fn substitute(r: &Row, j: usize, expr: &Row) -> Result<Row, Overflow> {
 /// FxHash): the rows are hashed at every step, and SipHash's resistance to
 /// chosen inputs buys nothing here.
 #[derive(Default)]
-struct RowHasher(u64);
+pub(super) struct RowHasher(u64);
 
 impl Hasher for RowHasher {
     fn write(&mut self, bytes: &[u8]) {
@@ -195,50 +195,74 @@ fn normalize(sys: &mut System) -> Result<Normalized, Overflow> {
         eqs.push(r);
     }
     // Tightest constant per direction, found by hashing the coefficient
-    // vectors (a linear scan made this quadratic in the rows).
-    let mut tight: Vec<Row> = Vec::with_capacity(sys.ineqs.len());
-    let mut index: HashMap<Vec<i64>, usize, BuildHasherDefault<RowHasher>> =
-        HashMap::with_capacity_and_hasher(sys.ineqs.len(), BuildHasherDefault::default());
-    for mut r in std::mem::take(&mut sys.ineqs) {
+    // vectors (a linear scan made this quadratic in the rows). The index
+    // borrows the rows' coefficients: no key is copied.
+    let mut rows = std::mem::take(&mut sys.ineqs);
+    rows.retain(|r| r.coeffs.iter().any(|&c| c != 0) || r.constant < 0);
+    if rows.iter().any(|r| r.coeffs.iter().all(|&c| c == 0)) {
+        return Ok(Normalized::Infeasible);
+    }
+    for r in &mut rows {
         let g = gcd_of(r.coeffs.iter().copied())?;
-        if g == 0 {
-            if r.constant < 0 {
-                return Ok(Normalized::Infeasible);
-            }
-            continue;
-        }
         if g != 1 {
             r.coeffs.iter_mut().for_each(|c| *c /= g);
             r.constant = floor_div(r.constant, g)?;
         }
-        match index.get(&r.coeffs) {
-            Some(&t) => tight[t].constant = tight[t].constant.min(r.constant),
+    }
+    let mut index: HashMap<&[i64], usize, BuildHasherDefault<RowHasher>> =
+        HashMap::with_capacity_and_hasher(rows.len(), BuildHasherDefault::default());
+    // Per row, the index of the first row with its coefficients; that
+    // first row's entry in `tightest` holds the least constant.
+    let mut tightest: Vec<i64> = rows.iter().map(|r| r.constant).collect();
+    let mut first: Vec<bool> = vec![false; rows.len()];
+    for (k, r) in rows.iter().enumerate() {
+        match index.get(r.coeffs.as_slice()) {
+            Some(&t) => tightest[t] = tightest[t].min(r.constant),
             None => {
-                index.insert(r.coeffs.clone(), tight.len());
-                tight.push(r);
+                index.insert(&r.coeffs, k);
+                first[k] = true;
             }
         }
     }
-    let mut ineqs = Vec::with_capacity(tight.len());
-    for (k, r) in tight.iter().enumerate() {
-        let negated: Option<Vec<i64>> = r.coeffs.iter().map(|a| a.checked_neg()).collect();
-        let opposite = negated.and_then(|n| index.get(&n).copied());
+    let mut negated: Vec<i64> = Vec::with_capacity(sys.n);
+    let mut ineqs = Vec::with_capacity(index.len());
+    let mut pairs: Vec<(usize, i64)> = Vec::new();
+    for (k, r) in rows.iter().enumerate() {
+        if !first[k] {
+            continue;
+        }
+        negated.clear();
+        negated.extend(r.coeffs.iter().map_while(|a| a.checked_neg()));
+        // A coefficient with no negation (`i64::MIN`) has no opposite row.
+        let opposite = (negated.len() == r.coeffs.len())
+            .then(|| index.get(negated.as_slice()).copied())
+            .flatten();
         if let Some(o) = opposite {
             // c·x + k >= 0 and -c·x + k2 >= 0: -k <= c·x <= k2.
-            match r.constant.checked_add(tight[o].constant) {
+            match tightest[k].checked_add(tightest[o]) {
                 Some(s) if s < 0 => return Ok(Normalized::Infeasible),
                 Some(0) => {
                     // Keep one equality for the pair: the row that comes first.
                     if o > k {
-                        eqs.push(r.clone());
+                        pairs.push((k, tightest[k]));
                     }
                     continue;
                 }
                 _ => {}
             }
         }
-        ineqs.push(r.clone());
+        ineqs.push((k, tightest[k]));
     }
+    drop(index);
+    let mut rows: Vec<Option<Row>> = rows.into_iter().map(Some).collect();
+    let mut take = |(k, constant): (usize, i64)| {
+        rows[k].take().map(|r| Row {
+            coeffs: r.coeffs,
+            constant,
+        })
+    };
+    eqs.extend(pairs.into_iter().filter_map(&mut take));
+    let ineqs: Vec<Row> = ineqs.into_iter().filter_map(&mut take).collect();
     sys.eqs = eqs;
     sys.ineqs = ineqs;
     Ok(Normalized::Ok)

@@ -21,6 +21,12 @@
 //! basis with the column that keeps that property. With all rows
 //! non-negative the point is the rational lexmin.
 //!
+//! A constraint joins the tableau only when the current point breaks it
+//! (cutting planes, checked cheaply at the point); the duplicate and
+//! dominated rows of the input are dropped first ([`reduced_nonneg_rows`]).
+//! A scheduling system has thousands of Farkas rows of which a few dozen
+//! bind.
+//!
 //! The integer lexmin branches lexicographically on the rational one and
 //! asks the Omega test ([`super::omega`]) which branch holds an integer
 //! point (see [`integer_lexmin_nonneg`]). Gomory cuts, the textbook
@@ -28,11 +34,18 @@
 //! they needed hundreds of cuts and outgrew 128 bits.
 //!
 //! Arithmetic is `i128`, checked; rows are divided by their content after
-//! every pivot. An overflow or more than [`STEP_LIMIT`] steps is an error,
+//! every pivot that changes them. An overflow or more than [`STEP_LIMIT`] steps is an error,
 //! never an answer.
+//!
+//! Length: one solver (the tableau, the rows that join it, the integer
+//! branching over it) and, for a third of the file, its tests against
+//! enumeration.
 
-use super::omega::integer_sample;
+use super::constraint::gcd_of;
+use super::omega::{integer_sample, RowHasher};
 use super::{Constraint, ConstraintKind, PolyError};
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 /// The most pivots one minimisation may take before it gives up.
 pub const STEP_LIMIT: usize = 50_000;
@@ -57,14 +70,93 @@ pub fn rational_lexmin_nonneg(
     n: usize,
     rows: &[Constraint],
 ) -> Result<Option<Vec<Ratio>>, PolyError> {
-    let mut t = Tableau::new(n, rows)?;
-    if !t.restore_feasibility()? {
-        return Ok(None);
+    rational_lexmin_of_reduced(n, &reduced_nonneg_rows(n, rows)?)
+}
+
+/// [`rational_lexmin_nonneg`] of rows already through [`reduced_nonneg_rows`].
+///
+/// Rows join the tableau only when the current point breaks them: the
+/// lexmin of fewer rows that satisfies the others is the lexmin of all
+/// (the point is unique), and the dual simplex goes on from where it
+/// stopped when rows are added (the columns stay lexicographically
+/// positive, since variable rows are unchanged). Most rows of a
+/// scheduling system never bind, and the tableau stays small.
+fn rational_lexmin_of_reduced(
+    n: usize,
+    rows: &[Constraint],
+) -> Result<Option<Vec<Ratio>>, PolyError> {
+    let mut t = Tableau::new(n);
+    let mut waiting: Vec<&Constraint> = rows.iter().collect();
+    loop {
+        if !t.restore_feasibility()? {
+            return Ok(None);
+        }
+        let point = (0..n).map(|i| t.value(i)).collect::<Result<Vec<_>, _>>()?;
+        let scaled = ScaledPoint::of(&point);
+        let mut broken = Vec::new();
+        waiting.retain(|&c| {
+            let holds = scaled.as_ref().is_some_and(|p| p.satisfies(c));
+            if !holds {
+                broken.push(c);
+            }
+            holds
+        });
+        if broken.is_empty() {
+            return Ok(Some(point));
+        }
+        for c in broken {
+            t.add(c)?;
+        }
     }
-    (0..n)
-        .map(|i| t.value(i))
-        .collect::<Result<Vec<_>, _>>()
-        .map(Some)
+}
+
+/// A rational point as integers over one common denominator, to check
+/// rows at it cheaply.
+struct ScaledPoint {
+    /// The numerators over `den`.
+    nums: Vec<i128>,
+    den: i128,
+}
+
+impl ScaledPoint {
+    /// `None` when the common denominator or a numerator does not fit in
+    /// 128 bits.
+    fn of(point: &[Ratio]) -> Option<ScaledPoint> {
+        let mut den: i128 = 1;
+        for x in point {
+            den = (den / gcd(den, x.den).ok()?).checked_mul(x.den)?;
+        }
+        let nums = point
+            .iter()
+            .map(|x| x.num.checked_mul(den / x.den))
+            .collect::<Option<_>>()?;
+        Some(ScaledPoint { nums, den })
+    }
+
+    /// Does `c` hold at the point? A cheap check: `false` also when the
+    /// value (times the positive denominator) does not fit in 128 bits;
+    /// the row then joins the tableau, which is always sound.
+    fn satisfies(&self, c: &Constraint) -> bool {
+        let Some(mut value) = i128::from(c.constant).checked_mul(self.den) else {
+            return false;
+        };
+        for (&a, &x) in c.coeffs.iter().zip(&self.nums) {
+            if a == 0 {
+                continue;
+            }
+            let Some(v) = i128::from(a)
+                .checked_mul(x)
+                .and_then(|term| value.checked_add(term))
+            else {
+                return false;
+            };
+            value = v;
+        }
+        match c.kind {
+            ConstraintKind::Eq => value == 0,
+            ConstraintKind::Ineq => value >= 0,
+        }
+    }
 }
 
 /// The integer lexicographic minimum of `{ x ∈ ℤⁿ : x ≥ 0, rows }`, rows over
@@ -79,14 +171,21 @@ pub fn rational_lexmin_nonneg(
 /// has one; the prefix is fixed or the branched coordinate grows each time,
 /// so it ends.
 pub fn integer_lexmin_nonneg(n: usize, rows: &[Constraint]) -> Result<Option<Vec<i64>>, PolyError> {
-    let mut rows = rows.to_vec();
-    if !has_integer_point(n, &rows)? {
-        return Ok(None);
-    }
+    let mut rows = reduced_nonneg_rows(n, rows)?;
+    // Whether `rows` is known to hold an integer point: asked of the Omega
+    // test only once the rational lexmin turns out not to be integral (an
+    // integral rational lexmin is the integer one), and true of every
+    // branch taken after.
+    let mut holds_integer_point = false;
     for _ in 0..STEP_LIMIT {
-        let x = rational_lexmin_nonneg(n, &rows)?.ok_or(PolyError::Unsupported(
-            "a set with integer points and no rational lexmin",
-        ))?;
+        let Some(x) = rational_lexmin_of_reduced(n, &rows)? else {
+            if holds_integer_point {
+                return Err(PolyError::Unsupported(
+                    "a set with integer points and no rational lexmin",
+                ));
+            }
+            return Ok(None);
+        };
         let Some(i) = x.iter().position(|v| v.as_integer().is_none()) else {
             return x
                 .iter()
@@ -94,6 +193,12 @@ pub fn integer_lexmin_nonneg(n: usize, rows: &[Constraint]) -> Result<Option<Vec
                 .collect::<Result<Vec<_>, _>>()
                 .map(Some);
         };
+        if !holds_integer_point {
+            if !has_integer_point(n, &rows)? {
+                return Ok(None);
+            }
+            holds_integer_point = true;
+        }
         let prefix: Vec<i64> = x[..i]
             .iter()
             .map(|v| i64::try_from(v.num).map_err(|_| PolyError::Overflow))
@@ -132,6 +237,71 @@ pub fn integer_lexmin_nonneg(n: usize, rows: &[Constraint]) -> Result<Option<Vec
     Err(PolyError::StepLimit("integer lexmin"))
 }
 
+/// The rows of `{ x ≥ 0 : rows }` without what the same set needs no row
+/// for. Exact: the set, rational and integer, is unchanged.
+///
+/// * A row is divided by the content of its coefficients and constant.
+/// * An inequality whose coefficients and constant are all non-negative
+///   holds on every `x ≥ 0`: dropped.
+/// * Of inequalities with the same coefficients, the one with the least
+///   constant implies the others: only it is kept. Equal equalities are
+///   kept once.
+///
+/// The schedulers' systems need this: Farkas' lemma gives every
+/// dependence edge its rows, and adi's Pluto band has 3,258 rows of which
+/// 1,543 differ.
+pub fn reduced_nonneg_rows(n: usize, rows: &[Constraint]) -> Result<Vec<Constraint>, PolyError> {
+    let mut normal: Vec<Constraint> = Vec::with_capacity(rows.len());
+    for row in rows {
+        if row.coeffs.len() != n {
+            return Err(PolyError::SpaceMismatch {
+                op: "lexmin_nonneg",
+            });
+        }
+        if row.kind == ConstraintKind::Ineq
+            && row.constant >= 0
+            && row.coeffs.iter().all(|&c| c >= 0)
+        {
+            continue;
+        }
+        let mut row = row.clone();
+        let g = gcd_of(row.coeffs.iter().copied().chain([row.constant])).unwrap_or(1);
+        if g > 1 {
+            row.coeffs.iter_mut().for_each(|c| *c /= g);
+            row.constant /= g;
+        }
+        normal.push(row);
+    }
+    // The first row of each kind and coefficients, with the least constant
+    // of its inequalities; the index borrows the coefficients.
+    let mut index: HashMap<(ConstraintKind, &[i64]), usize, BuildHasherDefault<RowHasher>> =
+        HashMap::with_capacity_and_hasher(normal.len(), BuildHasherDefault::default());
+    let mut constant: Vec<i64> = normal.iter().map(|r| r.constant).collect();
+    let mut keep = vec![false; normal.len()];
+    for (k, row) in normal.iter().enumerate() {
+        match index.get(&(row.kind, row.coeffs.as_slice())) {
+            Some(&first) if row.kind == ConstraintKind::Ineq => {
+                constant[first] = constant[first].min(row.constant);
+            }
+            // An equation with the same coefficients and another constant
+            // is kept: the set is empty.
+            Some(&first) => keep[k] = normal[first].constant != row.constant,
+            None => {
+                index.insert((row.kind, &row.coeffs), k);
+                keep[k] = true;
+            }
+        }
+    }
+    drop(index);
+    Ok(normal
+        .into_iter()
+        .zip(constant)
+        .zip(keep)
+        .filter(|(_, keep)| *keep)
+        .map(|((row, constant), _)| Constraint { constant, ..row })
+        .collect())
+}
+
 /// Does `{ x ≥ 0 : rows }` hold an integer point? Exact (the Omega test).
 fn has_integer_point(n: usize, rows: &[Constraint]) -> Result<bool, PolyError> {
     let mut all = rows.to_vec();
@@ -162,6 +332,10 @@ fn mul(a: i128, b: i128) -> Result<i128, PolyError> {
     a.checked_mul(b).ok_or(PolyError::Overflow)
 }
 
+fn add(a: i128, b: i128) -> Result<i128, PolyError> {
+    a.checked_add(b).ok_or(PolyError::Overflow)
+}
+
 fn sub(a: i128, b: i128) -> Result<i128, PolyError> {
     a.checked_sub(b).ok_or(PolyError::Overflow)
 }
@@ -177,11 +351,14 @@ fn gcd(a: i128, b: i128) -> Result<i128, PolyError> {
 }
 
 impl Row {
-    /// The row divided by the content of its constant, coefficients and
+    /// Divides the row by the content of its constant, coefficients and
     /// denominator. Exact.
-    fn normalized(mut self) -> Result<Row, PolyError> {
+    fn normalize(&mut self) -> Result<(), PolyError> {
         let mut g = gcd(self.constant, self.den)?;
         for &c in &self.coeffs {
+            if g == 1 {
+                return Ok(());
+            }
             g = gcd(g, c)?;
         }
         if g > 1 {
@@ -191,13 +368,14 @@ impl Row {
                 *c /= g;
             }
         }
-        Ok(self)
+        Ok(())
     }
 }
 
 impl Tableau {
-    fn new(n: usize, constraints: &[Constraint]) -> Result<Tableau, PolyError> {
-        let mut rows: Vec<Row> = (0..n)
+    /// The tableau of `{ x ≥ 0 }`: one row per variable, at its lexmin 0.
+    fn new(n: usize) -> Tableau {
+        let rows: Vec<Row> = (0..n)
             .map(|i| {
                 let mut coeffs = vec![0; n];
                 coeffs[i] = 1;
@@ -208,31 +386,62 @@ impl Tableau {
                 }
             })
             .collect();
-        for c in constraints {
-            if c.coeffs.len() != n {
-                return Err(PolyError::SpaceMismatch {
-                    op: "lexmin_nonneg",
-                });
-            }
-            let row = Row {
-                constant: c.constant.into(),
-                coeffs: c.coeffs.iter().map(|&v| v.into()).collect(),
-                den: 1,
-            };
-            if c.kind == ConstraintKind::Eq {
-                rows.push(Row {
-                    constant: -row.constant,
-                    coeffs: row.coeffs.iter().map(|v| -v).collect(),
-                    den: 1,
-                });
-            }
-            rows.push(row);
-        }
-        Ok(Tableau {
+        Tableau {
             n_var: n,
             rows,
             steps: 0,
-        })
+        }
+    }
+
+    /// Adds `c` (an equality as two opposite rows), written over the
+    /// current columns through the variable rows.
+    fn add(&mut self, c: &Constraint) -> Result<(), PolyError> {
+        let n = self.n_var;
+        if c.coeffs.len() != n {
+            return Err(PolyError::SpaceMismatch {
+                op: "lexmin_nonneg",
+            });
+        }
+        // The common denominator of the variables `c` reads.
+        let mut den: i128 = 1;
+        for (i, &a) in c.coeffs.iter().enumerate() {
+            if a != 0 {
+                let d = self.rows[i].den;
+                den = mul(den / gcd(den, d)?, d)?;
+            }
+        }
+        let mut row = Row {
+            constant: mul(c.constant.into(), den)?,
+            coeffs: vec![0; n],
+            den,
+        };
+        for (i, &a) in c.coeffs.iter().enumerate() {
+            if a == 0 {
+                continue;
+            }
+            let var = &self.rows[i];
+            let scale = mul(a.into(), den / var.den)?;
+            row.constant = add(row.constant, mul(scale, var.constant)?)?;
+            for (r, &v) in row.coeffs.iter_mut().zip(&var.coeffs) {
+                if v != 0 {
+                    *r = add(*r, mul(scale, v)?)?;
+                }
+            }
+        }
+        row.normalize()?;
+        if c.kind == ConstraintKind::Eq {
+            self.rows.push(Row {
+                constant: row.constant.checked_neg().ok_or(PolyError::Overflow)?,
+                coeffs: row
+                    .coeffs
+                    .iter()
+                    .map(|v| v.checked_neg().ok_or(PolyError::Overflow))
+                    .collect::<Result<_, _>>()?,
+                den: row.den,
+            });
+        }
+        self.rows.push(row);
+        Ok(())
     }
 
     /// The value of row `r` at the current basic solution.
@@ -297,25 +506,27 @@ impl Tableau {
 
     /// Exchange the basic quantity of row `r` with the non-basic one of
     /// column `c`: every row is rewritten over the new non-basic variables.
+    /// A row with no entry in column `c` does not change (it would only be
+    /// multiplied by the pivot and divided back), so it is left alone.
     fn pivot(&mut self, r: usize, c: usize) -> Result<(), PolyError> {
         let p = self.rows[r].clone();
         let a = p.coeffs[c];
         debug_assert!(a > 0, "pivot on a non-positive entry");
         for row in &mut self.rows {
             let e = row.coeffs[c];
-            let mut new = Row {
-                constant: sub(mul(row.constant, a)?, mul(e, p.constant)?)?,
-                coeffs: Vec::with_capacity(row.coeffs.len()),
-                den: mul(row.den, a)?,
-            };
-            for (j, (&v, &pv)) in row.coeffs.iter().zip(&p.coeffs).enumerate() {
-                new.coeffs.push(if j == c {
+            if e == 0 {
+                continue;
+            }
+            row.constant = sub(mul(row.constant, a)?, mul(e, p.constant)?)?;
+            row.den = mul(row.den, a)?;
+            for (j, (v, &pv)) in row.coeffs.iter_mut().zip(&p.coeffs).enumerate() {
+                *v = if j == c {
                     mul(e, p.den)?
                 } else {
-                    sub(mul(v, a)?, mul(e, pv)?)?
-                });
+                    sub(mul(*v, a)?, mul(e, pv)?)?
+                };
             }
-            *row = new.normalized()?;
+            row.normalize()?;
         }
         Ok(())
     }
@@ -430,6 +641,15 @@ mod tests {
                 } else {
                     rows.push(ineq(&coeffs, constant));
                 }
+            }
+            if rng.next(3) == 0 {
+                // A multiple of an earlier row, maybe looser or shifted:
+                // what the reduction merges.
+                let mut copy = rows[rng.next(rows.len() as i64) as usize].clone();
+                let factor = 1 + rng.next(3);
+                copy.coeffs.iter_mut().for_each(|c| *c *= factor);
+                copy.constant = copy.constant * factor + rng.next(3) - 1;
+                rows.push(copy);
             }
             let expected = brute_force(n, &rows, bound);
             let got = integer_lexmin_nonneg(n, &rows)

@@ -1,8 +1,11 @@
 //! Simplification: implicit equalities, redundant constraints, and the gist
-//! of a set under a context. Each is exact over the integers and costs one
-//! emptiness test (Omega) per constraint.
+//! of a set under a context. Each is exact over the integers and costs at
+//! most one emptiness test (Omega) per constraint.
 
-use super::{BasicSet, Constraint, ConstraintKind, PolyError};
+use std::collections::HashMap;
+
+use super::omega::integer_sample;
+use super::{gcd_of, BasicSet, Constraint, ConstraintKind, PolyError};
 
 /// `e >= 1`, i.e. the row `e - 1 >= 0`: the complement of `-e >= 0`.
 fn strictly_positive(c: &Constraint) -> Result<Constraint, PolyError> {
@@ -15,21 +18,28 @@ impl BasicSet {
     }
 
     /// Turn every inequality `e >= 0` that holds with equality on all integer
-    /// points (`e >= 1` has none) into `e = 0`. Exact; one emptiness test per
-    /// inequality. An empty set is returned unchanged.
+    /// points (`e >= 1` has none) into `e = 0`. Exact; at most one emptiness
+    /// test per inequality: the points those tests find are kept, and an
+    /// inequality strictly positive at one of them is no equality, with no
+    /// test. An empty set is returned unchanged.
     pub fn detect_equalities(&self) -> Result<BasicSet, PolyError> {
-        if self.is_empty()? {
+        let n = self.n_cols();
+        let Some(first) = integer_sample(n, &self.constraints)? else {
             return Ok(self.clone());
-        }
+        };
+        let mut points = vec![first];
         let mut rows = self.constraints.clone();
         for k in 0..rows.len() {
-            if rows[k].kind != ConstraintKind::Ineq {
+            if rows[k].kind != ConstraintKind::Ineq
+                || points.iter().any(|p| rows[k].is_positive_at(p))
+            {
                 continue;
             }
             let mut probe = rows.clone();
             probe.push(strictly_positive(&rows[k])?);
-            if self.with_rows(probe).is_empty()? {
-                rows[k].kind = ConstraintKind::Eq;
+            match integer_sample(n, &probe)? {
+                Some(p) => points.push(p),
+                None => rows[k].kind = ConstraintKind::Eq,
             }
         }
         Ok(self.with_rows(rows))
@@ -53,6 +63,19 @@ impl BasicSet {
 
     fn gist_rows(&self, context: Option<&BasicSet>) -> Result<BasicSet, PolyError> {
         let mut kept = self.constraints.clone();
+        if let Some(ctx) = context {
+            // A row that one row of the context implies needs no test: the
+            // test would find it implied whatever the other rows are, so
+            // dropping it first changes no other answer.
+            let bounds = DirectionBounds::of(&ctx.constraints, ctx.space.n_dim_total())?;
+            let nd = self.space.n_dim_total();
+            let mut implied = Vec::with_capacity(kept.len());
+            for c in &kept {
+                implied.push(bounds.implies(c, nd)?);
+            }
+            let mut flags = implied.into_iter();
+            kept.retain(|_| !flags.next().unwrap_or(false));
+        }
         let mut k = 0;
         while k < kept.len() {
             let others: Vec<Constraint> = kept
@@ -84,4 +107,67 @@ impl BasicSet {
         }
         Ok(self.with_rows(kept))
     }
+}
+
+/// The tightest constant of every direction bounded by a row without
+/// locals: `a·x + k ≥ 0` read as `a·x ≥ -k`, `a` divided by its content
+/// (and an equation as its two inequalities). A cheap check of whether one
+/// row implies another.
+struct DirectionBounds {
+    tightest: HashMap<Vec<i64>, i64>,
+}
+
+impl DirectionBounds {
+    fn of(rows: &[Constraint], nd: usize) -> Result<DirectionBounds, PolyError> {
+        let mut tightest: HashMap<Vec<i64>, i64> = HashMap::new();
+        for c in rows
+            .iter()
+            .filter(|c| c.coeffs[nd..].iter().all(|&v| v == 0))
+        {
+            let sides = match c.kind {
+                ConstraintKind::Ineq => vec![c.clone()],
+                ConstraintKind::Eq => vec![c.clone(), c.opposite()?],
+            };
+            for side in sides {
+                if let Some((dir, k)) = direction(&side, nd)? {
+                    let t = tightest.entry(dir).or_insert(k);
+                    *t = (*t).min(k);
+                }
+            }
+        }
+        Ok(DirectionBounds { tightest })
+    }
+
+    /// Does one row of the context imply `c` over the integers? A cheap
+    /// check: `false` when it cannot tell.
+    fn implies(&self, c: &Constraint, nd: usize) -> Result<bool, PolyError> {
+        if self.tightest.is_empty() || c.coeffs[nd..].iter().any(|&v| v != 0) {
+            return Ok(false);
+        }
+        let sides = match c.kind {
+            ConstraintKind::Ineq => vec![c.clone()],
+            ConstraintKind::Eq => vec![c.clone(), c.opposite()?],
+        };
+        for side in sides {
+            let Some((dir, k)) = direction(&side, nd)? else {
+                return Ok(false);
+            };
+            if self.tightest.get(&dir).is_none_or(|&t| t > k) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// The inequality `a·x + k ≥ 0` over the first `nd` columns as its
+/// direction `a / g` and constant `⌊k / g⌋` (`g` the content of `a`),
+/// equivalent over the integers; `None` for a row without variables.
+fn direction(c: &Constraint, nd: usize) -> Result<Option<(Vec<i64>, i64)>, PolyError> {
+    let g = gcd_of(c.coeffs[..nd].iter().copied())?;
+    if g == 0 {
+        return Ok(None);
+    }
+    let dir = c.coeffs[..nd].iter().map(|&v| v / g).collect();
+    Ok(Some((dir, c.constant.div_euclid(g))))
 }
