@@ -228,6 +228,35 @@ mod tests {
     }
 
     #[test]
+    fn cholesky_carries_its_self_dependences_first() {
+        // Report Listing 14, Example 34: with self-dependences first the
+        // row is (129), not the scaled (27) `i + j + k; i + 2j; 2i + k; 3i`.
+        let g = graph_of(
+            "for (i = 0; i < n; i++) {\n\
+               for (j = 0; j < i; j++) {\n\
+                 for (k = 0; k < j; k++)\n\
+                   A[i][j] -= A[i][k] * A[j][k];\n\
+                 A[i][j] /= A[j][j];\n\
+               }\n\
+               for (k = 0; k < i; k++)\n\
+                 A[i][i] -= A[i][k] * A[i][k];\n\
+               A[i][i] = sqrt(A[i][i]);\n\
+             }",
+            "int n, double A[n][n]",
+        );
+        let row = first_row(&g);
+        let iters: Vec<&[i64]> = row.rows.iter().map(|r| r.iter.as_slice()).collect();
+        assert_eq!(iters, [&[0, 0, 1][..], &[0, 1], &[0, 1], &[1]]);
+        assert!(row.rows.iter().all(|r| r.constant == 0));
+        // Carrying every group at once, the integral (27), never the huge
+        // rational vertex (26).
+        let active: Vec<usize> = (0..g.edges.len()).collect();
+        let all = feautrier_row(&g, &active, false).unwrap().unwrap();
+        let iters: Vec<&[i64]> = all.rows.iter().map(|r| r.iter.as_slice()).collect();
+        assert_eq!(iters, [&[1, 1, 1][..], &[1, 2], &[2, 1], &[3]]);
+    }
+
+    #[test]
     fn seidel_2d_is_skewed_to_carry_every_dependence() {
         // Report Example 11: S[t, i, j] -> 4t + 2i + j.
         let g = graph_of(SEIDEL_2D.0, SEIDEL_2D.1);

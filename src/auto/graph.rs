@@ -135,11 +135,23 @@ pub(crate) const SEIDEL_2D: (&str, &str) = (
 /// `params` (C text), for tests.
 #[cfg(test)]
 pub(crate) fn graph_of(body: &str, params: &str) -> Graph {
+    graph_with(body, params, &crate::scop::DepOptions::default())
+}
+
+/// [`graph_of`] with the read-after-read dependences too: proximity-only
+/// edges.
+#[cfg(test)]
+pub(crate) fn graph_with_rar_of(body: &str, params: &str) -> Graph {
+    graph_with(body, params, &crate::scop::DepOptions { rar: true })
+}
+
+#[cfg(test)]
+fn graph_with(body: &str, params: &str, opts: &crate::scop::DepOptions) -> Graph {
     use crate::lang::c::read_source;
-    use crate::scop::{dependences, DepOptions};
+    use crate::scop::dependences;
     let src = format!("void f({params}) {{\n#pragma scop\n{body}\n#pragma endscop\n}}\n");
     let file = read_source("f.c", src).unwrap();
     let scop = &file.scops[0];
-    let deps = dependences(scop, &DepOptions::default()).unwrap();
+    let deps = dependences(scop, opts).unwrap();
     Graph::new(scop, &deps).unwrap()
 }

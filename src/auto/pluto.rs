@@ -256,7 +256,7 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auto::graph::{graph_of, SEIDEL_2D};
+    use crate::auto::graph::{graph_of, graph_with_rar_of, SEIDEL_2D};
 
     #[test]
     fn matrix_multiplication_is_one_band_with_two_coincident_members() {
@@ -279,6 +279,23 @@ mod tests {
                 (vec![0, 0, 1], false)
             ]
         );
+    }
+
+    #[test]
+    fn proximity_alone_gives_the_reports_example_12() {
+        // Report Example 12: only the proximity pairs S[i, j] -> S[1 + i, j]
+        // (read after read). The search finds `i` (m = 1) first, then,
+        // asked for m = 0, `j`: the first member is `j`, then `i`.
+        let g = graph_with_rar_of(
+            "for (i = 0; i < 10; i++)\n  for (j = 0; j <= 10; j++)\n\
+               B[i][j] = A[i][j] + A[i + 1][j];",
+            "double A[11][11], double B[10][11]",
+        );
+        assert!(g.edges.iter().all(|e| !e.validity));
+        let active: Vec<usize> = (0..g.edges.len()).collect();
+        let band = pluto_band(&g, &active, &[vec![]], true).unwrap();
+        let rows: Vec<Vec<i64>> = band.iter().map(|m| m.rows[0].iter.clone()).collect();
+        assert_eq!(rows, vec![vec![0, 1], vec![1, 0]]);
     }
 
     #[test]
