@@ -124,11 +124,7 @@ impl DirectionBounds {
             .iter()
             .filter(|c| c.coeffs[nd..].iter().all(|&v| v == 0))
         {
-            let sides = match c.kind {
-                ConstraintKind::Ineq => vec![c.clone()],
-                ConstraintKind::Eq => vec![c.clone(), c.opposite()?],
-            };
-            for side in sides {
+            for side in inequalities(c)? {
                 if let Some((dir, k)) = direction(&side, nd)? {
                     let t = tightest.entry(dir).or_insert(k);
                     *t = (*t).min(k);
@@ -144,11 +140,7 @@ impl DirectionBounds {
         if self.tightest.is_empty() || c.coeffs[nd..].iter().any(|&v| v != 0) {
             return Ok(false);
         }
-        let sides = match c.kind {
-            ConstraintKind::Ineq => vec![c.clone()],
-            ConstraintKind::Eq => vec![c.clone(), c.opposite()?],
-        };
-        for side in sides {
+        for side in inequalities(c)? {
             let Some((dir, k)) = direction(&side, nd)? else {
                 return Ok(false);
             };
@@ -158,6 +150,14 @@ impl DirectionBounds {
         }
         Ok(true)
     }
+}
+
+/// The inequalities a row stands for: itself, or an equation's two sides.
+fn inequalities(c: &Constraint) -> Result<Vec<Constraint>, PolyError> {
+    Ok(match c.kind {
+        ConstraintKind::Ineq => vec![c.clone()],
+        ConstraintKind::Eq => vec![c.clone(), c.opposite()?],
+    })
 }
 
 /// The inequality `a·x + k ≥ 0` over the first `nd` columns as its
