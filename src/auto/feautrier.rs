@@ -16,6 +16,7 @@
 //! otherwise the same problem is solved over the integers, which avoids
 //! the huge coefficients of a rational vertex (report (26) vs (27)).
 
+use super::coalescing::coalesced_direction;
 use super::graph::{Edge, Forms, Graph};
 use super::ilp::{edge_rows, Ilp, Lin, Requirement, RowVars};
 use crate::poly::{gcd_of, ConstraintKind, PolyError};
@@ -51,19 +52,51 @@ pub(crate) fn feautrier_row(
         .collect();
     if self_first {
         let carryable = |e: &Edge| matches!(e.forms, Forms::Intra(_));
-        if let Some(row) = solve(graph, &validity, carryable)? {
+        if let Some(row) = solve_uncoalesced(graph, &validity, &carryable)? {
             if row.carried.iter().any(|&c| c) {
                 return Ok(Some(row));
             }
         }
     }
-    solve(graph, &validity, |_| true)
+    solve_uncoalesced(graph, &validity, &|_| true)
 }
 
+/// [`solve`], again with `c_j = 0` while some node's row coalesces
+/// direction `j` with another (report §7.5.4); when that leaves no
+/// solution, the last one (coalescing, but a row).
+fn solve_uncoalesced(
+    graph: &Graph,
+    validity: &[usize],
+    carryable: &dyn Fn(&Edge) -> bool,
+) -> Result<Option<FeautrierRow>, PolyError> {
+    let mut zero: Vec<(usize, usize)> = Vec::new();
+    let mut last = None;
+    while let Some(row) = solve(graph, validity, carryable, &zero)? {
+        let coalesced = graph
+            .nodes
+            .iter()
+            .zip(&row.rows)
+            .enumerate()
+            .find_map(|(n, (node, r))| Some((n, coalesced_direction(&r.iter, &node.extents)?)));
+        match coalesced {
+            Some(z) if !zero.contains(&z) => {
+                zero.push(z);
+                last = Some(row);
+            }
+            _ => return Ok(Some(row)),
+        }
+    }
+    Ok(last)
+}
+
+/// The row that carries the most of `validity` (those `carryable` may be
+/// carried), with the iterator coefficients `zero` (`(node, iterator)`)
+/// fixed to 0.
 fn solve(
     graph: &Graph,
     validity: &[usize],
-    carryable: impl Fn(&Edge) -> bool,
+    carryable: &dyn Fn(&Edge) -> bool,
+    zero: &[(usize, usize)],
 ) -> Result<Option<FeautrierRow>, PolyError> {
     let mut ilp = Ilp::default();
     let uncarried = ilp.var();
@@ -76,6 +109,12 @@ fn solve(
         .collect();
     let carry: Vec<usize> = groups.iter().map(|_| ilp.var()).collect();
     let vars = node_vars(&mut ilp, graph);
+    for &(n, j) in zero {
+        let (minus, plus) = vars[n].iter[j];
+        for var in [minus, plus] {
+            ilp.require(ConstraintKind::Eq, Lin::var(var));
+        }
+    }
     // Σ (1 − e_i) = g − Σ e_i; e_i ≤ 1.
     let mut e = Lin::var(uncarried)
         .with_constant(-i64::try_from(carry.len()).map_err(|_| PolyError::Overflow)?);

@@ -11,6 +11,7 @@
 //! Identical disjuncts (a RAW and a WAW between the same instances, say)
 //! become one edge.
 
+use super::coalescing::extents;
 use crate::poly::{nonnegative_forms, BasicMap, Constraint, PolyError};
 use crate::scop::{DepKind, Dependence, Scop};
 
@@ -19,6 +20,9 @@ use crate::scop::{DepKind, Dependence, Scop};
 pub(crate) struct Node {
     /// How many iterators it has.
     pub n_iter: usize,
+    /// The extent of its domain along each iterator, when bounded
+    /// ([`extents`]).
+    pub extents: Vec<Option<i64>>,
 }
 
 /// Where an edge's forms live.
@@ -78,10 +82,14 @@ impl Graph {
         let nodes = scop
             .statements
             .iter()
-            .map(|s| Node {
-                n_iter: s.iterators.len(),
+            .map(|s| {
+                let n_iter = s.iterators.len();
+                Ok(Node {
+                    n_iter,
+                    extents: extents(&s.domain, &scop.context, n_iter)?,
+                })
             })
-            .collect();
+            .collect::<Result<_, PolyError>>()?;
         let mut edges: Vec<Edge> = Vec::new();
         for dep in deps {
             let validity = dep.kind != DepKind::Rar;

@@ -106,12 +106,18 @@ impl Ilp {
 
     /// The integer lexicographic minimum; `None` when infeasible. Exact.
     pub fn integer_lexmin(&self) -> Result<Option<Vec<i64>>, PolyError> {
-        integer_lexmin_nonneg(self.n_var, &self.constraints())
+        let rows = self.constraints();
+        #[cfg(test)]
+        solved::record(self.n_var, &rows);
+        integer_lexmin_nonneg(self.n_var, &rows)
     }
 
     /// The rational lexicographic minimum; `None` when infeasible. Exact.
     pub fn rational_lexmin(&self) -> Result<Option<Vec<Ratio>>, PolyError> {
-        rational_lexmin_nonneg(self.n_var, &self.constraints())
+        let rows = self.constraints();
+        #[cfg(test)]
+        solved::record(self.n_var, &rows);
+        rational_lexmin_nonneg(self.n_var, &rows)
     }
 }
 
@@ -183,4 +189,37 @@ pub(crate) fn edge_rows(
             Ok((r.kind, e))
         })
         .collect()
+}
+
+/// The systems the schedulers solve, recorded while a test asks for them
+/// (`minimiser_bench`).
+#[cfg(test)]
+pub(crate) mod solved {
+    use crate::poly::Constraint;
+    use std::cell::RefCell;
+
+    /// One system: its variables and rows.
+    pub type System = (usize, Vec<Constraint>);
+
+    thread_local! {
+        static SOLVED: RefCell<Option<Vec<System>>> = const { RefCell::new(None) };
+    }
+
+    /// Start recording on this thread.
+    pub fn start() {
+        SOLVED.with(|s| *s.borrow_mut() = Some(Vec::new()));
+    }
+
+    /// Stop, and the systems recorded since [`start`]: variables, rows.
+    pub fn take() -> Vec<System> {
+        SOLVED.with(|s| s.borrow_mut().take().unwrap_or_default())
+    }
+
+    pub(super) fn record(n_var: usize, rows: &[Constraint]) {
+        SOLVED.with(|s| {
+            if let Some(list) = s.borrow_mut().as_mut() {
+                list.push((n_var, rows.to_vec()));
+            }
+        });
+    }
 }

@@ -5,23 +5,26 @@
 //!   with the Farkas forms of each computed once;
 //! * [`ilp`]: the (I)LP variables and the rows an edge gives them;
 //! * [`feautrier`]: one row that carries as many dependences as it can;
+//! * [`coalescing`]: no row that runs two loops as one (`100i + j`);
 //! * [`independence`] and [`pluto`]: one permutable band, its members
 //!   linearly independent, coincident while they can be;
 //! * [`scheduler`]: the driver, bands from the outside in;
 //! * [`tree`]: the result as a tree and in Clay form;
 //! * [`locality`]: which member of a band runs innermost;
-//! * [`tiling`]: tiles, loop order and parallel and vector marks, as
-//!   `apply` rewrites;
-//! * [`subtree`]: one top-level nest scheduled on its own (`auto(pluto,
-//!   [b])`).
+//! * [`tiling`]: tiles, wavefronts, loop order and parallel and vector
+//!   marks, as `apply` rewrites;
+//! * [`choice`]: what was chosen for each band, in words;
+//! * [`subtree`]: one top-level nest or one subtree inside loops scheduled
+//!   on its own (`auto(pluto, [b])`, `auto(pluto, [b, c])`).
 //!
 //! Not yet: tile sizes from the footprint, Pluto's fusion below the
-//! outermost level and isl's incremental clustering, `wavefront`, `auto` on
-//! a subtree inside a loop, `--explain`.
+//! outermost level and isl's incremental clustering, `--explain`.
 //!
 //! Must not know: recipe syntax, code generation, the CLI. A schedule from
 //! here is checked by `apply::legality` like any recipe's (in `session`).
 
+mod choice;
+mod coalescing;
 mod feautrier;
 mod graph;
 mod ilp;
@@ -33,11 +36,16 @@ mod subtree;
 mod tiling;
 mod tree;
 
+#[cfg(test)]
+mod minimiser_bench;
+
+pub use choice::BandChoice;
 pub use scheduler::{Algorithm, Fusion, ScheduleFailure};
 pub use subtree::schedule_nest;
 
 use crate::apply::ApplyError;
 use crate::scop::{Dependence, Schedule, Scop};
+use feautrier::AffineRow;
 
 /// What `auto(...)` is asked for besides the scheduler.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +57,11 @@ pub struct AutoOptions {
     pub parallel: bool,
     /// How much the outermost level fuses.
     pub fusion: Fusion,
+    /// Pluto's answer to a level with no coincident first member: a band
+    /// without one, tiled, its tiles run as a wavefront (the outermost
+    /// tile loop skewed by the next, which is then parallel); `false`:
+    /// isl's answer, one Feautrier row, then a coincident band inside.
+    pub wavefront: bool,
 }
 
 /// The tile size when none is given.
@@ -60,8 +73,17 @@ impl Default for AutoOptions {
             tile: Some(DEFAULT_TILE),
             parallel: true,
             fusion: Fusion::Smart,
+            wavefront: false,
         }
     }
+}
+
+/// What `auto(...)` gives: the schedule, and what it chose for each band
+/// of the scheduler's tree, outermost first.
+#[derive(Clone, Debug)]
+pub struct AutoSchedule {
+    pub schedule: Schedule,
+    pub bands: Vec<BandChoice>,
 }
 
 /// Why `auto(...)` gave no schedule.
@@ -83,10 +105,36 @@ pub fn schedule(
     deps: &[Dependence],
     algorithm: Algorithm,
     options: AutoOptions,
-) -> Result<Schedule, AutoFailure> {
-    let tree = scheduler::schedule_tree(scop, deps, algorithm, options.fusion)
-        .map_err(AutoFailure::Schedule)?;
+) -> Result<AutoSchedule, AutoFailure> {
+    let around = vec![Vec::new(); scop.statements.len()];
+    schedule_below(scop, deps, algorithm, options, &around)
+}
+
+/// [`schedule`] below loops that stay (`auto` on a subtree inside them):
+/// `around[s]` are statement `s`'s rows of those loops, outermost first;
+/// the bands described are the scheduler's, below those loops.
+pub(crate) fn schedule_below(
+    scop: &Scop,
+    deps: &[Dependence],
+    algorithm: Algorithm,
+    options: AutoOptions,
+    around: &[Vec<AffineRow>],
+) -> Result<AutoSchedule, AutoFailure> {
+    let outer = around.iter().map(Vec::len).max().unwrap_or(0);
+    let tree = scheduler::schedule_tree_below(
+        scop,
+        deps,
+        algorithm,
+        options.fusion,
+        !options.wavefront,
+        around,
+    )
+    .map_err(AutoFailure::Schedule)?;
     let plain = tree.to_schedule(scop, false);
-    tiling::tile_and_mark(scop, deps, &tree, plain, options.tile, options.parallel)
-        .map_err(AutoFailure::Directive)
+    let (schedule, mut bands) = tiling::tile_and_mark(scop, deps, &tree, plain, &options)
+        .map_err(AutoFailure::Directive)?;
+    if outer > 0 && !bands.is_empty() {
+        bands.remove(0); // the loops that stay
+    }
+    Ok(AutoSchedule { schedule, bands })
 }

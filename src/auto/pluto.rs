@@ -18,6 +18,7 @@
 //! tried in turn; a non-trivial solution is kept, and later ones must make
 //! its first non-zero bound term zero, until both bound terms are zero.
 
+use super::coalescing::coefficient_bounds;
 use super::feautrier::{node_vars, read_row, AffineRow};
 use super::graph::Graph;
 use super::ilp::{edge_rows, Ilp, Lin, Requirement, RowVars};
@@ -103,6 +104,16 @@ fn member(
         })
         .collect();
     let vars = node_vars(&mut ilp, graph);
+    // No coalescing (report §7.5.3): `c⁺_i, c⁻_i ≤ ⌈S_j / 2⌉`.
+    for (node, v) in graph.nodes.iter().zip(&vars) {
+        for (&(minus, plus), bound) in v.iter.iter().zip(coefficient_bounds(&node.extents)) {
+            if let Some(b) = bound {
+                for var in [minus, plus] {
+                    ilp.require(ConstraintKind::Ineq, Lin::term(-1, var).with_constant(b));
+                }
+            }
+        }
+    }
     let bound_terms: Vec<usize> = bound_params.iter().flat_map(|&(m, p)| [m, p]).collect();
     ilp.define_sum(bound_sum, &bound_terms)?;
     let params: Vec<usize> = vars.iter().flat_map(|v| v.param.iter().copied()).collect();

@@ -8,7 +8,8 @@
 //! 2. several weakly connected components: a sequence of them, each
 //!    scheduled on its own (no dependence links them);
 //! 3. Pluto: a band whose first member is coincident (forced outer
-//!    coincidence); if there is none, or for Feautrier, one Feautrier row;
+//!    coincidence; without it, Pluto's choice, any band); if there is
+//!    none, or for Feautrier, one Feautrier row;
 //! 4. a Feautrier row that carries nothing: a sequence of the strongly
 //!    connected components, in topological order.
 //!
@@ -79,30 +80,77 @@ impl From<PolyError> for ScheduleFailure {
     }
 }
 
-/// The schedule tree of `scop` under `deps`.
+/// The schedule tree of `scop` under `deps`. With `outer_coincidence`
+/// (isl's choice), a Pluto band must start with a coincident member, and
+/// a level where none exists gets a Feautrier row; without it (Pluto's),
+/// such a level gets a band none of whose members is coincident, which
+/// tiling makes parallel by a wavefront of its tiles.
+#[cfg(test)]
 pub(crate) fn schedule_tree(
     scop: &Scop,
     deps: &[Dependence],
     algorithm: Algorithm,
     fusion: Fusion,
+    outer_coincidence: bool,
 ) -> Result<Tree, ScheduleFailure> {
+    let around = vec![Vec::new(); scop.statements.len()];
+    schedule_tree_below(scop, deps, algorithm, fusion, outer_coincidence, &around)
+}
+
+/// [`schedule_tree`] below loops that stay: `around[s]` are statement
+/// `s`'s rows of those loops, outermost first (as many for every
+/// statement), which become a band, neither permutable nor coincident,
+/// above what the scheduler finds from the pairs of each dependence within
+/// one iteration of those loops (the others they carry).
+pub(crate) fn schedule_tree_below(
+    scop: &Scop,
+    deps: &[Dependence],
+    algorithm: Algorithm,
+    fusion: Fusion,
+    outer_coincidence: bool,
+    around: &[Vec<AffineRow>],
+) -> Result<Tree, ScheduleFailure> {
+    let outer = around.iter().map(Vec::len).max().unwrap_or(0);
     let graph = Graph::new(scop, deps)?;
     let mut state = State {
         n_param: graph.n_param,
         nodes: graph.nodes.clone(),
         earlier: vec![Vec::new(); graph.nodes.len()],
         algorithm,
+        outer_coincidence,
     };
     let all: Vec<usize> = (0..graph.nodes.len()).collect();
-    let groups = fusion_groups(&state.nodes, &all, &graph.edges, fusion);
-    if groups.len() <= 1 {
-        return state.build(&all, graph.edges, 0);
+    let members: Vec<BandMember> = (0..outer)
+        .map(|k| BandMember {
+            rows: all
+                .iter()
+                .filter_map(|&s| Some((s, around.get(s)?.get(k)?.clone())))
+                .collect(),
+            coincident: false,
+        })
+        .collect();
+    let mut edges = graph.edges;
+    for m in &members {
+        edges = state.after_row(edges, &m.rows)?;
     }
-    let children = groups
-        .iter()
-        .map(|g| state.build(g, graph.edges.clone(), 1))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Tree::sequence(children))
+    let groups = fusion_groups(&state.nodes, &all, &edges, fusion);
+    let child = if groups.len() <= 1 {
+        state.build(&all, edges, 0)?
+    } else {
+        let children = groups
+            .iter()
+            .map(|g| state.build(g, edges.clone(), 1))
+            .collect::<Result<Vec<_>, _>>()?;
+        Tree::sequence(children)
+    };
+    if members.is_empty() {
+        return Ok(child);
+    }
+    Ok(Tree::Band {
+        members,
+        permutable: false,
+        child: Box::new(child),
+    })
 }
 
 /// The statements of `nodes` cut into the groups `fusion` asks for at the
@@ -133,6 +181,8 @@ struct State {
     /// Per statement, the iterator coefficients of its rows so far.
     earlier: Vec<Vec<Vec<i64>>>,
     algorithm: Algorithm,
+    /// Whether a Pluto band must start with a coincident member.
+    outer_coincidence: bool,
 }
 
 impl State {
@@ -196,7 +246,8 @@ impl State {
         if use_pluto {
             let earlier: Vec<Vec<Vec<i64>>> =
                 nodes.iter().map(|&s| self.earlier[s].clone()).collect();
-            let band = pluto_band(&sub, &active, &earlier, has_validity)?;
+            let force = has_validity && self.outer_coincidence;
+            let band = pluto_band(&sub, &active, &earlier, force)?;
             if !band.is_empty() {
                 let members: Vec<BandMember> = band
                     .iter()
@@ -404,11 +455,16 @@ mod tests {
     /// written compactly: `band[...]` with each member's rows (`S0:t`),
     /// `*` after a coincident member, then its child; `seq(...)`; `S0`.
     fn shape(name: &str, algorithm: Algorithm, fusion: Fusion) -> String {
+        shape_with(name, algorithm, fusion, true)
+    }
+
+    /// [`shape`], with or without forced outer coincidence.
+    fn shape_with(name: &str, algorithm: Algorithm, fusion: Fusion, outer: bool) -> String {
         let path = format!("tests/kernels/{name}.c");
         let file = read_source(&path, std::fs::read_to_string(&path).unwrap()).unwrap();
         let scop = &file.scops[0];
         let deps = dependences(scop, &DepOptions::default()).unwrap();
-        let tree = schedule_tree(scop, &deps, algorithm, fusion).unwrap();
+        let tree = schedule_tree(scop, &deps, algorithm, fusion, outer).unwrap();
         render(scop, &tree)
     }
 
@@ -533,6 +589,28 @@ mod tests {
         assert!(shape.starts_with(outer), "{shape}");
     }
 
+    /// The report's Examples 13 and 30 (Listing 15 with a fixed size,
+    /// `tests/kernels/coalescing.c`): Feautrier's row `10i + j` would
+    /// carry every dependence and coalesce the loops; with `c_j` forced to
+    /// 0 both schedulers give `i`, then `j`.
+    #[test]
+    fn no_scheduler_coalesces_the_reports_listing_15() {
+        for algorithm in [Algorithm::Feautrier, Algorithm::Pluto] {
+            let shape = shape("coalescing", algorithm, Fusion::Smart);
+            assert_eq!(shape, "band[S0:i] band[S0:j] S0", "{algorithm:?}");
+        }
+    }
+
+    /// Without forced outer coincidence (`wavefront = true`), jacobi-2d
+    /// gets Pluto's time-skewed band `(t, 2t + i, 2t + j)`, permutable and
+    /// with no coincident member, the second statement one step later.
+    #[test]
+    fn without_outer_coincidence_jacobi_2d_gets_plutos_skewed_band() {
+        let shape = shape_with("jacobi-2d", Algorithm::Pluto, Fusion::Smart, false);
+        let band = "band[S0:t,S1:t | S0:2t+i,S1:2t+i+1 | S0:2t+j,S1:2t+j+1] seq(S0; S1)";
+        assert_eq!(shape, band);
+    }
+
     /// Every test kernel, both schedulers: the schedule is legal (the
     /// exact check every recipe goes through), marks included.
     #[test]
@@ -551,17 +629,18 @@ mod tests {
             };
             for scop in &file.scops {
                 let deps = dependences(scop, &DepOptions::default()).unwrap();
-                for (algorithm, fusion) in [
-                    (Algorithm::Feautrier, Fusion::Max),
-                    (Algorithm::Pluto, Fusion::Max),
-                    (Algorithm::Pluto, Fusion::Smart),
-                    (Algorithm::Pluto, Fusion::No),
+                for (algorithm, fusion, outer) in [
+                    (Algorithm::Feautrier, Fusion::Max, true),
+                    (Algorithm::Pluto, Fusion::Max, true),
+                    (Algorithm::Pluto, Fusion::Smart, true),
+                    (Algorithm::Pluto, Fusion::No, true),
+                    (Algorithm::Pluto, Fusion::Smart, false),
                 ] {
-                    let tree = match schedule_tree(scop, &deps, algorithm, fusion) {
+                    let tree = match schedule_tree(scop, &deps, algorithm, fusion, outer) {
                         Ok(t) => t,
                         Err(e) => {
                             failures.push(format!(
-                                "{}: {algorithm:?} {fusion:?}: {e:?}",
+                                "{}: {algorithm:?} {fusion:?} outer {outer}: {e:?}",
                                 path.display()
                             ));
                             continue;
@@ -571,7 +650,7 @@ mod tests {
                     match first_illegality(scop, &deps, &schedule) {
                         Ok(None) => {}
                         other => failures.push(format!(
-                            "{}: {algorithm:?} {fusion:?}: {other:?}\n{}",
+                            "{}: {algorithm:?} {fusion:?} outer {outer}: {other:?}\n{}",
                             path.display(),
                             schedule.to_text(scop)
                         )),

@@ -22,9 +22,17 @@
 //! band is tiled), and the innermost loop of an innermost band is
 //! vectorised when it is coincident and not the parallel loop; a vector
 //! mark polyc cannot prove (`vectorize`'s own check) is left out.
+//!
+//! With `wavefront`, a band none of whose members is coincident (Pluto's
+//! band where no outer loop is parallel) is tiled whatever its reuse, and
+//! its tiles run as a wavefront: the first tile loop is skewed by the
+//! second (`T₀ + T₁`), which is then marked parallel.
 
+use super::choice::BandChoice;
+use super::feautrier::AffineRow;
 use super::locality;
 use super::tree::Tree;
+use super::AutoOptions;
 use crate::apply::{rewrite, ApplyError, Directive};
 use crate::scop::{Dependence, Schedule, Scop};
 
@@ -32,12 +40,16 @@ use crate::scop::{Dependence, Schedule, Scop};
 /// member, its size, which members are coincident.
 struct BandSite {
     statements: Vec<usize>,
+    /// Each member's `(statement, row)` pairs.
+    rows: Vec<Vec<(usize, AffineRow)>>,
     depth: usize,
     members: usize,
     coincident: Vec<bool>,
     /// The outermost coincident member, unless the band is inside a loop
     /// already marked parallel.
     first_coincident: Option<usize>,
+    /// Inside a loop already marked parallel.
+    in_parallel: bool,
     permutable: bool,
     /// No band below this one: its last loop is innermost.
     innermost: bool,
@@ -48,6 +60,8 @@ struct BandSite {
 /// schedule afterwards) or only offered (a vector mark, applied with its
 /// own check: a loop polyc cannot prove vectorisable stays unmarked).
 struct Step {
+    /// The band (its index in the sites) the step serves.
+    site: usize,
     statement: usize,
     directive: Directive,
     required: bool,
@@ -61,25 +75,40 @@ struct Step {
 /// outermost coincident loop of each band marked parallel and the
 /// innermost loop vectorised when it is coincident and proven so. Not
 /// checked here but for the vector marks: the caller checks the result.
+/// Also what was chosen for each band, outermost first.
 pub(crate) fn tile_and_mark(
     scop: &Scop,
     deps: &[Dependence],
     tree: &Tree,
     mut schedule: Schedule,
-    tile: Option<i64>,
-    parallel: bool,
-) -> Result<Schedule, ApplyError> {
+    options: &AutoOptions,
+) -> Result<(Schedule, Vec<BandChoice>), ApplyError> {
+    let AutoOptions { tile, parallel, .. } = *options;
     let mut sites = Vec::new();
     collect(tree, 1, false, &mut sites);
     let rows = locality::loop_rows(tree, scop.statements.len());
     // Innermost first: `collect` lists a band before the bands below it.
     let mut steps: Vec<Step> = Vec::new();
-    for site in sites.iter().rev() {
+    let mut choices: Vec<BandChoice> = sites
+        .iter()
+        .map(|site| BandChoice {
+            members: site.rows.clone(),
+            coincident: site.coincident.clone(),
+            permutable: site.permutable,
+            tile: None,
+            wavefront: false,
+            order: (0..site.members).collect(),
+            parallel: None,
+            vector: false,
+        })
+        .collect();
+    for (index, site) in sites.iter().enumerate().rev() {
         let Some(&statement) = site.statements.first() else {
             continue;
         };
         let mut step = |directive, required| {
             steps.push(Step {
+                site: index,
                 statement,
                 directive,
                 required,
@@ -96,7 +125,34 @@ pub(crate) fn tile_and_mark(
         // reuses along one of the band's members; a band without such
         // reuse (a stencil's space loops, each element read by neighbours
         // only) runs as fast untiled.
-        let tiled = tile.filter(|_| reuse.iter().any(|r| r.invariant > 0));
+        // A band with no coincident member gets its parallelism from a
+        // wavefront of tiles (`options.wavefront`): tiled whatever its
+        // reuse (a time loop's tiles also keep its steps in cache), but
+        // only when it is a loop of every statement (each member moves
+        // with some iterator of each). Doitgen's band `(0, p)` of
+        // `sum[p] = 0` would give that statement a point per tile, and
+        // code that unrolled such tiles later took minutes to generate:
+        // it stays untiled.
+        let needs_wavefront = options.wavefront
+            && parallel
+            && site.permutable
+            && k >= 2
+            && !site.in_parallel
+            && !site.coincident.contains(&true);
+        let wavefront = needs_wavefront
+            && site.rows.iter().all(|member| {
+                member
+                    .iter()
+                    .all(|(_, row)| row.iter.iter().any(|&c| c != 0))
+            });
+        let tiled = tile.filter(|_| {
+            if needs_wavefront {
+                wavefront
+            } else {
+                reuse.iter().any(|r| r.invariant > 0)
+            }
+        });
+        let wavefront = wavefront && tiled.is_some();
         if let Some(size) = tiled {
             // Strip-mine every member, the last first (so that the depths of
             // the others stay), then move each tile loop out past the point
@@ -141,20 +197,42 @@ pub(crate) fn tile_and_mark(
                 order.push(best);
             }
         }
+        if wavefront {
+            // Tile `(T₀, T₁)` runs at wavefront `T₀ + T₁`: the band is
+            // permutable, so every dependence's tile distances are
+            // non-negative, and those at distance zero on the sum are at
+            // zero on `T₁`, which is then parallel.
+            step(
+                Directive::Skew {
+                    beta: Vec::new(),
+                    depth: p,
+                    other: p + 1,
+                    factor: -1,
+                },
+                true,
+            );
+        }
+        let choice = &mut choices[index];
+        choice.tile = tiled;
+        choice.wavefront = wavefront;
+        choice.order.clone_from(&order);
         let marked = if parallel {
-            // The outermost coincident member: its tile loop when tiled,
-            // else its loop where the reordering put it.
+            // `(member, depth)`: the second tile loop of a wavefront; the
+            // outermost coincident member: its tile loop when tiled, else
+            // its loop where the reordering put it.
             let at = site.first_coincident.and_then(|c| {
                 if tiled.is_some() {
-                    Some(p + c)
+                    Some((c, p + c))
                 } else {
                     order
                         .iter()
                         .position(|&m| site.coincident[m])
-                        .map(|position| p + position)
+                        .map(|position| (order[position], p + position))
                 }
             });
-            if let Some(depth) = at {
+            let at = at.or(Some((1, p + 1)).filter(|_| wavefront));
+            choice.parallel = at.map(|(member, _)| member);
+            if let Some((_, depth)) = at {
                 step(
                     Directive::Parallelize {
                         beta: Vec::new(),
@@ -163,7 +241,7 @@ pub(crate) fn tile_and_mark(
                     true,
                 );
             }
-            at
+            at.map(|(_, depth)| depth)
         } else {
             None
         };
@@ -180,6 +258,7 @@ pub(crate) fn tile_and_mark(
         }
     }
     for Step {
+        site,
         statement,
         mut directive,
         required,
@@ -190,6 +269,7 @@ pub(crate) fn tile_and_mark(
         let mut beta = schedule.statements[statement].beta(0).unwrap_or_default();
         match &mut directive {
             Directive::Stripmine { beta: b, depth, .. }
+            | Directive::Skew { beta: b, depth, .. }
             | Directive::Parallelize { beta: b, depth }
             | Directive::Vectorize { beta: b, depth }
             | Directive::Interchange {
@@ -211,9 +291,10 @@ pub(crate) fn tile_and_mark(
             // dependence); the other marks are as before, and the caller's
             // check of the whole schedule covers them all.
             schedule = next;
+            choices[site].vector = true;
         }
     }
-    Ok(schedule)
+    Ok((schedule, choices))
 }
 
 /// Swap the loops at depths `d` and `d + 1`.
@@ -252,10 +333,12 @@ fn collect(tree: &Tree, depth: usize, in_parallel: bool, sites: &mut Vec<BandSit
             if !statements.is_empty() {
                 sites.push(BandSite {
                     statements,
+                    rows: members.iter().map(|m| m.rows.clone()).collect(),
                     depth,
                     members: members.len(),
                     coincident: members.iter().map(|m| m.coincident).collect(),
                     first_coincident,
+                    in_parallel,
                     permutable: *permutable,
                     innermost: !child.has_band(),
                 });

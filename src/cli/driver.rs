@@ -96,8 +96,10 @@ pub fn run(cli: &Cli) -> Outcome {
         },
         None => file.scops.iter().map(Schedule::original).collect(),
     };
+    // What each region's `auto(...)` calls chose, for `--emit schedule-text`.
+    let mut chosen = vec![Vec::new(); file.scops.len()];
     if let Some(path) = cli.recipe.as_deref().filter(|p| is_script(p)) {
-        match apply_script(&file, cli, path, &mut schedules, &mut stderr) {
+        match apply_script(&file, cli, path, &mut schedules, &mut chosen, &mut stderr) {
             Ok(narrowed) => file.scops = narrowed,
             Err(o) => return o,
         }
@@ -106,20 +108,27 @@ pub fn run(cli: &Cli) -> Outcome {
             Ok(r) => r,
             Err(o) => return o,
         };
-        match apply_recipe(&file, cli.scop, &recipe, &mut schedules, &mut stderr) {
+        match apply_recipe(
+            &file,
+            cli.scop,
+            &recipe,
+            &mut schedules,
+            &mut chosen,
+            &mut stderr,
+        ) {
             Ok(narrowed) => file.scops = narrowed,
             Err(o) => return o,
         }
     } else if cli.schedule.is_none() {
-        match apply_clay_comments(&file, cli.scop, &mut schedules, &mut stderr) {
+        match apply_clay_comments(&file, cli.scop, &mut schedules, &mut chosen, &mut stderr) {
             Ok(narrowed) => file.scops = narrowed,
             Err(o) => return o,
         }
     }
     let stdout = match cli.emit {
         Some(Emit::Scop) => emit_scop(&file, cli.scop),
-        Some(Emit::Schedule) => emit_schedule(&file, cli.scop, &schedules, false),
-        Some(Emit::ScheduleText) => emit_schedule(&file, cli.scop, &schedules, true),
+        Some(Emit::Schedule) => emit_schedule(&file, cli.scop, &schedules, &[], false),
+        Some(Emit::ScheduleText) => emit_schedule(&file, cli.scop, &schedules, &chosen, true),
         Some(Emit::Deps) => match emit_deps(&file, cli.scop, cli.rar, false) {
             Ok(s) => s,
             Err(o) => return o,
@@ -199,16 +208,20 @@ fn emit_schedule(
     file: &SourceFile,
     only: Option<usize>,
     schedules: &[Schedule],
+    chosen: &[Vec<String>],
     text: bool,
 ) -> String {
     let mut out = String::new();
     let mut scops = Vec::new();
-    for (scop, schedule) in file.scops.iter().zip(schedules) {
+    for (k, (scop, schedule)) in file.scops.iter().zip(schedules).enumerate() {
         if only.is_some_and(|n| scop.region != n) {
             continue;
         }
         if text {
             out.push_str(&format!("# scop region {}\n", scop.region));
+            for line in chosen.get(k).into_iter().flatten() {
+                out.push_str(&format!("# {line}\n"));
+            }
             out.push_str(&schedule.to_text(scop));
         } else {
             scops.push(schedule.to_json(scop));

@@ -75,6 +75,7 @@ pub use constraint::{
 pub use error::PolyError;
 pub use farkas::nonnegative_forms;
 pub use ops::LexOpt;
+pub(crate) use print::linear_text;
 pub use simplex::{
     integer_lexmin_nonneg, rational_lexmin_nonneg, reduced_nonneg_rows, Ratio, STEP_LIMIT,
 };

@@ -7,7 +7,9 @@ use super::args::Args;
 use super::{RecipeError, RecipeState};
 use crate::apply::legality::first_illegality;
 use crate::apply::tree::set_constant_date;
-use crate::auto::{schedule, schedule_nest, Algorithm, AutoFailure, AutoOptions, Fusion};
+use crate::auto::{
+    schedule, schedule_nest, Algorithm, AutoFailure, AutoOptions, AutoSchedule, Fusion,
+};
 use crate::lang::recipe::{Call, Value};
 use crate::scop::Schedule;
 use crate::syntax::diagnostic::Diagnostic;
@@ -68,6 +70,10 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
             }
             (Some("parallel"), &Value::Int(b)) if b == 0 || b == 1 => options.parallel = b == 1,
             (Some("parallel"), _) => return Err(bad("`true` or `false`")),
+            (Some("wavefront"), &Value::Int(b)) if b == 0 || b == 1 => {
+                options.wavefront = b == 1
+            }
+            (Some("wavefront"), _) => return Err(bad("`true` or `false`")),
             (Some("fuse"), value) => {
                 options.fusion = match value {
                     Value::Ident(f) | Value::Str(f) => fusion(f),
@@ -83,7 +89,7 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
                 };
                 nest = Some((args.beta(k)?, k));
             }
-            (Some(name @ ("wavefront" | "vectorize")), _) => {
+            (Some(name @ "vectorize"), _) => {
                 return Err(RecipeError::NotImplemented(format!(
                     "the `{name}` option of `auto`"
                 )))
@@ -101,7 +107,7 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
                     )
                     .with_label("unknown option")
                     .with_help(
-                        "options: `tile = SIZE | false`, `parallel = true | false`, `fuse = no | smart | max`",
+                        "options: `tile = SIZE | false`, `parallel = true | false`, `fuse = no | smart | max`, `wavefront = true | false`",
                     ),
                 ))
             }
@@ -110,6 +116,16 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
     let name = match algorithm {
         Algorithm::Pluto => "pluto",
         Algorithm::Feautrier => "feautrier",
+    };
+    let call_text = match &nest {
+        None => format!("auto({name})"),
+        Some((beta, _)) => format!(
+            "auto({name}, [{}])",
+            beta.iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     };
     let found = match nest {
         None => whole_region(state, algorithm, options, name, &refuse)?,
@@ -120,16 +136,23 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
                 &state.deps,
                 &state.schedule,
                 &members,
-                beta[0],
+                &beta,
                 algorithm,
                 options,
             )
             .map_err(|e| failure(e, name, &refuse))?
         }
     };
-    match first_illegality(&state.scop, &state.deps, &found) {
+    match first_illegality(&state.scop, &state.deps, &found.schedule) {
         Ok(None) => {
-            state.schedule = found;
+            state.schedule = found.schedule;
+            state.chosen.push(format!("{call_text} chose, outermost band first:"));
+            state.chosen.extend(
+                found
+                    .bands
+                    .iter()
+                    .map(|b| format!("  {}", b.describe(&state.scop))),
+            );
             Ok(())
         }
         Ok(Some(illegal)) => Err(refuse(
@@ -151,7 +174,7 @@ fn whole_region(
     options: AutoOptions,
     name: &str,
     refuse: &dyn Fn(String, &str) -> RecipeError,
-) -> Result<Schedule, RecipeError> {
+) -> Result<AutoSchedule, RecipeError> {
     if state.schedule != Schedule::original(&state.scop) {
         return Err(refuse(
             "`auto` schedules from the original program: it must come before any other directive"
@@ -182,9 +205,12 @@ fn failure(
     }
 }
 
-/// The statements of the top-level nest `beta` (argument `k` of `call`),
-/// which must still have their original dates (but for the nest's
-/// position, which earlier directives on other nests may have moved).
+/// The statements under the loop or position `beta` (argument `k` of
+/// `call`): a top-level nest (`[b]`) or a subtree inside loops
+/// (`[b₀, …, b_k]`: the statements whose β starts so, each inside the
+/// `k` loops around; its β is at least that long). Each must
+/// still have its original dates, but for its top-level position, which
+/// earlier directives on other nests may have moved.
 fn original_nest(
     state: &RecipeState,
     call: &Call,
@@ -196,35 +222,35 @@ fn original_nest(
             Diagnostic::error(message, call.args[k].span.clone()).with_label(label),
         )
     };
-    let &[b] = beta else {
-        return Err(RecipeError::NotImplemented(
-            "`auto` on a subtree inside a loop (a β of more than one entry); `auto(pluto, [b])` schedules the top-level nest `b`"
-                .into(),
-        ));
-    };
+    let shown = beta
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
     let original = Schedule::original(&state.scop);
     let mut members = Vec::new();
     for (s, st) in state.schedule.statements.iter().enumerate() {
-        let at_b: Vec<bool> = (0..st.pieces.len())
-            .map(|p| st.beta(p).and_then(|v| v.first().copied()) == Some(b))
+        let under: Vec<bool> = (0..st.pieces.len())
+            .map(|p| st.beta(p).is_some_and(|v| v.starts_with(beta)))
             .collect();
-        if !at_b.contains(&true) {
+        if !under.contains(&true) {
             continue;
         }
+        let first = st.beta(0).and_then(|v| v.first().copied()).unwrap_or(0);
         let untouched = st.pieces.len() == 1
             && st.marks == original.statements[s].marks
-            && st.pieces[0] == set_constant_date(&original.statements[s].pieces[0], 0, b);
+            && st.pieces[0] == set_constant_date(&original.statements[s].pieces[0], 0, first);
         if !untouched {
             let refusal = on_arg(
                 format!(
-                    "`auto` schedules a nest from the original program: {} in nest [{b}] has been changed by an earlier directive",
+                    "`auto` schedules a subtree from the original program: {} under [{shown}] has been changed by an earlier directive",
                     state.scop.statements[s].name
                 ),
-                "a transformed nest",
+                "a transformed subtree",
             );
             return Err(match refusal {
                 RecipeError::Rejected(d) => RecipeError::Rejected(
-                    d.with_help("put `auto` on this nest before the directives that change it"),
+                    d.with_help("put `auto` on this subtree before the directives that change it"),
                 ),
                 other => other,
             });
@@ -233,8 +259,8 @@ fn original_nest(
     }
     if members.is_empty() {
         return Err(on_arg(
-            format!("no statement is in a top-level nest [{b}]"),
-            "no such nest",
+            format!("no statement is under [{shown}]"),
+            "no such loop or nest",
         ));
     }
     Ok(members)

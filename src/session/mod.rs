@@ -34,6 +34,8 @@ pub use table::{directive_names, to_directive};
 /// context `context(...)` may have narrowed).
 pub struct RecipeOutcome {
     pub schedule: Schedule,
+    /// What each `auto(...)` chose (`--emit schedule-text` shows it).
+    pub chosen: Vec<String>,
     pub warnings: Vec<Diagnostic>,
     pub scop: Scop,
 }
@@ -62,6 +64,7 @@ pub fn run_recipe(
     }
     Ok(RecipeOutcome {
         schedule: state.schedule,
+        chosen: state.chosen,
         warnings,
         scop: state.scop,
     })
@@ -76,6 +79,9 @@ pub struct RecipeState {
     pub scop: Scop,
     pub deps: Vec<Dependence>,
     pub schedule: Schedule,
+    /// What each `auto(...)` chose, one line per band after a line naming
+    /// the call.
+    pub chosen: Vec<String>,
 }
 
 impl RecipeState {
@@ -85,6 +91,7 @@ impl RecipeState {
             scop: scop.clone(),
             deps: deps.to_vec(),
             schedule,
+            chosen: Vec::new(),
         }
     }
 }

@@ -489,7 +489,8 @@ const UNDOES: &[(&str, &[&str])] = &[
 /// `collapse`, `unembed`, `linearize`) is rarely chosen when nothing it
 /// undoes was applied. With no directive accepted yet, an `auto(...)` call
 /// (the schedulers, with and without tiles and marks) is drawn 15% of the
-/// time; at any point, `auto(…, [b])` on a top-level nest 4%.
+/// time; at any point, `auto(…, [b])` on a top-level nest or `auto(…, [b,
+/// c])` on a subtree inside its outermost loop 4%.
 pub fn random_directive(
     rng: &mut Rng,
     scop: &Scop,
@@ -510,22 +511,37 @@ pub fn random_directive(
                 "auto(pluto, fuse = no);",
                 "auto(pluto, fuse = max);",
                 "auto(feautrier, fuse = max, tile = 4);",
+                "auto(pluto, wavefront = true);",
+                "auto(pluto, wavefront = true, tile = 4);",
             ])
             .to_string();
     }
     // One top-level nest scheduled on its own, at any point (refused when
     // an earlier directive changed that nest).
     if rng.chance(0.04) {
-        let mut nests: Vec<i64> = schedule
+        // A top-level nest `[b]` or, a third of the time, a subtree `[b, c]`
+        // inside its outermost loop.
+        let depth = if rng.chance(0.33) { 2 } else { 1 };
+        let mut nests: Vec<Vec<i64>> = schedule
             .statements
             .iter()
-            .flat_map(|st| (0..st.pieces.len()).filter_map(|p| st.beta(p)?.first().copied()))
+            .flat_map(|st| (0..st.pieces.len()).filter_map(|p| st.beta(p)))
+            .filter(|beta| beta.len() > depth)
+            .map(|beta| beta[..depth].to_vec())
             .collect();
         nests.sort_unstable();
         nests.dedup();
-        if let Some(&b) = nests.get(rng.below(nests.len().max(1))) {
+        if let Some(b) = nests.get(rng.below(nests.len().max(1))) {
+            let b = b.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
             let scheduler = rng.pick(&["pluto", "pluto", "feautrier"]);
-            let options = rng.pick(&["", "", ", tile = 4", ", fuse = no", ", parallel = false"]);
+            let options = rng.pick(&[
+                "",
+                "",
+                ", tile = 4",
+                ", fuse = no",
+                ", parallel = false",
+                ", wavefront = true",
+            ]);
             return format!("auto({scheduler}, [{b}]{options});");
         }
     }

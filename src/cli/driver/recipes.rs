@@ -22,6 +22,7 @@ pub(super) fn apply_clay_comments(
     file: &SourceFile,
     only: Option<usize>,
     schedules: &mut [Schedule],
+    chosen: &mut [Vec<String>],
     stderr: &mut String,
 ) -> Result<Vec<crate::scop::Scop>, Outcome> {
     let mut scops = file.scops.clone();
@@ -48,7 +49,7 @@ pub(super) fn apply_clay_comments(
             text: file.text.clone(),
             recipe: shift_recipe(recipe, offset),
         };
-        let narrowed = apply_recipe(file, Some(scop.region), &loaded, schedules, stderr)?;
+        let narrowed = apply_recipe(file, Some(scop.region), &loaded, schedules, chosen, stderr)?;
         scops[k] = narrowed[k].clone();
     }
     Ok(scops)
@@ -113,10 +114,12 @@ pub(super) fn apply_recipe(
     only: Option<usize>,
     recipe: &LoadedRecipe,
     schedules: &mut [Schedule],
+    chosen: &mut [Vec<String>],
     stderr: &mut String,
 ) -> Result<Vec<crate::scop::Scop>, Outcome> {
     let mut scops = file.scops.clone();
-    for (scop, schedule) in file.scops.iter().zip(schedules.iter_mut()) {
+    let regions = file.scops.iter().zip(schedules.iter_mut()).zip(chosen);
+    for ((scop, schedule), chosen) in regions {
         if only.is_some_and(|n| scop.region != n) {
             continue;
         }
@@ -128,6 +131,7 @@ pub(super) fn apply_recipe(
                     stderr.push_str(&name_region(w).render(&recipe.name, &recipe.text));
                 }
                 *schedule = done.schedule;
+                *chosen = done.chosen;
                 if let Some(slot) = scops.iter_mut().find(|s| s.region == scop.region) {
                     *slot = done.scop;
                 }
@@ -154,6 +158,7 @@ pub(super) fn apply_script(
     cli: &Cli,
     path: &Path,
     schedules: &mut [Schedule],
+    chosen: &mut [Vec<String>],
     stderr: &mut String,
 ) -> Result<Vec<crate::scop::Scop>, Outcome> {
     let name = path.display().to_string();
@@ -200,6 +205,7 @@ pub(super) fn apply_script(
             Ok(done) => {
                 write_log(done.log, stderr);
                 schedules[k] = done.state.schedule;
+                chosen[k] = done.state.chosen;
                 scops[k] = done.state.scop;
             }
             Err(failure) => {

@@ -1,0 +1,152 @@
+//! What `auto` chose for each band of its tree, in words: the members
+//! (affine rows per statement), whether the band is permutable, which
+//! members are coincident, the tiles, the loop order and the marks. This
+//! is what `--emit schedule-text` prints above the dates after `auto`.
+
+use super::feautrier::AffineRow;
+use crate::poly::linear_text;
+use crate::scop::Scop;
+
+/// What tiling and marking made of one band of the scheduler's tree:
+/// what `--emit schedule-text` shows after `auto`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BandChoice {
+    /// Each member's `(statement, row)` pairs, outermost member first.
+    pub(crate) members: Vec<Vec<(usize, AffineRow)>>,
+    pub(crate) coincident: Vec<bool>,
+    pub(crate) permutable: bool,
+    /// The tile size, when the band was tiled.
+    pub(crate) tile: Option<i64>,
+    /// Whether its tiles run as a wavefront.
+    pub(crate) wavefront: bool,
+    /// The members in the order of the point loops (of the loops
+    /// themselves when untiled).
+    pub(crate) order: Vec<usize>,
+    /// The member whose loop (tile loop when tiled) is marked parallel.
+    pub(crate) parallel: Option<usize>,
+    /// Whether the innermost loop kept its vector mark.
+    pub(crate) vector: bool,
+}
+
+impl BandChoice {
+    /// Statement `s` of the rows becomes `numbers[s]` (a nest scheduled
+    /// on its own names its statements as the region does).
+    pub(crate) fn renumber(&mut self, numbers: &[usize]) {
+        for rows in &mut self.members {
+            for (s, _) in rows {
+                *s = numbers.get(*s).copied().unwrap_or(*s);
+            }
+        }
+    }
+
+    /// One line: the statements, the members (each as the first row that
+    /// moves with an iterator, other statements' rows in brackets when
+    /// they differ), the flags, the tiles and the marks.
+    pub fn describe(&self, scop: &Scop) -> String {
+        let member = |m: usize| -> String {
+            let rows = &self.members[m];
+            let text = |(s, row): &(usize, AffineRow)| row_text(scop, *s, row);
+            // The first row that moves with an iterator, else the first.
+            let main = rows
+                .iter()
+                .position(|(_, row)| row.iter.iter().any(|&c| c != 0))
+                .unwrap_or(0);
+            let first = rows.get(main).map(text).unwrap_or_default();
+            let others: Vec<String> = rows
+                .iter()
+                .filter(|r| text(r) != first)
+                .map(|r| format!("{}: {}", scop.statements[r.0].name, text(r)))
+                .collect();
+            if others.is_empty() {
+                first
+            } else {
+                format!("{first} [{}]", others.join(", "))
+            }
+        };
+        let statements: Vec<&str> = self
+            .members
+            .first()
+            .map(|rows| {
+                rows.iter()
+                    .map(|(s, _)| scop.statements[*s].name.as_str())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let members: Vec<String> = (0..self.members.len()).map(member).collect();
+        let coincident: Vec<&str> = (0..self.members.len())
+            .filter(|&m| self.coincident[m])
+            .map(|m| members[m].as_str())
+            .collect();
+        let mut parts = vec![format!("members {}", members.join(", "))];
+        if members.len() > 1 {
+            parts.push(
+                if self.permutable {
+                    "permutable"
+                } else {
+                    "not permutable"
+                }
+                .to_string(),
+            );
+        }
+        parts.push(format!(
+            "coincident: {}",
+            if coincident.is_empty() {
+                "none".to_string()
+            } else {
+                coincident.join(", ")
+            }
+        ));
+        if let Some(size) = self.tile {
+            let sizes = vec![size.to_string(); self.members.len()].join(" x ");
+            parts.push(format!(
+                "tiles {sizes}{}",
+                if self.wavefront {
+                    " as a wavefront"
+                } else {
+                    ""
+                }
+            ));
+        }
+        if self.order.iter().enumerate().any(|(k, &m)| k != m) {
+            let order: Vec<&str> = self.order.iter().map(|&m| members[m].as_str()).collect();
+            let what = if self.tile.is_some() {
+                "point loops"
+            } else {
+                "loops"
+            };
+            parts.push(format!("{what} in order {}", order.join(", ")));
+        }
+        if let Some(m) = self.parallel {
+            let tile = if self.tile.is_some() {
+                "the tile loop of "
+            } else {
+                ""
+            };
+            parts.push(format!("parallel: {tile}{}", members[m]));
+        }
+        if self.vector {
+            if let Some(&last) = self.order.last() {
+                parts.push(format!("vector: {}", members[last]));
+            }
+        }
+        format!("band of {}: {}", statements.join(", "), parts.join("; "))
+    }
+}
+
+/// `row` over the iterators and parameters of statement `s`: `2t + i + 1`.
+fn row_text(scop: &Scop, s: usize, row: &AffineRow) -> String {
+    let names = &scop.statements[s].iterators;
+    let terms: Vec<(i64, &str)> = row
+        .iter
+        .iter()
+        .zip(names)
+        .map(|(c, n)| (*c, n.as_str()))
+        .chain(
+            row.param
+                .iter()
+                .zip(&scop.params)
+                .map(|(c, n)| (*c, n.as_str())),
+        )
+        .collect();
+    linear_text(&terms, row.constant)
+}
