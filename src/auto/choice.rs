@@ -134,7 +134,7 @@ impl BandChoice {
 }
 
 /// `row` over the iterators and parameters of statement `s`: `2t + i + 1`.
-fn row_text(scop: &Scop, s: usize, row: &AffineRow) -> String {
+pub(crate) fn row_text(scop: &Scop, s: usize, row: &AffineRow) -> String {
     let names = &scop.statements[s].iterators;
     let terms: Vec<(i64, &str)> = row
         .iter

@@ -496,44 +496,9 @@ mod tests {
         }
     }
 
+    /// `row` without spaces: `2t+i+1`.
     fn row_text(scop: &Scop, s: usize, row: &AffineRow) -> String {
-        let names = &scop.statements[s].iterators;
-        let mut out = String::new();
-        let terms = row
-            .iter
-            .iter()
-            .zip(names)
-            .map(|(c, n)| (*c, n.as_str()))
-            .chain(
-                row.param
-                    .iter()
-                    .zip(&scop.params)
-                    .map(|(c, n)| (*c, n.as_str())),
-            );
-        for (c, n) in terms.filter(|(c, _)| *c != 0) {
-            let sign = if c < 0 {
-                "-"
-            } else if out.is_empty() {
-                ""
-            } else {
-                "+"
-            };
-            let mag = if c.abs() == 1 {
-                String::new()
-            } else {
-                c.abs().to_string()
-            };
-            out.push_str(&format!("{sign}{mag}{n}"));
-        }
-        if row.constant != 0 || out.is_empty() {
-            let sign = if row.constant < 0 || out.is_empty() {
-                ""
-            } else {
-                "+"
-            };
-            out.push_str(&format!("{sign}{}", row.constant));
-        }
-        out
+        crate::auto::choice::row_text(scop, s, row).replace(' ', "")
     }
 
     /// The report's Figure 13 (forced outer coincidence): jacobi-2d gets
