@@ -2,7 +2,8 @@
 //! step walks the most accesses along a row (Pluto's intra-tile
 //! optimisation). Any order of a permutable band's members is legal, so
 //! this is a choice for speed only; the caller still applies it as checked
-//! directives.
+//! directives. Also how large its tiles should be, from the data a tile
+//! touches along the same steps ([`footprint_tile`]).
 //!
 //! A member's step is the move through a statement's iterations that
 //! advances that member's loop by one with every other loop fixed: the
@@ -86,6 +87,125 @@ pub(crate) fn member_reuse(
         }
     }
     scores
+}
+
+/// The data a tile may touch: half of a 512 KiB level-2 cache (Zen 1 to
+/// 3's; the machine polyc runs on is not asked, so that its output does
+/// not depend on it).
+pub(crate) const TILE_CACHE_BYTES: u64 = 256 * 1024;
+
+/// The tile sizes [`footprint_tile`] chooses from: 32 at most, Pluto's and
+/// PPCG's default and the best measured here (syr2k, AMD EPYC Zen 1, one
+/// thread: tiles of 32 ran 5.22× gcc's speed, 16 (a tile that fits a
+/// 32 KiB level-1 cache) 3.69×; docs/performance.md).
+const TILE_SIZES: [i64; 4] = [32, 16, 8, 4];
+
+/// The tile size for the band (as in [`member_reuse`]) from its data
+/// footprint: the largest of 32, 16, 8 and 4 (the same in every member)
+/// whose tile touches at most [`TILE_CACHE_BYTES`] of data. A tile of size
+/// `T` moves an access's subscript `d` over `Σₘ |move_{d,m}|·(T − 1) + 1`
+/// elements, `move_{d,m}` its change along member `m`'s step; an access
+/// touches the product of its subscripts' spans, and accesses of one
+/// array with the same moves (`A[i][j]`, `A[i][j + 1]`) are counted once.
+/// Elements are 8 bytes (4 for `float` and `int` arrays). An estimate for
+/// a choice of speed only: 32 when a statement's rows or accesses cannot
+/// be read.
+pub(crate) fn footprint_tile(
+    scop: &Scop,
+    rows: &[Vec<AffineRow>],
+    statements: &[usize],
+    first: usize,
+    size: usize,
+) -> i64 {
+    // Per distinct (array, moves): the element size and each subscript's
+    // moves along the members, as (num, den) per member.
+    type Moves = Vec<Vec<(i128, i128)>>;
+    let mut groups: Vec<(String, u64, Moves)> = Vec::new();
+    for &s in statements {
+        let statement = &scop.statements[s];
+        let n = statement.iterators.len();
+        let Some(loop_rows) = rows.get(s) else {
+            return 32;
+        };
+        let real: Vec<(usize, &[i64])> = loop_rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.iter.iter().any(|&c| c != 0))
+            .map(|(k, r)| (k, r.iter.as_slice()))
+            .collect();
+        if real.len() != n {
+            return 32;
+        }
+        let matrix: Vec<Vec<i64>> = real.iter().map(|(_, r)| r.to_vec()).collect();
+        // The step of each member; none along a member that is no loop of
+        // this statement (its accesses do not move with it).
+        let Some(steps) = (0..size)
+            .map(|m| match real.iter().position(|(k, _)| *k == first + m) {
+                Some(position) => solve(&matrix, position),
+                None => Some((vec![0; n], 1)),
+            })
+            .collect::<Option<Vec<(Vec<i128>, i128)>>>()
+        else {
+            return 32;
+        };
+        for access in &statement.accesses {
+            let Some(subscripts) = subscript_rows(&access.relation, n) else {
+                return 32;
+            };
+            let moves: Vec<Vec<(i128, i128)>> = subscripts
+                .iter()
+                .map(|row| {
+                    steps
+                        .iter()
+                        .map(|(num, den)| {
+                            let d: i128 =
+                                row.iter().zip(num).map(|(&a, &x)| i128::from(a) * x).sum();
+                            (d, *den)
+                        })
+                        .collect()
+                })
+                .collect();
+            let bytes = match scop
+                .arrays
+                .iter()
+                .find(|a| a.name == access.array)
+                .and_then(|a| a.element_type.as_deref())
+            {
+                Some("float" | "int") => 4,
+                _ => 8,
+            };
+            if !groups
+                .iter()
+                .any(|(a, _, m)| *a == access.array && *m == moves)
+            {
+                groups.push((access.array.clone(), bytes, moves));
+            }
+        }
+    }
+    let footprint = |t: i64| -> Option<u64> {
+        let mut total: u64 = 0;
+        for (_, bytes, moves) in &groups {
+            let mut elements: u64 = 1;
+            for subscript in moves {
+                // Σ |num / den|·(T − 1), rounded up, + 1.
+                let mut span: u64 = 1;
+                for &(num, den) in subscript {
+                    let step = num
+                        .unsigned_abs()
+                        .checked_mul(u128::try_from(t - 1).ok()?)?;
+                    let den = den.unsigned_abs().max(1);
+                    span = span.checked_add(u64::try_from(step.div_ceil(den)).ok()?)?;
+                }
+                elements = elements.checked_mul(span)?;
+            }
+            total = total.checked_add(elements.checked_mul(*bytes)?)?;
+        }
+        Some(total)
+    };
+    TILE_SIZES
+        .into_iter()
+        .find(|&t| footprint(t).is_some_and(|f| f <= TILE_CACHE_BYTES))
+        .unwrap_or(4)
 }
 
 /// The score of one access (its subscript rows over the iterators) for a
@@ -251,5 +371,52 @@ mod tests {
         assert_eq!(access_score(&[vec![1, 0]], &step_j), 1);
         // A step of two elements along the row is no neighbour.
         assert_eq!(access_score(&[vec![0, 2]], &step_j), -4);
+    }
+
+    /// The tile size of the first band of three members or more that the
+    /// Pluto scheduler gives `tests/kernels/NAME.c`.
+    fn first_band_tile(name: &str, outer_coincidence: bool) -> i64 {
+        use crate::auto::scheduler::{schedule_tree, Algorithm, Fusion};
+        use crate::lang::c::read_source;
+        use crate::scop::{dependences, DepOptions};
+        let path = format!("tests/kernels/{name}.c");
+        let file = read_source(&path, std::fs::read_to_string(&path).unwrap()).unwrap();
+        let scop = &file.scops[0];
+        let deps = dependences(scop, &DepOptions::default()).unwrap();
+        let tree = schedule_tree(
+            scop,
+            &deps,
+            Algorithm::Pluto,
+            Fusion::Smart,
+            outer_coincidence,
+        )
+        .unwrap();
+        let rows = loop_rows(&tree, scop.statements.len());
+        // gemm's update, heat-3d's time band.
+        fn find(tree: &Tree, depth: usize) -> Option<(Vec<usize>, usize, usize)> {
+            match tree {
+                Tree::Leaf(_) => None,
+                Tree::Sequence(c) => c.iter().find_map(|t| find(t, depth)),
+                Tree::Band { members, .. } if members.len() >= 3 => Some((
+                    members[0].rows.iter().map(|(s, _)| *s).collect(),
+                    depth,
+                    members.len(),
+                )),
+                Tree::Band { members, child, .. } => find(child, depth + members.len()),
+            }
+        }
+        let (statements, first, size) = find(&tree, 0).unwrap();
+        footprint_tile(scop, &rows, &statements, first, size)
+    }
+
+    /// gemm's update, 3 · 32² doubles (24 KiB), and syr2k's, 5 · 32²
+    /// (40 KiB), fit; heat-3d's time-skewed band of four members (Pluto's,
+    /// without forced outer coincidence), whose every subscript moves with
+    /// the time member too, touches more than 256 KiB at 32 and 16.
+    #[test]
+    fn footprint_tiles_are_32_unless_the_data_would_not_fit() {
+        assert_eq!(first_band_tile("gemm", true), 32);
+        assert_eq!(first_band_tile("syr2k", true), 32);
+        assert_eq!(first_band_tile("heat-3d", false), 8);
     }
 }

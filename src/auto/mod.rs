@@ -10,15 +10,16 @@
 //!   linearly independent, coincident while they can be;
 //! * [`scheduler`]: the driver, bands from the outside in;
 //! * [`tree`]: the result as a tree and in Clay form;
-//! * [`locality`]: which member of a band runs innermost;
+//! * [`locality`]: which member of a band runs innermost, and the tile
+//!   size from the band's data footprint;
 //! * [`tiling`]: tiles, wavefronts, loop order and parallel and vector
 //!   marks, as `apply` rewrites;
 //! * [`choice`]: what was chosen for each band, in words;
 //! * [`subtree`]: one top-level nest or one subtree inside loops scheduled
 //!   on its own (`auto(pluto, [b])`, `auto(pluto, [b, c])`).
 //!
-//! Not yet: tile sizes from the footprint, Pluto's fusion below the
-//! outermost level and isl's incremental clustering, `--explain`.
+//! Not yet: Pluto's fusion below the outermost level and isl's
+//! incremental clustering, `--explain`.
 //!
 //! Must not know: recipe syntax, code generation, the CLI. A schedule from
 //! here is checked by `apply::legality` like any recipe's (in `session`).
@@ -50,9 +51,8 @@ use feautrier::AffineRow;
 /// What `auto(...)` is asked for besides the scheduler.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AutoOptions {
-    /// The tile size of every permutable band of two or more members;
-    /// `None`: no tiling.
-    pub tile: Option<i64>,
+    /// How the permutable bands of two or more members are tiled.
+    pub tile: TileSize,
     /// Mark the outermost coincident loop of each band parallel.
     pub parallel: bool,
     /// How much the outermost level fuses.
@@ -64,13 +64,22 @@ pub struct AutoOptions {
     pub wavefront: bool,
 }
 
-/// The tile size when none is given.
-pub const DEFAULT_TILE: i64 = 32;
+/// The tile size of the bands `auto` tiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TileSize {
+    /// No tiles (`tile = false`).
+    Off,
+    /// This size in every member (`tile = 32`).
+    Fixed(i64),
+    /// The largest size whose tile's data fits a level-1 cache (the
+    /// default; `locality::footprint_tile`).
+    Footprint,
+}
 
 impl Default for AutoOptions {
     fn default() -> AutoOptions {
         AutoOptions {
-            tile: Some(DEFAULT_TILE),
+            tile: TileSize::Footprint,
             parallel: true,
             fusion: Fusion::Smart,
             wavefront: false,

@@ -6,9 +6,10 @@
 //! whole region for a top-level nest), and the children after it move
 //! along.
 //!
-//! Inside loops, the statements' first `k` iterators stay the loops around
-//! the subtree: the scheduler schedules the rest from the pairs of each
-//! dependence within one iteration of them (the others those loops carry).
+//! Inside loops, the `k` loops around the subtree stay as the statements'
+//! dates give them (`i`, or `-i` for a loop that counts down): the
+//! scheduler schedules the rest from the pairs of each dependence within
+//! one iteration of them (the others those loops carry).
 //! Only the dependences among the subtree's statements constrain the
 //! scheduler: one to or from a statement outside it is carried by the
 //! order of the children (or by the loops around), which the splice keeps.
@@ -36,12 +37,12 @@ pub fn schedule_nest(
     options: AutoOptions,
 ) -> Result<AutoSchedule, AutoFailure> {
     let overflow = || AutoFailure::Directive(ApplyError::Poly(PolyError::Overflow));
-    let Some((&b, around)) = beta.split_last() else {
+    let Some((&b, prefix)) = beta.split_last() else {
         return Err(AutoFailure::Schedule(ScheduleFailure::Stuck(
             members.to_vec(),
         )));
     };
-    let outer = around.len();
+    let outer = prefix.len();
     let index = |s: usize| members.iter().position(|&m| m == s);
     let sub = Scop {
         statements: members
@@ -62,7 +63,7 @@ pub fn schedule_nest(
         .collect();
     // The loops around, as each statement's dates give them (a loop that
     // counts down is `-i`).
-    let loops_around = members
+    let around = members
         .iter()
         .map(|&s| {
             let piece = current.statements[s].pieces.first();
@@ -76,15 +77,14 @@ pub fn schedule_nest(
                 "a loop around the subtree is not an affine date of its statements",
             ))
         })?;
-    let found = schedule_below(&sub, &sub_deps, algorithm, options, &loops_around).map_err(
-        |e| match e {
+    let found =
+        schedule_below(&sub, &sub_deps, algorithm, options, &around).map_err(|e| match e {
             // Name the statements as the region numbers them.
             AutoFailure::Schedule(ScheduleFailure::Stuck(nodes)) => AutoFailure::Schedule(
                 ScheduleFailure::Stuck(nodes.iter().map(|&n| members[n]).collect()),
             ),
             other => other,
-        },
-    )?;
+        })?;
     let AutoSchedule {
         schedule: found,
         mut bands,
@@ -105,7 +105,7 @@ pub fn schedule_nest(
     // The siblings after `b` move along by the parts the subtree became,
     // less one.
     for (r, v) in all_betas(current).map_err(directive)? {
-        if v.len() > outer && v[..outer] == *around && v[outer] > b {
+        if v.len() > outer && v[..outer] == *prefix && v[outer] > b {
             let moved = v[outer].checked_add(parts - 1).ok_or_else(overflow)?;
             let piece = &mut next.statements[r.statement].pieces[r.piece];
             *piece = set_constant_date(piece, position, moved);
@@ -114,7 +114,7 @@ pub fn schedule_nest(
     for (m, &s) in members.iter().enumerate() {
         let mut st = found.statements[m].clone();
         for piece in &mut st.pieces {
-            for (k, &value) in around.iter().enumerate() {
+            for (k, &value) in prefix.iter().enumerate() {
                 *piece = set_constant_date(piece, 2 * k, value);
             }
             let at = constant_date(piece, position)

@@ -32,7 +32,7 @@ use super::choice::BandChoice;
 use super::feautrier::AffineRow;
 use super::locality;
 use super::tree::Tree;
-use super::AutoOptions;
+use super::{AutoOptions, TileSize};
 use crate::apply::{rewrite, ApplyError, Directive};
 use crate::scop::{Dependence, Schedule, Scop};
 
@@ -83,7 +83,7 @@ pub(crate) fn tile_and_mark(
     mut schedule: Schedule,
     options: &AutoOptions,
 ) -> Result<(Schedule, Vec<BandChoice>), ApplyError> {
-    let AutoOptions { tile, parallel, .. } = *options;
+    let parallel = options.parallel;
     let mut sites = Vec::new();
     collect(tree, 1, false, &mut sites);
     let rows = locality::loop_rows(tree, scop.statements.len());
@@ -145,13 +145,23 @@ pub(crate) fn tile_and_mark(
                     .iter()
                     .all(|(_, row)| row.iter.iter().any(|&c| c != 0))
             });
-        let tiled = tile.filter(|_| {
-            if needs_wavefront {
-                wavefront
-            } else {
-                reuse.iter().any(|r| r.invariant > 0)
-            }
-        });
+        let worth_tiles = if needs_wavefront {
+            wavefront
+        } else {
+            reuse.iter().any(|r| r.invariant > 0)
+        };
+        let tiled = match options.tile {
+            _ if !worth_tiles => None,
+            TileSize::Off => None,
+            TileSize::Fixed(size) => Some(size),
+            TileSize::Footprint => Some(locality::footprint_tile(
+                scop,
+                &rows,
+                &site.statements,
+                p - 1,
+                k,
+            )),
+        };
         let wavefront = wavefront && tiled.is_some();
         if let Some(size) = tiled {
             // Strip-mine every member, the last first (so that the depths of

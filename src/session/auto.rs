@@ -8,7 +8,7 @@ use super::{RecipeError, RecipeState};
 use crate::apply::legality::first_illegality;
 use crate::apply::tree::set_constant_date;
 use crate::auto::{
-    schedule, schedule_nest, Algorithm, AutoFailure, AutoOptions, AutoSchedule, Fusion,
+    schedule, schedule_nest, Algorithm, AutoFailure, AutoOptions, AutoSchedule, Fusion, TileSize,
 };
 use crate::lang::recipe::{Call, Value};
 use crate::scop::Schedule;
@@ -61,9 +61,9 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
             )
         };
         match (arg.name.as_deref(), &arg.value) {
-            (Some("tile"), Value::Int(0)) => options.tile = None,
+            (Some("tile"), Value::Int(0)) => options.tile = TileSize::Off,
             (Some("tile"), &Value::Int(n)) if (2..=MAX_AUTO_TILE).contains(&n) => {
-                options.tile = Some(n)
+                options.tile = TileSize::Fixed(n)
             }
             (Some("tile"), _) => {
                 return Err(bad(&format!("`false` or a size from 2 to {MAX_AUTO_TILE}")))
