@@ -55,25 +55,16 @@ pub(crate) fn member_reuse(
         };
         let statement = &scop.statements[s];
         let n = statement.iterators.len();
-        // The rows that move with the iterators; a constant row (a
-        // statement outside a member's loop) is no loop of this statement.
-        let real: Vec<(usize, &[i64])> = loop_rows
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.iter.iter().any(|&c| c != 0))
-            .map(|(k, r)| (k, r.iter.as_slice()))
-            .collect();
-        if real.len() != n || n == 0 {
+        let Some((real, matrix)) = loops_of(loop_rows, n).filter(|_| n > 0) else {
             continue;
-        }
-        let matrix: Vec<Vec<i64>> = real.iter().map(|(_, r)| r.to_vec()).collect();
+        };
         let subscripts: Vec<Vec<Vec<i64>>> = statement
             .accesses
             .iter()
             .filter_map(|a| subscript_rows(&a.relation, n))
             .collect();
         for (m, score) in scores.iter_mut().enumerate() {
-            let Some(position) = real.iter().position(|(k, _)| *k == first + m) else {
+            let Some(position) = real.iter().position(|&k| k == first + m) else {
                 continue;
             };
             let Some(step) = solve(&matrix, position) else {
@@ -127,20 +118,13 @@ pub(crate) fn footprint_tile(
         let Some(loop_rows) = rows.get(s) else {
             return 32;
         };
-        let real: Vec<(usize, &[i64])> = loop_rows
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.iter.iter().any(|&c| c != 0))
-            .map(|(k, r)| (k, r.iter.as_slice()))
-            .collect();
-        if real.len() != n {
+        let Some((real, matrix)) = loops_of(loop_rows, n) else {
             return 32;
-        }
-        let matrix: Vec<Vec<i64>> = real.iter().map(|(_, r)| r.to_vec()).collect();
+        };
         // The step of each member; none along a member that is no loop of
         // this statement (its accesses do not move with it).
         let Some(steps) = (0..size)
-            .map(|m| match real.iter().position(|(k, _)| *k == first + m) {
+            .map(|m| match real.iter().position(|&k| k == first + m) {
                 Some(position) => solve(&matrix, position),
                 None => Some((vec![0; n], 1)),
             })
@@ -206,6 +190,20 @@ pub(crate) fn footprint_tile(
         .into_iter()
         .find(|&t| footprint(t).is_some_and(|f| f <= TILE_CACHE_BYTES))
         .unwrap_or(4)
+}
+
+/// A statement's loops among its rows `loop_rows`: the rows that move with
+/// its `n` iterators (a constant row, a member whose loop the statement is
+/// outside, is none), as their indices and as the square matrix of their
+/// iterator coefficients; `None` unless there are exactly `n` of them.
+fn loops_of(loop_rows: &[AffineRow], n: usize) -> Option<(Vec<usize>, Vec<Vec<i64>>)> {
+    let (real, matrix): (Vec<usize>, Vec<Vec<i64>>) = loop_rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.iter.iter().any(|&c| c != 0))
+        .map(|(k, r)| (k, r.iter.clone()))
+        .unzip();
+    (real.len() == n).then_some((real, matrix))
 }
 
 /// The score of one access (its subscript rows over the iterators) for a
