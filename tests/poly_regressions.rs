@@ -49,6 +49,48 @@ const EMPTINESS: &[(&str, bool)] = &[
          and 3e0 >= 19x0 - 8x1 - 6x5 + 5 and 3e0 <= -x0 - 2x1 - x2 - 11) }",
         false,
     ),
+    // A legality check after Pluto's wavefront on jacobi-2d (seed 70): empty
+    // over the integers only (tile indices with coefficients 32 and 33).
+    // Eliminating a tile index first nested 31 splinters per lower bound
+    // four deep: 511,000 sub-systems and 2 s; the fewest splinters first
+    // take 325.
+    (
+        "{ [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, \
+         c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, \
+         c33] : c2 >= 0 and c2 <= c0 - 1 and c3 >= 1 and c3 <= c1 - 2 and c4 >= 1 and c4 \
+         <= c1 - 2 and c5 >= 0 and c5 <= c0 - 1 and c6 = c3 and c7 = c4 and c5 >= c2 + 1 \
+         and c8 = 0 and c15 = c2 and c12 = 0 and c17 = 2c2 + c3 + c11 and c16 = 0 and c19 \
+         = 2c2 + c4 and c20 = 0 and c19 >= 32c13 and c19 <= 32c13 + 31 and c18 = 0 and \
+         c17 >= 33c11 and c17 <= 33c11 + 31 and c14 = 0 and c15 >= 32c9 - 32c11 and c15 \
+         <= 32c9 - 32c11 + 31 and c10 = 0 and c9 >= -9 and c21 = 0 and c28 = c5 and c25 = \
+         0 and c30 = 2c5 + c6 + c24 and c29 = 0 and c32 = 2c5 + c7 and c33 = 0 and c32 >= \
+         32c26 and c32 <= 32c26 + 31 and c31 = 0 and c30 >= 33c24 and c30 <= 33c24 + 31 \
+         and c27 = 0 and c28 >= 32c22 - 32c24 and c28 <= 32c22 - 32c24 + 31 and c23 = 0 \
+         and c22 >= -9 and c21 = c8 and c22 <= c9 - 1 }",
+        true,
+    ),
+    // heat-3d's (seed 70): exact eliminations grew 27 rows to 1,015 and a
+    // dark shadow to 379,577; the implied rows are dropped first now.
+    (
+        "{ [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, \
+         c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, \
+         c33, c34, c35, c36, c37, c38, c39, c40, c41, c42, c43, c44, c45, c46, c47, c48] \
+         : c3 >= 1 and c3 <= c0 and c4 >= 1 and c4 <= c1 - 2 and c5 >= 1 and c5 <= c1 - 2 \
+         and c6 >= 1 and c6 <= c1 - 2 and c7 >= 1 and c7 <= c0 and c8 = c4 and c9 = c5 \
+         and c10 = c6 and c7 >= c3 + 1 and c11 = 0 and c20 = c3 and c15 = 0 and c22 = 2c3 \
+         + c4 and c19 = 0 and c24 = 2c3 + c5 and c23 = 0 and c28 = c2 + 2c3 + c6 and c29 \
+         = 0 and c28 >= c2 + 4c18 and c28 <= c2 + 4c18 + 3 and c25 = 0 and c24 >= 4c16 \
+         and c24 <= 4c16 + 3 and c21 = 0 and c22 >= 4c14 and c22 <= 4c14 + 3 and c17 = 0 \
+         and c20 >= 4c12 - 4c14 and c20 <= 4c12 - 4c14 + 3 and c13 = 0 and c28 >= 8c26 \
+         and c28 <= 8c26 + 7 and c27 = 0 and c2 >= 0 and c2 <= 7 and c30 = 0 and c39 = c7 \
+         and c34 = 0 and c41 = 2c7 + c8 and c38 = 0 and c43 = 2c7 + c9 and c42 = 0 and \
+         c47 = c2 + 2c7 + c10 and c48 = 0 and c47 >= c2 + 4c37 and c47 <= c2 + 4c37 + 3 \
+         and c44 = 0 and c43 >= 4c35 and c43 <= 4c35 + 3 and c40 = 0 and c41 >= 4c33 and \
+         c41 <= 4c33 + 3 and c36 = 0 and c39 >= 4c31 - 4c33 and c39 <= 4c31 - 4c33 + 3 \
+         and c32 = 0 and c47 >= 8c45 and c47 <= 8c45 + 7 and c46 = 0 and c2 >= 0 and c2 \
+         <= 7 and c30 = c11 and c31 <= c12 - 1 }",
+        true,
+    ),
 ];
 
 /// `(set, lexmin, lexmax)` as printed vectors of parameters then dimensions.

@@ -22,14 +22,8 @@
 //! for the integer points; it may exclude a form that is non-negative on
 //! the integer points only.
 
-use std::collections::BTreeSet;
-
-use super::bounds::{combine_bounds, divided_by_content, eliminate_column};
+use super::bounds::fourier_motzkin;
 use super::{BasicSet, Constraint, ConstraintKind, PolyError};
-
-/// The most rows one Fourier–Motzkin step may produce before the
-/// elimination gives up (an error, never a partial answer).
-const ROW_LIMIT: usize = 20_000;
 
 /// The constraints on `(c, d)` under which `c·z + d ≥ 0` on every rational
 /// point of `set`: rows over `n + 1` columns, `[c₀ … c_{n−1}, d]`, where
@@ -87,7 +81,8 @@ pub fn nonnegative_forms(set: &BasicSet) -> Result<Vec<Constraint>, PolyError> {
         coeffs[m] = 1;
         system.push(Constraint::ineq(coeffs, 0));
     }
-    let eliminated = eliminate_multipliers(system, n + 1..width)?;
+    let multipliers: Vec<usize> = (n + 1..width).collect();
+    let (eliminated, _) = fourier_motzkin(system, &multipliers)?;
     Ok(eliminated
         .into_iter()
         .map(|r| Constraint {
@@ -96,82 +91,6 @@ pub fn nonnegative_forms(set: &BasicSet) -> Result<Vec<Constraint>, PolyError> {
             constant: r.constant,
         })
         .filter(|r| r.coeffs.iter().any(|&v| v != 0) || r.constant != 0)
-        .collect())
-}
-
-/// An inequality of the Fourier–Motzkin phase with the set of the phase's
-/// first inequalities it was combined from (Chernikov's rule: after `k`
-/// eliminations, a row built from more than `k + 1` of them is redundant).
-struct Tracked {
-    row: Constraint,
-    history: BTreeSet<usize>,
-}
-
-/// Eliminate `cols` from `system`: equalities first (exact substitution),
-/// then Fourier–Motzkin on the rest, cheapest column first. Exact over the
-/// rationals.
-fn eliminate_multipliers(
-    mut system: Vec<Constraint>,
-    cols: std::ops::Range<usize>,
-) -> Result<Vec<Constraint>, PolyError> {
-    let mut remaining: Vec<usize> = cols.collect();
-    // Substitute away every column that an equality still mentions.
-    while let Some(pos) = remaining.iter().position(|&col| {
-        system
-            .iter()
-            .any(|r| r.kind == ConstraintKind::Eq && r.coeffs[col] != 0)
-    }) {
-        let col = remaining.remove(pos);
-        let (rows, _) = eliminate_column(system, col)?;
-        system = rows.into_iter().map(divided_by_content).collect();
-    }
-    let (eqs, ineqs): (Vec<Constraint>, Vec<Constraint>) = system
-        .into_iter()
-        .partition(|r| r.kind == ConstraintKind::Eq);
-    let mut tracked: Vec<Tracked> = ineqs
-        .into_iter()
-        .enumerate()
-        .map(|(k, row)| Tracked {
-            row,
-            history: BTreeSet::from([k]),
-        })
-        .collect();
-    let mut done = 0;
-    while !remaining.is_empty() {
-        // The column whose elimination adds the fewest rows.
-        let cost = |col: usize| {
-            let lower = tracked.iter().filter(|t| t.row.coeffs[col] > 0).count();
-            let upper = tracked.iter().filter(|t| t.row.coeffs[col] < 0).count();
-            (lower * upper) as i64 - (lower + upper) as i64
-        };
-        let pos = (0..remaining.len())
-            .min_by_key(|&k| cost(remaining[k]))
-            .unwrap_or(0);
-        let col = remaining.remove(pos);
-        done += 1;
-        let (with, mut next): (Vec<Tracked>, Vec<Tracked>) =
-            tracked.into_iter().partition(|t| t.row.coeffs[col] != 0);
-        for l in with.iter().filter(|t| t.row.coeffs[col] > 0) {
-            for u in with.iter().filter(|t| t.row.coeffs[col] < 0) {
-                let history: BTreeSet<usize> = l.history.union(&u.history).copied().collect();
-                if history.len() > done + 1 {
-                    continue;
-                }
-                let row = divided_by_content(combine_bounds(&l.row, &u.row, col, 0)?);
-                if next.iter().any(|t| t.row == row) {
-                    continue;
-                }
-                next.push(Tracked { row, history });
-                if next.len() > ROW_LIMIT {
-                    return Err(PolyError::StepLimit("Farkas multiplier elimination"));
-                }
-            }
-        }
-        tracked = next;
-    }
-    Ok(eqs
-        .into_iter()
-        .chain(tracked.into_iter().map(|t| t.row))
         .collect())
 }
 
