@@ -537,7 +537,8 @@ enum Elim {
 /// [`drop_implied_rows`] runs first: Fourier–Motzkin multiplies rows, and
 /// most of them are implied by the others (heat-3d's unroll-and-jam check
 /// went from 1,015 rows to 379,577 in one dark shadow, and took minutes).
-/// One simplex per row costs less than that, but more than a small step.
+/// One Omega test per row costs less than that, but more than a small
+/// step; 256 and 1,024 traded one slow case measured against another.
 const ROW_GROWTH_LIMIT: usize = 4096;
 
 /// Drop the inequalities that the others imply on every integer point: a
