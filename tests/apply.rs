@@ -223,7 +223,11 @@ fn illegal_rewrites_are_refused_with_a_witness() {
 #[test]
 fn marks_need_a_loop_that_carries_nothing() {
     let (scop, deps) = kernel("gemm");
-    let par = |beta: Vec<i64>, depth| Directive::Parallelize { beta, depth };
+    let par = |beta: Vec<i64>, depth| Directive::Parallelize {
+        beta,
+        depth,
+        options: Default::default(),
+    };
     let text = run(&scop, &deps, &[par(vec![0], 1)]).expect("i is parallel");
     assert!(text.contains("# parallel at α1"), "{text}");
     match run(&scop, &deps, &[par(vec![0, 1], 2)]) {

@@ -6,10 +6,21 @@ use super::legality::jam_violation;
 use super::tree::under;
 use super::{check_depth, ApplyError};
 use crate::scop::validity::carried_dependence;
-use crate::scop::{Dependence, Mark, Schedule, Scop};
+use crate::scop::{Dependence, Mark, Schedule, Scop, ThreadSchedule};
+
+/// The clauses `parallelize` may give its loop.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ParallelOptions {
+    /// `schedule(kind[, chunk])`.
+    pub schedule: Option<(ThreadSchedule, Option<u32>)>,
+    /// `collapse(n)`, `n >= 2`: the loop and the `n - 1` loops inside it
+    /// share their iterations as one.
+    pub collapse: Option<u32>,
+}
 
 /// Mark the loop at `depth` around the statements under `beta` parallel
-/// (or, with `vector`, vector: it must also be innermost).
+/// (or, with `vector`, vector: it must also be innermost), with the
+/// clauses of `options` (parallel only).
 pub fn parallelize(
     scop: &Scop,
     deps: &[Dependence],
@@ -17,11 +28,83 @@ pub fn parallelize(
     beta: &[i64],
     depth: usize,
     vector: bool,
+    options: &ParallelOptions,
 ) -> Result<Schedule, ApplyError> {
+    if vector {
+        return mark_loops(scop, deps, schedule, beta, depth, Mark::Vector);
+    }
+    let n = options.collapse.unwrap_or(1);
+    if n > 1 {
+        let targets = under(schedule, beta)?;
+        let last = depth + n as usize - 1;
+        if let Some(t) = targets
+            .iter()
+            .find(|t| schedule.statements[t.statement].depth() < last)
+        {
+            return Err(ApplyError::precondition(format!(
+                "parallelize: `collapse = {n}` needs the loops at depths {depth} to {last}, and statement S{} has {} loops",
+                t.statement,
+                schedule.statements[t.statement].depth()
+            ))
+            .with_help("collapse fewer loops"));
+        }
+    }
+    let mut next = schedule.clone();
+    for k in 0..n as usize {
+        if k > 0 {
+            one_loop_inside_each(&next, beta, depth + k)?;
+        }
+        next = mark_loops(scop, deps, &next, beta, depth + k, Mark::Parallel)?;
+    }
+    let clauses: Vec<Mark> = options
+        .schedule
+        .map(|(kind, chunk)| Mark::Schedule(kind, chunk))
+        .into_iter()
+        .chain(options.collapse.map(Mark::Collapse))
+        .collect();
+    for prefix in loops_around(schedule, beta, depth, "parallelize")? {
+        for t in under(schedule, &prefix)? {
+            let marks = &mut next.statements[t.statement].marks[depth - 1];
+            marks.retain(|m| !matches!(m, Mark::Schedule(..) | Mark::Collapse(_)));
+            marks.extend(clauses.iter().cloned());
+        }
+    }
+    Ok(next)
+}
+
+/// Refuses `collapse` unless each loop at `depth - 1` around the
+/// statements under `beta` holds exactly one loop at `depth` and nothing
+/// else: OpenMP collapses a perfect nest.
+fn one_loop_inside_each(schedule: &Schedule, beta: &[i64], depth: usize) -> Result<(), ApplyError> {
+    for outer in loops_around(schedule, beta, depth - 1, "parallelize")? {
+        let inner = loops_around(schedule, &outer, depth, "parallelize")?;
+        if inner.len() != 1 {
+            return Err(ApplyError::precondition(format!(
+                "parallelize: the loop at depth {} holds {} loops at depth {depth}, and `collapse` needs a perfect nest",
+                depth - 1,
+                inner.len()
+            ))
+            .with_help("collapse fewer loops, or fuse the inner loops first"));
+        }
+    }
+    Ok(())
+}
+
+/// Put `mark` on the loop at `depth` around the statements under `beta`,
+/// once proven that it carries no dependence (a vector loop must also be
+/// innermost).
+fn mark_loops(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    beta: &[i64],
+    depth: usize,
+    mark: Mark,
+) -> Result<Schedule, ApplyError> {
+    let vector = mark == Mark::Vector;
     let what = if vector { "vectorize" } else { "parallelize" };
     let loops = loops_around(schedule, beta, depth, what)?;
     let mut next = schedule.clone();
-    let mark = if vector { Mark::Vector } else { Mark::Parallel };
     for prefix in &loops {
         let inside = under(schedule, prefix)?;
         if vector {

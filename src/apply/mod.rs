@@ -24,6 +24,7 @@ mod shape;
 mod split;
 pub mod tree;
 
+pub use marks::ParallelOptions;
 pub use split::SplitForm;
 
 use crate::poly::PolyError;
@@ -122,8 +123,13 @@ pub enum Directive {
         depth: usize,
         factor: u32,
     },
-    /// Mark the loop at `depth` parallel (it must carry no dependence).
-    Parallelize { beta: Vec<i64>, depth: usize },
+    /// Mark the loop at `depth` parallel (it must carry no dependence),
+    /// with OpenMP clauses.
+    Parallelize {
+        beta: Vec<i64>,
+        depth: usize,
+        options: ParallelOptions,
+    },
     /// Mark the innermost loop at `depth` vector (it must carry no dependence).
     Vectorize { beta: Vec<i64>, depth: usize },
 }
@@ -372,12 +378,20 @@ pub fn rewrite(
             depth,
             factor,
         } => marks::unroll_jam(scop, deps, schedule, beta, *depth, *factor)?,
-        Directive::Parallelize { beta, depth } => {
-            marks::parallelize(scop, deps, schedule, beta, *depth, false)?
-        }
-        Directive::Vectorize { beta, depth } => {
-            marks::parallelize(scop, deps, schedule, beta, *depth, true)?
-        }
+        Directive::Parallelize {
+            beta,
+            depth,
+            options,
+        } => marks::parallelize(scop, deps, schedule, beta, *depth, false, options)?,
+        Directive::Vectorize { beta, depth } => marks::parallelize(
+            scop,
+            deps,
+            schedule,
+            beta,
+            *depth,
+            true,
+            &ParallelOptions::default(),
+        )?,
     };
     tree::normalize(&mut next)?;
     tree::check_tree(&next)?;

@@ -33,7 +33,7 @@ use super::feautrier::AffineRow;
 use super::locality;
 use super::tree::Tree;
 use super::{AutoOptions, TileSize};
-use crate::apply::{rewrite, ApplyError, Directive};
+use crate::apply::{rewrite, ApplyError, Directive, ParallelOptions};
 use crate::scop::{Dependence, Schedule, Scop};
 
 /// One band of the tree: the statements below it, the depth of its first
@@ -247,6 +247,7 @@ pub(crate) fn tile_and_mark(
                     Directive::Parallelize {
                         beta: Vec::new(),
                         depth,
+                        options: ParallelOptions::default(),
                     },
                     true,
                 );
@@ -280,7 +281,7 @@ pub(crate) fn tile_and_mark(
         match &mut directive {
             Directive::Stripmine { beta: b, depth, .. }
             | Directive::Skew { beta: b, depth, .. }
-            | Directive::Parallelize { beta: b, depth }
+            | Directive::Parallelize { beta: b, depth, .. }
             | Directive::Vectorize { beta: b, depth }
             | Directive::Interchange {
                 beta: b, d1: depth, ..

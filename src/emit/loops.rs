@@ -6,13 +6,18 @@
 //! `polyc_max` and `polyc_min`, defined once per file by [`HELPERS`].
 //!
 //! Unrolled loops are printed by [`unroll`], statement bodies rewritten by
-//! [`substitute`], and [`int_range`] refuses constants beyond C `int`.
+//! [`substitute`], each loop's OpenMP pragma chosen by [`pragmas`] (with
+//! [`region`] and [`clauses`]), and [`int_range`] refuses constants
+//! beyond C `int`.
 
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt::Write;
 
+mod clauses;
 mod int_range;
+mod pragmas;
+mod region;
 mod substitute;
 mod unroll;
 
@@ -21,6 +26,7 @@ use crate::scop::schedule::Mark;
 use crate::scop::Scop;
 use crate::syntax::print::expr_text;
 use int_range::{domains_are_int, first_constant_beyond_int, is_int};
+use pragmas::Place;
 use substitute::{substitute, Substitute};
 
 /// The helper macros, guarded so that a file that has them keeps one copy.
@@ -57,14 +63,24 @@ struct Printer<'a> {
     /// `int` (under `int_only`), or past 64 bits (`None`). The text is
     /// then wrong and is not returned.
     too_large: Cell<Option<Option<i64>>>,
+    /// Where the loop being printed stands among OpenMP's constructs.
+    place: Place,
+    /// How many loops below the one just printed its `collapse` pragma
+    /// covers: they print no pragma of their own.
+    collapsed: u32,
+    /// Why a pragma's clauses could not be printed (the first reason).
+    refused: Option<String>,
 }
 
 /// Why loops could not be printed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PrintError {
     /// A constant of the generated code does not fit in a C `int` (the
     /// loops count with `int`s), as this value, or past 64 bits (`None`).
     BeyondInt(Option<i64>),
+    /// A `collapse` clause on loops that are not a perfect rectangular
+    /// nest, and why ([`clauses`]).
+    Collapse(String),
 }
 
 impl std::fmt::Display for PrintError {
@@ -77,6 +93,7 @@ impl std::fmt::Display for PrintError {
             PrintError::BeyondInt(None) => f.write_str(
                 "the generated loops would need a constant past 64 bits, outside the range of a C `int` (the loops count with `int`s)",
             ),
+            PrintError::Collapse(why) => f.write_str(why),
         }
     }
 }
@@ -103,6 +120,9 @@ pub fn print_loops(
         labels_done: Vec::new(),
         int_only,
         too_large: Cell::new(None),
+        place: Place::Serial,
+        collapsed: 0,
+        refused: None,
     };
     for name in unused_outer_iterators(nodes, scop) {
         let _ = writeln!(p.out, "{indent}(void)&{name};");
@@ -112,6 +132,9 @@ pub fn print_loops(
     }
     if let Some(v) = p.too_large.get() {
         return Err(PrintError::BeyondInt(v));
+    }
+    if let Some(why) = p.refused {
+        return Err(PrintError::Collapse(why));
     }
     Ok(p.out)
 }
@@ -204,9 +227,12 @@ impl Printer<'_> {
                 Mark::Unroll(_) | Mark::UnrollNoEpilog(_) | Mark::UnrollJam(_)
             )
         }) || (self.opts.pragmas
-            && l.marks
+            && self.collapsed == 0
+            && (l
+                .marks
                 .iter()
-                .any(|m| matches!(m, Mark::Parallel | Mark::Vector)))
+                .any(|m| matches!(m, Mark::Parallel | Mark::Vector))
+                || (self.place == Place::Serial && region::heads_region(l))))
     }
 
     fn stmt(&mut self, s: usize, iterators: &[Quotient], indent: &str) {
@@ -270,29 +296,14 @@ impl Printer<'_> {
             }
             _ => None,
         });
-        if self.opts.pragmas {
-            if l.marks.contains(&Mark::Parallel) {
-                let mut private = Vec::new();
-                collect_private(&l.body, &mut private);
-                // The loop's own variable is private to each thread by
-                // OpenMP's rule for the loop of a `for` construct.
-                private.retain(|n| *n != l.var);
-                if private.is_empty() {
-                    let _ = writeln!(self.out, "{indent}#pragma omp parallel for");
-                } else {
-                    let _ = writeln!(
-                        self.out,
-                        "{indent}#pragma omp parallel for private({})",
-                        private.join(", ")
-                    );
-                }
-            } else if l.marks.contains(&Mark::Vector) {
-                // On an unrolled loop the mark goes on the main (unrolled)
-                // loop: its iterations are groups of the original's, which
-                // the directive proved carry no dependence.
-                let _ = writeln!(self.out, "{indent}#pragma omp simd");
-            }
-        }
+        let outer = self.place;
+        self.loop_pragma(l, indent);
+        self.loop_text(l, unroll, indent);
+        self.place = outer;
+    }
+
+    /// The loop itself, its pragma printed.
+    fn loop_text(&mut self, l: &Loop, unroll: Option<(i64, bool)>, indent: &str) {
         if let Some((k, jam)) = unroll {
             self.unrolled(l, k, jam, indent);
             return;
@@ -505,23 +516,6 @@ fn aff_text(a: &Sum) -> String {
         let _ = write!(s, " - {}", a.constant.unsigned_abs());
     }
     s
-}
-
-/// Loop variables in `nodes` that the file declares outside the region:
-/// a parallel loop must make them private.
-fn collect_private(nodes: &[Node], out: &mut Vec<String>) {
-    for n in nodes {
-        match n {
-            Node::For(l) => {
-                if !l.declare && !out.contains(&l.var) {
-                    out.push(l.var.clone());
-                }
-                collect_private(&l.body, out);
-            }
-            Node::If { body, .. } => collect_private(body, out),
-            Node::Stmt { .. } => {}
-        }
-    }
 }
 
 #[cfg(test)]

@@ -18,4 +18,4 @@ pub mod validity;
 pub use deps::{dependences, DepKind, DepOptions, Dependence};
 pub use json::{scops_json, ScopJson};
 pub use model::{Access, AccessKind, Array, Scop, Statement};
-pub use schedule::{Mark, Schedule, StatementSchedule};
+pub use schedule::{Mark, Schedule, StatementSchedule, ThreadSchedule};

@@ -40,6 +40,46 @@ pub enum Mark {
     GpuBlock(u8),
     /// Map to a CUDA thread (0 = x, 1 = y, 2 = z).
     GpuThread(u8),
+    /// On a parallel loop: how its iterations are dealt to the threads
+    /// (OpenMP's `schedule(kind[, chunk])`).
+    Schedule(ThreadSchedule, Option<u32>),
+    /// On a parallel loop: it and the `n - 1` loops inside it, each
+    /// marked parallel too, share their iterations as one (OpenMP's
+    /// `collapse(n)`, `n >= 2`).
+    Collapse(u32),
+}
+
+/// OpenMP's schedule kinds for a parallel loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThreadSchedule {
+    /// Equal blocks (or chunks dealt round-robin), fixed before the loop.
+    Static,
+    /// Chunks taken by whichever thread is free.
+    Dynamic,
+    /// Like `Dynamic`, with chunks shrinking as the loop drains.
+    Guided,
+}
+
+impl ThreadSchedule {
+    /// The kind named `name` in a recipe or in OpenMP's clause.
+    pub fn named(name: &str) -> Option<ThreadSchedule> {
+        match name {
+            "static" => Some(ThreadSchedule::Static),
+            "dynamic" => Some(ThreadSchedule::Dynamic),
+            "guided" => Some(ThreadSchedule::Guided),
+            _ => None,
+        }
+    }
+
+    /// Its name in OpenMP's clause.
+    pub fn name(self) -> &'static str {
+        match self {
+            ThreadSchedule::Static => "static",
+            ThreadSchedule::Dynamic => "dynamic",
+            ThreadSchedule::Guided => "guided",
+        }
+    }
 }
 
 /// The schedule of one statement.
@@ -265,6 +305,9 @@ fn mark_text(m: &Mark) -> String {
         Mark::UnrollJam(k) => format!("unroll_jam({k})"),
         Mark::GpuBlock(k) => format!("block({k})"),
         Mark::GpuThread(k) => format!("thread({k})"),
+        Mark::Schedule(kind, None) => format!("schedule({})", kind.name()),
+        Mark::Schedule(kind, Some(chunk)) => format!("schedule({}, {chunk})", kind.name()),
+        Mark::Collapse(n) => format!("collapse({n})"),
     }
 }
 

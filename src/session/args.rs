@@ -4,14 +4,18 @@
 
 use super::iss::{self, FormError, Names};
 use super::RecipeError;
-use crate::apply::SplitForm;
+use crate::apply::{ParallelOptions, SplitForm};
 use crate::lang::recipe::{AffineConstraint, Arg, Call, Value};
-use crate::scop::{Schedule, Scop};
+use crate::scop::{Schedule, Scop, ThreadSchedule};
 use crate::syntax::diagnostic::Diagnostic;
 
 /// The largest `unroll`, `unroll_noepilog` and `unroll_jam` factor: each unit
 /// of the factor prints one more copy of the loop body.
 pub const MAX_UNROLL_FACTOR: i64 = 1024;
+
+/// The most loops `parallelize(…, collapse = N)` may collapse (deeper than
+/// any nest polyc has met; OpenMP sets no limit).
+pub const MAX_COLLAPSE: i64 = 16;
 
 /// The largest magnitude of a tile or strip size, a `grain` factor, a `skew`
 /// factor, a `shift` constant or a `reshape` amount: they become
@@ -138,6 +142,78 @@ impl Args<'_> {
             .with_note(why.to_string())
             .with_help("see \"Limits\" in docs/recipe-language.md"),
         )
+    }
+
+    /// The named option `name`, if given.
+    fn option(&self, name: &str) -> Option<&Arg> {
+        self.call
+            .args
+            .iter()
+            .find(|a| a.name.as_deref() == Some(name))
+    }
+
+    /// An option whose value is not `expected`.
+    fn bad_option(&self, arg: &Arg, expected: &str) -> RecipeError {
+        RecipeError::Rejected(
+            Diagnostic::error(
+                format!(
+                    "`{}` of `{}` must be {expected}",
+                    arg.name.as_deref().unwrap_or("this option"),
+                    self.call.name
+                ),
+                arg.span.clone(),
+            )
+            .with_label(format!("this is {}", describe(&arg.value))),
+        )
+    }
+
+    /// `parallelize`'s options: `schedule = static|dynamic|guided`,
+    /// `chunk = N` (with a schedule, positive, a C `int`) and
+    /// `collapse = N` (positive; 1 collapses nothing, as in OpenMP).
+    pub fn parallel_options(&self) -> Result<ParallelOptions, RecipeError> {
+        let mut options = ParallelOptions::default();
+        let chunk = match self.option("chunk") {
+            None => None,
+            Some(arg) => match arg.value {
+                Value::Int(v) if (1..=MAX_DATE_COEFFICIENT).contains(&v) => u32::try_from(v).ok(),
+                _ => {
+                    return Err(self.bad_option(
+                        arg,
+                        &format!("a chunk size from 1 to {MAX_DATE_COEFFICIENT}"),
+                    ))
+                }
+            },
+        };
+        if let Some(arg) = self.option("schedule") {
+            let kind = match &arg.value {
+                Value::Ident(n) | Value::Str(n) => ThreadSchedule::named(n),
+                _ => None,
+            }
+            .ok_or_else(|| self.bad_option(arg, "`static`, `dynamic` or `guided`"))?;
+            options.schedule = Some((kind, chunk));
+        } else if let Some(arg) = self.option("chunk") {
+            return Err(RecipeError::Rejected(
+                Diagnostic::error(
+                    format!("`chunk` of `{}` needs a `schedule`", self.call.name),
+                    arg.span.clone(),
+                )
+                .with_label("a chunk of which schedule?")
+                .with_help("add `schedule = static`, `dynamic` or `guided`"),
+            ));
+        }
+        if let Some(arg) = self.option("collapse") {
+            match arg.value {
+                Value::Int(1) => {}
+                Value::Int(n) if (2..=MAX_COLLAPSE).contains(&n) => {
+                    options.collapse = u32::try_from(n).ok()
+                }
+                _ => {
+                    return Err(self
+                        .bad_option(arg, &format!("a number of loops from 1 to {MAX_COLLAPSE}")))
+                }
+            }
+        }
+        Ok(options)
     }
 
     /// A list of integers, written `[1, 0]` (the β syntax).

@@ -18,8 +18,10 @@ pub struct DirectiveSpec {
     pub aliases: &'static [&'static str],
     /// As the arity error shows it.
     pub prototype: &'static str,
-    /// The number of arguments.
+    /// The number of positional arguments.
     pub arity: usize,
+    /// The named options it accepts after them (`collapse = 2`).
+    pub options: &'static [&'static str],
     pub summary: &'static str,
     pub handler: Handler,
 }
@@ -50,6 +52,7 @@ const fn spec(
         aliases,
         prototype,
         arity,
+        options: &[],
         summary,
         handler: Handler::Rewrite(build),
     }
@@ -61,6 +64,7 @@ const fn not_yet(name: &'static str, summary: &'static str) -> DirectiveSpec {
         aliases: &[],
         prototype: "",
         arity: 0,
+        options: &[],
         summary,
         handler: Handler::NotYet,
     }
@@ -349,22 +353,25 @@ pub const DIRECTIVES: &[DirectiveSpec] = &[
         aliases: &[],
         prototype: "context([e/i, p1, …, pn, c])",
         arity: 1,
+        options: &[],
         summary: "narrow the parameters' values",
         handler: Handler::Context,
     },
-    spec(
-        "parallelize",
-        &[],
-        "parallelize(beta, depth)",
-        2,
-        "mark a loop parallel",
-        |a| {
+    DirectiveSpec {
+        name: "parallelize",
+        aliases: &[],
+        prototype: "parallelize(beta, depth[, schedule = static|dynamic|guided][, chunk = N][, collapse = N])",
+        arity: 2,
+        options: &["schedule", "chunk", "collapse"],
+        summary: "mark a loop parallel",
+        handler: Handler::Rewrite(|a| {
             Ok(Directive::Parallelize {
                 beta: a.beta(0)?,
                 depth: a.depth(1)?,
+                options: a.parallel_options()?,
             })
-        },
-    ),
+        }),
+    },
     spec(
         "vectorize",
         &[],
@@ -383,6 +390,7 @@ pub const DIRECTIVES: &[DirectiveSpec] = &[
         aliases: &[],
         prototype: "auto(scheduler)",
         arity: 1,
+        options: &[],
         summary: "an automatic scheduler",
         handler: Handler::Auto,
     },
@@ -470,17 +478,50 @@ pub fn to_directive(
             ))
         }
     };
+    // Positional arguments first, then the directive's named options.
+    let positional = call.args.iter().take_while(|a| a.name.is_none()).count();
+    for (k, arg) in call.args.iter().enumerate().skip(positional) {
+        let known = arg.name.as_deref().filter(|n| spec.options.contains(n));
+        let (message, label) = match (&arg.name, known) {
+            (None, _) => (
+                format!("argument {} of `{name}` follows a named option", k + 1),
+                "positional arguments come first",
+            ),
+            (Some(option), None) => (
+                format!("`{name}` has no option `{option}`"),
+                "unknown option",
+            ),
+            (Some(option), Some(_)) => {
+                let again = call.args[positional..k]
+                    .iter()
+                    .any(|a| a.name.as_deref() == Some(option.as_str()));
+                if !again {
+                    continue;
+                }
+                (
+                    format!("`{name}` is given the option `{option}` twice"),
+                    "given again here",
+                )
+            }
+        };
+        let options = if spec.options.is_empty() {
+            format!("`{name}` takes no named options")
+        } else {
+            format!("options of `{name}`: {}", spec.options.join(", "))
+        };
+        return Err(RecipeError::Rejected(
+            Diagnostic::error(message, arg.span.clone())
+                .with_label(label)
+                .with_note(format!("prototype: {}", spec.prototype))
+                .with_note(options),
+        ));
+    }
     // `interchange` accepts Clay's fourth `pretty` flag and ignores it.
-    let arity_ok =
-        call.args.len() == spec.arity || (spec.name == "interchange" && call.args.len() == 4);
+    let arity_ok = positional == spec.arity || (spec.name == "interchange" && positional == 4);
     if !arity_ok {
         return Err(RecipeError::Rejected(
             Diagnostic::error(
-                format!(
-                    "`{name}` takes {} arguments, not {}",
-                    spec.arity,
-                    call.args.len()
-                ),
+                format!("`{name}` takes {} arguments, not {positional}", spec.arity,),
                 call.span.clone(),
             )
             .with_label("in this call")

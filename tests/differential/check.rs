@@ -18,6 +18,9 @@
 //!   its reported dates);
 //! * refused for a precondition: the diagnostic's primary span lies in the
 //!   call and it names the directive;
+//! * refused by code generation for a reason only it sees: a constant
+//!   beyond a C `int`, or a `collapse` over loops that are not a perfect
+//!   rectangular nest;
 //! * anything else (a panic, a code generation error, a compiler warning or
 //!   error, a different output, a crash, more than 10 s of processor time)
 //!   is a failure.
@@ -123,6 +126,7 @@ pub const PASSING: &[&str] = &[
     "refused-jam-witness-pair-ok",
     "refused-jam-carried-witness-pair-ok",
     "refused-beyond-int",
+    "refused-collapse-nest",
 ];
 
 impl Verdict {
@@ -430,6 +434,11 @@ fn cli_output(kernel: &Kernel, region: usize, directives: &[String]) -> Result<S
     // it, which code generation refuses (docs/recipe-language.md).
     if out.status == 1 && out.stderr.contains("outside the range of a C `int`") {
         return Err(Verdict::new("refused-beyond-int", out.stderr));
+    }
+    // `collapse` needs a perfect rectangular nest, which only code
+    // generation sees (docs/recipe-language.md).
+    if out.status == 1 && out.stderr.contains("`collapse(") {
+        return Err(Verdict::new("refused-collapse-nest", out.stderr));
     }
     if out.status != 0 {
         return Err(Verdict::new(

@@ -221,6 +221,25 @@ impl Gen<'_> {
 
     /// A depth for the statements under `beta`: usually one they all have,
     /// at or inside the loop `beta` names.
+    /// `parallelize`'s options, each drawn alone: a schedule kind, a
+    /// chunk (sometimes without a schedule, a refusal), a collapse.
+    fn parallel_options(&mut self) -> String {
+        let mut options = String::new();
+        if self.rng.chance(0.25) {
+            let kind = self.rng.pick(&["static", "dynamic", "guided"]);
+            options.push_str(&format!(", schedule = {kind}"));
+        }
+        if self.rng.chance(0.15) {
+            let chunk = self.rng.pick(&[1, 4, 16]);
+            options.push_str(&format!(", chunk = {chunk}"));
+        }
+        if self.rng.chance(0.25) {
+            let n = self.rng.pick(&[2, 2, 3]);
+            options.push_str(&format!(", collapse = {n}"));
+        }
+        options
+    }
+
     fn depth_for(&mut self, beta: &[i64]) -> usize {
         let max = self.view.min_depth(beta);
         if max == 0 || !self.plausible() {
@@ -457,7 +476,12 @@ impl Gen<'_> {
                 } else {
                     self.depth_for(&b)
                 };
-                format!("{kind}({}, {d});", list(&b))
+                let options = if kind == "parallelize" {
+                    self.parallel_options()
+                } else {
+                    String::new()
+                };
+                format!("{kind}({}, {d}{options});", list(&b))
             }
             "unroll" | "unroll_noepilog" => {
                 let b = self.loop_beta();

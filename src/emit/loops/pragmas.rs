@@ -1,0 +1,107 @@
+//! The OpenMP pragma in front of each printed loop (`--target openmp`): a
+//! `parallel for` on a parallel loop, one `parallel` region around a
+//! wavefront with an `omp for` on each of its parallel loops ([`region`]),
+//! the clauses of `parallelize`'s options ([`clauses`]), `omp simd` on a
+//! vector loop; and where printing stands among the constructs opened.
+
+use std::fmt::Write;
+
+use super::{clauses, region, Printer};
+use crate::emit::scan::{Loop, Node};
+use crate::scop::schedule::Mark;
+
+/// Where printing stands among the OpenMP constructs already opened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Place {
+    /// Outside every parallel construct.
+    Serial,
+    /// Inside a wavefront's parallel region ([`region`]), outside its
+    /// shared loops: a parallel loop here is an `omp for`.
+    Region,
+    /// Inside a parallel loop.
+    Parallel,
+}
+
+impl Printer<'_> {
+    /// Print `l`'s pragma, if any, and step [`Printer::place`] into the
+    /// construct it opens (the caller restores it after the loop).
+    pub(super) fn loop_pragma(&mut self, l: &Loop, indent: &str) {
+        if self.collapsed > 0 {
+            // Covered by the `collapse` pragma of the loop around.
+            self.collapsed -= 1;
+        } else if self.opts.pragmas {
+            let clauses = if l.marks.contains(&Mark::Parallel) {
+                match clauses::parallel_clauses(l) {
+                    Ok((text, inner)) => {
+                        self.collapsed = inner;
+                        text
+                    }
+                    Err(why) => {
+                        self.refused.get_or_insert(why);
+                        String::new()
+                    }
+                }
+            } else {
+                String::new()
+            };
+            if self.place == Place::Serial && region::heads_region(l) {
+                // Every variable of the region is private to each thread:
+                // the sequential loop's own too.
+                let mut private = Vec::new();
+                if !l.declare {
+                    private.push(l.var.clone());
+                }
+                collect_private(&l.body, &mut private);
+                self.pragma(indent, "parallel", &private);
+                self.place = Place::Region;
+            } else if self.place == Place::Region && region::is_shared(l) {
+                self.pragma(indent, &format!("for{clauses}"), &[]);
+                self.place = Place::Parallel;
+            } else if l.marks.contains(&Mark::Parallel) {
+                let mut private = Vec::new();
+                collect_private(&l.body, &mut private);
+                // The loop's own variable is private to each thread by
+                // OpenMP's rule for the loop of a `for` construct.
+                private.retain(|n| *n != l.var);
+                self.pragma(indent, &format!("parallel for{clauses}"), &private);
+                self.place = Place::Parallel;
+            } else if l.marks.contains(&Mark::Vector) {
+                // On an unrolled loop the mark goes on the main (unrolled)
+                // loop: its iterations are groups of the original's, which
+                // the directive proved carry no dependence.
+                let _ = writeln!(self.out, "{indent}#pragma omp simd");
+            }
+        }
+    }
+
+    /// `#pragma omp CONSTRUCT`, with a `private` clause when `private`
+    /// names variables.
+    fn pragma(&mut self, indent: &str, construct: &str, private: &[String]) {
+        if private.is_empty() {
+            let _ = writeln!(self.out, "{indent}#pragma omp {construct}");
+        } else {
+            let _ = writeln!(
+                self.out,
+                "{indent}#pragma omp {construct} private({})",
+                private.join(", ")
+            );
+        }
+    }
+}
+
+/// Loop variables in `nodes` that the file declares outside the region:
+/// a parallel loop must make them private.
+fn collect_private(nodes: &[Node], out: &mut Vec<String>) {
+    for n in nodes {
+        match n {
+            Node::For(l) => {
+                if !l.declare && !out.contains(&l.var) {
+                    out.push(l.var.clone());
+                }
+                collect_private(&l.body, out);
+            }
+            Node::If { body, .. } => collect_private(body, out),
+            Node::Stmt { .. } => {}
+        }
+    }
+}
