@@ -25,10 +25,12 @@ runtime the tests' clang 14 links). Run from the repository root after
 `cargo build --release`:
 
   python3 bench/auto_bench.py [--rounds 5] [--kernels gemm,lu] [--markdown]
-      [--also 'smart=auto(pluto, fuse = smart);']
+      [--also 'smart=auto(pluto, fuse = smart);'] [--before OLD/polyc]
 
 `--also NAME=RECIPE` (repeatable) adds a polyc variant with that recipe,
-run interleaved with the others and reported after them.
+run interleaved with the others and reported after them; `--before PATH`
+adds the variant `before`: `auto(pluto);` through another polyc binary
+(a build of an earlier commit), to measure a change side by side.
 """
 
 import argparse
@@ -102,9 +104,9 @@ def run(cmd, **kw):
     return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
 
 
-def build(work, name, src, polyc, recipes):
+def build(work, name, src, recipes):
     """{variant: executable} for one kernel; `recipes`: {polyc variant:
-    recipe file}."""
+    (polyc binary, recipe file)}."""
     exes = {}
     orig = os.path.join(work, name + ".c")
     exes["gcc"] = os.path.join(work, name + ".gcc")
@@ -116,7 +118,7 @@ def build(work, name, src, polyc, recipes):
         ["clang-19", *FLAGS, *POLLY, "-mllvm", "-polly-parallel", "-fopenmp=libgomp",
          orig, "-o", exes["polly-par"], "-lm"]
     )
-    for variant, recipe in recipes.items():
+    for variant, (polyc, recipe) in recipes.items():
         generated = os.path.join(work, "%s.%s.c" % (name, variant))
         run([polyc, orig, "--recipe", recipe, "-o", generated])
         exes[variant] = os.path.join(work, "%s.%s" % (name, variant))
@@ -152,6 +154,7 @@ def main():
     ap.add_argument("--polyc", default="target/release/polyc")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--also", action="append", default=[], metavar="NAME=RECIPE")
+    ap.add_argument("--before", metavar="PATH", help="another polyc binary, as the variant `before`")
     args = ap.parse_args()
     for tool in ["gcc", "clang-19", args.polyc]:
         if not shutil.which(tool) and not os.path.exists(tool):
@@ -160,20 +163,25 @@ def main():
     model = re.search(r"Model name:\s*(.*)", cpu)
     print("CPU: %s; %d rounds, median kernel time" % (model.group(1) if model else "?", args.rounds))
     extra = dict(a.split("=", 1) for a in args.also)
+    binaries = {v: args.polyc for v in ["polyc", *extra]}
+    if args.before:
+        extra["before"] = "auto(pluto);"
+        binaries["before"] = args.before
     variants = ["gcc", "polly", "polly-par", "polyc", *extra]
     rows = []
     with tempfile.TemporaryDirectory() as work:
         recipes = {}
         for variant, text in {"polyc": "auto(pluto);", **extra}.items():
-            recipes[variant] = os.path.join(work, variant + ".poly")
-            with open(recipes[variant], "w") as f:
+            path = os.path.join(work, variant + ".poly")
+            with open(path, "w") as f:
                 f.write(text + "\n")
+            recipes[variant] = (binaries[variant], path)
         for name in args.kernels.split(","):
             src = os.path.join(work, name + ".c")
             with open(src, "w") as f:
                 f.write(benchmark_copy(os.path.join("tests/kernels", name + ".c"), SIZES[name]))
-            exes = build(work, name, src, args.polyc, recipes)
-            sched = polyc_time(args.polyc, src, recipes["polyc"], 5)
+            exes = build(work, name, src, recipes)
+            sched = polyc_time(args.polyc, src, recipes["polyc"][1], 5)
             times = {(v, t): [] for v in variants for t in (1, 2)}
             reference = None
             for r in range(args.rounds):

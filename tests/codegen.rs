@@ -136,20 +136,31 @@ fn the_innermost_guard_check_sees_guards() {
 }
 
 #[test]
-fn tiled_gemm_is_one_nest_without_a_guard() {
+fn tiled_gemm_is_a_full_tile_nest_beside_a_partial_one() {
     let region = common::region_text(&generate(Path::new("tests/schedules/tiled-gemm.json"), "c"));
-    assert!(!region.contains("if"), "{region}");
-    // The update is one nest of six loops, each directly inside the last.
+    // One test of the three tile loops picks the full tile (point loops
+    // of constant width, no `polyc_min`) or the partial one.
+    assert_eq!(region.matches("if (").count(), 1, "{region}");
+    assert_eq!(region.matches("} else {").count(), 1, "{region}");
+    let (full, partial) = region.split_once("} else {").expect("an else");
+    let full = &full[full.find("if (").expect("the test")..];
+    assert!(!full.contains("polyc_min"), "{region}");
+    assert_eq!(full.matches("<= 32 * c").count(), 3, "{region}");
+    assert_eq!(partial.matches("polyc_min(32 * c").count(), 3, "{region}");
+    // The update is one nest of three tile loops around three point
+    // loops, each directly inside the last, in both versions.
     let fors: Vec<&str> = region
         .lines()
         .filter(|l| l.trim_start().starts_with("for"))
         .collect();
-    assert_eq!(fors.len(), 2 + 6, "{region}");
+    assert_eq!(fors.len(), 2 + 3 + 3 + 3, "{region}");
     let depth = |l: &str| l.len() - l.trim_start().len();
-    assert!(
-        fors[2..].windows(2).all(|w| depth(w[1]) == depth(w[0]) + 2),
-        "{region}"
-    );
+    for nest in [&fors[2..5], &fors[5..8], &fors[8..]] {
+        assert!(
+            nest.windows(2).all(|w| depth(w[1]) == depth(w[0]) + 2),
+            "{region}"
+        );
+    }
 }
 
 #[test]

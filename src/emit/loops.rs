@@ -169,7 +169,12 @@ fn collect_loop_vars(nodes: &[Node], out: &mut Vec<String>) {
                 }
                 collect_loop_vars(&l.body, out);
             }
-            Node::If { body, .. } => collect_loop_vars(body, out),
+            Node::If {
+                body, otherwise, ..
+            } => {
+                collect_loop_vars(body, out);
+                collect_loop_vars(otherwise, out);
+            }
             Node::Stmt { .. } => {}
         }
     }
@@ -182,12 +187,33 @@ impl Printer<'_> {
                 statement,
                 iterators,
             } => self.stmt(*statement, iterators, indent),
-            Node::If { conds, body } => {
+            Node::If {
+                conds,
+                body,
+                otherwise,
+            } => {
                 let text: Vec<String> = conds.iter().map(|c| self.cond(c)).collect();
                 let _ = write!(self.out, "{indent}if ({})", text.join(" && "));
-                self.body(body, indent);
+                if otherwise.is_empty() {
+                    self.body(body, indent);
+                } else {
+                    // Braces on both branches: no `else` dangles.
+                    self.block(body, indent);
+                    let _ = write!(self.out, "{indent}}} else");
+                    self.block(otherwise, indent);
+                    let _ = writeln!(self.out, "{indent}}}");
+                }
             }
             Node::For(l) => self.for_loop(l, indent),
+        }
+    }
+
+    /// ` {` and the nodes, one step in (the caller closes the brace).
+    fn block(&mut self, body: &[Node], indent: &str) {
+        let inner = format!("{indent}{STEP}");
+        self.out.push_str(" {\n");
+        for n in body {
+            self.node(n, &inner);
         }
     }
 
@@ -212,8 +238,12 @@ impl Printer<'_> {
     /// body (unless in a block of its own), or what the body of a
     /// one-iteration loop that does not use its variable prints.
     fn several(&self, n: &Node) -> bool {
-        let Node::For(l) = n else {
-            return false;
+        let l = match n {
+            Node::For(l) => l,
+            // An `if … else` as the body of an `if` would leave its
+            // `else` dangling (clang's -Wdangling-else).
+            Node::If { otherwise, .. } => return !otherwise.is_empty(),
+            Node::Stmt { .. } => return false,
         };
         if l.once {
             return match l.body.iter().any(|n| n.mentions(&l.var)) {
@@ -356,6 +386,9 @@ impl Printer<'_> {
     }
 
     fn cond(&self, c: &Cond) -> String {
+        if let Some((left, right)) = &c.sides {
+            return format!("{} >= {}", self.expr(left), self.expr(right));
+        }
         if let Some(m) = c.modulo {
             // `%` truncates in C, but `x % m == 0` holds exactly when `m`
             // divides `x`, whatever the sign of `x`.
@@ -520,7 +553,6 @@ fn aff_text(a: &Sum) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::unroll::difference;
     use super::*;
     use crate::lang::c::read_source;
 
@@ -640,12 +672,12 @@ for (j = 1; j < n - 3; j += 4) {
             terms: vec![(2, "i".into()), (1, "m".into())],
             constant: 3,
         };
-        let d = difference(&a, &b).expect("no overflow");
+        let d = a.minus(&b).expect("no overflow");
         assert_eq!(aff_text(&d), "n - m - 4");
         let big = Sum {
             terms: Vec::new(),
             constant: i64::MIN,
         };
-        assert_eq!(difference(&big, &constant(1)), None);
+        assert_eq!(big.minus(&constant(1)), None);
     }
 }

@@ -59,7 +59,11 @@ pub(super) fn first_constant_beyond_int(nodes: &[Node]) -> Option<i64> {
             .or_else(|| expr(&l.lower))
             .or_else(|| expr(&l.upper))
             .or_else(|| first_constant_beyond_int(&l.body)),
-        Node::If { conds, body } => conds
+        Node::If {
+            conds,
+            body,
+            otherwise,
+        } => conds
             .iter()
             .find_map(|c| {
                 c.modulo
@@ -67,7 +71,8 @@ pub(super) fn first_constant_beyond_int(nodes: &[Node]) -> Option<i64> {
                     .or_else(|| aff(&c.aff))
                     .or_else(|| floors(&c.floors))
             })
-            .or_else(|| first_constant_beyond_int(body)),
+            .or_else(|| first_constant_beyond_int(body))
+            .or_else(|| first_constant_beyond_int(otherwise)),
         Node::Stmt { iterators, .. } => iterators.iter().find_map(|q| {
             Some(q.divisor)
                 .filter(|v| !is_int(*v))

@@ -100,7 +100,12 @@ fn collect_private(nodes: &[Node], out: &mut Vec<String>) {
                 }
                 collect_private(&l.body, out);
             }
-            Node::If { body, .. } => collect_private(body, out),
+            Node::If {
+                body, otherwise, ..
+            } => {
+                collect_private(body, out);
+                collect_private(otherwise, out);
+            }
             Node::Stmt { .. } => {}
         }
     }

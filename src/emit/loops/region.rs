@@ -43,7 +43,9 @@ fn covered(nodes: &[Node]) -> Option<bool> {
     for n in nodes {
         let inner = match n {
             Node::Stmt { .. } => return None,
-            Node::If { body, .. } => covered(body)?,
+            Node::If {
+                body, otherwise, ..
+            } => covered(body)? | covered(otherwise)?,
             Node::For(l) if is_shared(l) => {
                 let clause_or_mark = |m: &Mark| {
                     matches!(

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::{Printer, STEP};
 use crate::emit::scan::rewrite::jammed;
-use crate::emit::scan::{Expr, Loop, Sum};
+use crate::emit::scan::{Expr, Loop};
 
 impl Printer<'_> {
     /// `v <= e`, written `v < e + 1` when that drops a `- 1`.
@@ -48,7 +48,7 @@ impl Printer<'_> {
             _ => None,
         };
         let span = match (affine(&l.upper), affine(&l.lower)) {
-            (Some(u), Some(lo)) => difference(&u, &lo).map(|d| (self.aff(&d), d)),
+            (Some(u), Some(lo)) => u.minus(&lo).map(|d| (self.aff(&d), d)),
             _ => None,
         };
         let count = match (&span, l.stride) {
@@ -168,18 +168,4 @@ impl Printer<'_> {
         let _ = write!(self.out, "{indent}{head}");
         self.body(&l.body, indent);
     }
-}
-
-/// `a - b`, exactly; `None` on overflow.
-pub(super) fn difference(a: &Sum, b: &Sum) -> Option<Sum> {
-    let mut d = a.clone();
-    d.constant = d.constant.checked_sub(b.constant)?;
-    for (c, name) in &b.terms {
-        match d.terms.iter_mut().find(|(_, n)| n == name) {
-            Some(t) => t.0 = t.0.checked_sub(*c)?,
-            None => d.terms.push((c.checked_neg()?, name.clone())),
-        }
-    }
-    d.terms.retain(|(c, _)| *c != 0);
-    Some(d)
 }

@@ -23,6 +23,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use super::ast::Node;
+use super::full_tiles::separate_full_tiles;
 use super::items::{items, Item};
 use super::rewrite::merge_adjacent_guards;
 use super::separate::{separate, tightened};
@@ -84,7 +85,7 @@ pub fn scan(scop: &Scop, schedule: &Schedule) -> Result<Vec<Node>, ScanError> {
     let all: Vec<usize> = (0..scanner.items.len()).collect();
     let mut vals = Vec::new();
     let nodes = scanner.level(&all, 0, &ctx, &mut vals)?;
-    Ok(merge_adjacent_guards(nodes))
+    Ok(separate_full_tiles(merge_adjacent_guards(nodes)))
 }
 
 /// What an enclosing date stands for in the generated code.

@@ -13,13 +13,15 @@
 //! under the enclosing constraints with `gist`), or an assignment when an
 //! equation fixes it; items whose bounds differ get disjoint loops in
 //! order ([`separate`]). After the last date, each statement's iterators are
-//! read off the equations.
+//! read off the equations. Last, each full tile gets a copy of its point
+//! loops with constant-width bounds ([`full_tiles`]).
 //!
 //! This module knows schedules and `poly` only: not recipes, directives or
 //! C text (the printers in [`super::loops`] do that).
 
 pub mod ast;
 mod build;
+mod full_tiles;
 mod items;
 pub mod rewrite;
 mod separate;

@@ -19,19 +19,29 @@ pub fn merge_adjacent_guards(nodes: Vec<Node>) -> Vec<Node> {
                 l.body = merge_adjacent_guards(std::mem::take(&mut l.body));
                 Node::For(l)
             }
-            Node::If { conds, body } => {
+            Node::If {
+                conds,
+                body,
+                otherwise,
+            } => {
                 let body = merge_adjacent_guards(body);
+                let otherwise = merge_adjacent_guards(otherwise);
                 if let Some(Node::If {
                     conds: last,
                     body: last_body,
+                    otherwise: last_otherwise,
                 }) = out.last_mut()
                 {
-                    if *last == conds {
+                    if *last == conds && last_otherwise.is_empty() && otherwise.is_empty() {
                         last_body.extend(body);
                         continue;
                     }
                 }
-                Node::If { conds, body }
+                Node::If {
+                    conds,
+                    body,
+                    otherwise,
+                }
             }
             stmt => stmt,
         };
@@ -56,7 +66,7 @@ pub fn jammed(body: &[Node], var: &str, factor: i64, stride: i64) -> Option<Vec<
                 return None;
             }
             let mut inner = l.clone();
-            if l.body.iter().any(has_loop) {
+            if l.body.iter().any(Node::has_loop) {
                 inner.body = jammed(&l.body, var, factor, stride)?;
             } else {
                 let mut copies = Vec::new();
@@ -70,24 +80,27 @@ pub fn jammed(body: &[Node], var: &str, factor: i64, stride: i64) -> Option<Vec<
             }
             Some(vec![Node::For(inner)])
         }
-        Node::If { conds, body } => {
+        Node::If {
+            conds,
+            body,
+            otherwise,
+        } => {
             if conds.iter().any(|c| c.mentions(var)) {
                 return None;
             }
+            // A branch with no loop (an empty `else`) has nothing to jam
+            // into: jam only when each branch is a nest or empty.
+            let otherwise = match otherwise.as_slice() {
+                [] => Vec::new(),
+                nodes => jammed(nodes, var, factor, stride)?,
+            };
             Some(vec![Node::If {
                 conds: conds.clone(),
                 body: jammed(body, var, factor, stride)?,
+                otherwise,
             }])
         }
         Node::Stmt { .. } => None,
-    }
-}
-
-fn has_loop(n: &Node) -> bool {
-    match n {
-        Node::For(_) => true,
-        Node::If { body, .. } => body.iter().any(has_loop),
-        Node::Stmt { .. } => false,
     }
 }
 
@@ -124,7 +137,11 @@ fn shifted(n: &Node, var: &str, offset: i64) -> Option<Node> {
                 })
                 .collect::<Option<_>>()?,
         },
-        Node::If { conds, body } => Node::If {
+        Node::If {
+            conds,
+            body,
+            otherwise,
+        } => Node::If {
             conds: conds
                 .iter()
                 .map(|c| {
@@ -137,10 +154,18 @@ fn shifted(n: &Node, var: &str, offset: i64) -> Option<Node> {
                             .iter()
                             .map(|(k, a, q)| aff(a).map(|a| (*k, a, *q)))
                             .collect::<Option<_>>()?,
+                        // Printed from `aff`: the sides are not shifted
+                        // (full-tile tests stand around loops, never in
+                        // the loop-free bodies shifted here).
+                        sides: None,
                     })
                 })
                 .collect::<Option<_>>()?,
             body: body
+                .iter()
+                .map(|b| shifted(b, var, offset))
+                .collect::<Option<_>>()?,
+            otherwise: otherwise
                 .iter()
                 .map(|b| shifted(b, var, offset))
                 .collect::<Option<_>>()?,

@@ -112,6 +112,7 @@ impl Scanner<'_> {
                     .iter()
                     .map(|(c, f)| Ok((*c, self.resolve(&f.coeffs, f.constant, vals)?, f.div)))
                     .collect::<Result<_, ScanError>>()?,
+                sides: None,
             };
             // A domain made disjoint repeats rows.
             if !conds.contains(&cond) {
@@ -134,6 +135,7 @@ impl Scanner<'_> {
             eq: true,
             modulo: Some(m),
             floors: Vec::new(),
+            sides: None,
         })
     }
 }

@@ -28,6 +28,7 @@ impl Scanner<'_> {
             eq,
             modulo: None,
             floors: Vec::new(),
+            sides: None,
         })
     }
 
@@ -133,6 +134,7 @@ impl Scanner<'_> {
                 out.push(Node::If {
                     conds,
                     body: vec![node],
+                    otherwise: Vec::new(),
                 });
             }
         }

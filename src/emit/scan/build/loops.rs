@@ -129,7 +129,11 @@ impl Scanner<'_> {
                     return Ok(match (body.is_empty(), conds.is_empty()) {
                         (true, _) => Vec::new(),
                         (false, true) => body,
-                        (false, false) => vec![Node::If { conds, body }],
+                        (false, false) => vec![Node::If {
+                            conds,
+                            body,
+                            otherwise: Vec::new(),
+                        }],
                     });
                 }
             }
@@ -164,7 +168,11 @@ impl Scanner<'_> {
         if conds.is_empty() {
             return Ok(body);
         }
-        Ok(vec![Node::If { conds, body }])
+        Ok(vec![Node::If {
+            conds,
+            body,
+            otherwise: Vec::new(),
+        }])
     }
 
     /// One loop over the union of the ranges of the items `kept` (their

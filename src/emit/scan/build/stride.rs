@@ -167,6 +167,7 @@ impl Scanner<'_> {
                 eq: true,
                 modulo: Some(g),
                 floors: Vec::new(),
+                sides: None,
             });
             let e = narrowed.add_local();
             let mut with_local = vec![0; narrowed.n_cols()];
