@@ -19,7 +19,7 @@
 //! * refused for a precondition: the diagnostic's primary span lies in the
 //!   call and it names the directive;
 //! * refused by code generation for a reason only it sees: a constant
-//!   beyond a C `int`, or a `collapse` over loops that are not a perfect
+//!   beyond a C `int`, exact arithmetic past 64 bits, or a `collapse` over loops that are not a perfect
 //!   rectangular nest;
 //! * anything else (a panic, a code generation error, a compiler warning or
 //!   error, a different output, a crash, more than 10 s of processor time)
@@ -126,6 +126,7 @@ pub const PASSING: &[&str] = &[
     "refused-jam-witness-pair-ok",
     "refused-jam-carried-witness-pair-ok",
     "refused-beyond-int",
+    "refused-overflow",
     "refused-collapse-nest",
 ];
 
@@ -434,6 +435,16 @@ fn cli_output(kernel: &Kernel, region: usize, directives: &[String]) -> Result<S
     // it, which code generation refuses (docs/recipe-language.md).
     if out.status == 1 && out.stderr.contains("outside the range of a C `int`") {
         return Err(Verdict::new("refused-beyond-int", out.stderr));
+    }
+    // Or past 64 bits inside scanning's exact arithmetic (a `reshape` by
+    // -1000 of a tiled lu: Fourier–Motzkin multiplies its coefficients),
+    // refused, never wrapped (the same section of the docs).
+    if out.status == 1
+        && out
+            .stderr
+            .contains("integer overflow in polyhedral arithmetic")
+    {
+        return Err(Verdict::new("refused-overflow", out.stderr));
     }
     // `collapse` needs a perfect rectangular nest, which only code
     // generation sees (docs/recipe-language.md).
