@@ -17,7 +17,9 @@
 //!   first, then the variable with the fewest splinters (they nest across
 //!   variables), then the one that adds the fewest rows;
 //! * before an elimination that would add more than [`ROW_GROWTH_LIMIT`]
-//!   rows, the rows that the others imply are dropped.
+//!   rows, the rows that the others imply are dropped;
+//! * past [`WORK_LIMIT`] rows of work the test gives up and decides
+//!   nothing.
 //!
 //! Coefficient arithmetic is checked: an overflow is returned, never wrapped,
 //! and then no answer is given. Cost: exponential in the worst case (integer
@@ -30,7 +32,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::{checked_add, checked_mul, gcd_of, Constraint, ConstraintKind, Overflow};
+use super::{checked_add, checked_mul, gcd_of, Constraint, ConstraintKind, Overflow, PolyError};
 
 /// `coeffs · x + constant`, with the relation given by where the row is kept.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -56,11 +58,41 @@ enum Recovery {
     Bounded { j: usize, rows: Vec<Row> },
 }
 
-/// An integer point satisfying every constraint over `n` columns, or `None`.
+/// The most work one [`integer_sample`] may do, in rows: the rows of each
+/// system a step normalises (splinters and shadows are systems of their
+/// own) and the rows each elimination builds. Past it the test gives up
+/// with [`PolyError::StepLimit`]: nothing is decided, so a legality check
+/// refuses its directive and code generation its region (exit 1), never
+/// reading it as empty. Measured (Zen 1): the largest test of the whole
+/// test suite does 297,000 (a tenth of a second); the seidel-2d and
+/// heat-3d checks that ran 11 s to over 120 s after
+/// `auto(pluto, wavefront = true)` (tests/regressions/pending) each had
+/// one test past 1.6 million rows, or an elimination of over 20 million.
+pub const WORK_LIMIT: u64 = 1_000_000;
+
+/// Work left to one [`integer_sample`].
+struct Budget {
+    left: u64,
+}
+
+impl Budget {
+    /// Spend `rows`, or give up.
+    fn spend(&mut self, rows: usize) -> Result<(), PolyError> {
+        let rows = u64::try_from(rows).unwrap_or(u64::MAX).max(1);
+        self.left = self
+            .left
+            .checked_sub(rows)
+            .ok_or(PolyError::StepLimit("the Omega test"))?;
+        Ok(())
+    }
+}
+
+/// An integer point satisfying every constraint over `n` columns, or `None`;
+/// [`PolyError::StepLimit`] past [`WORK_LIMIT`].
 pub(crate) fn integer_sample(
     n: usize,
     constraints: &[Constraint],
-) -> Result<Option<Vec<i64>>, Overflow> {
+) -> Result<Option<Vec<i64>>, PolyError> {
     let mut sys = System {
         n,
         eqs: Vec::new(),
@@ -78,7 +110,7 @@ pub(crate) fn integer_sample(
             ConstraintKind::Ineq => sys.ineqs.push(row),
         }
     }
-    solve(sys)
+    solve(sys, &mut Budget { left: WORK_LIMIT })
 }
 
 /// `-a`, or [`Overflow`] for `i64::MIN`.
@@ -272,9 +304,10 @@ fn normalize(sys: &mut System) -> Result<Normalized, Overflow> {
     Ok(Normalized::Ok)
 }
 
-fn solve(mut sys: System) -> Result<Option<Vec<i64>>, Overflow> {
+fn solve(mut sys: System, budget: &mut Budget) -> Result<Option<Vec<i64>>, PolyError> {
     let mut steps: Vec<Recovery> = Vec::new();
     let point = loop {
+        budget.spend(sys.eqs.len() + sys.ineqs.len())?;
         if let Normalized::Infeasible = normalize(&mut sys)? {
             return Ok(None);
         }
@@ -287,7 +320,7 @@ fn solve(mut sys: System) -> Result<Option<Vec<i64>>, Overflow> {
                 steps.push(step);
             }
             // The substituted columns are now unused: go on without them.
-            if let Some(point) = solve_compacted(&sys)? {
+            if let Some(point) = solve_compacted(&sys, budget)? {
                 match point {
                     Some(p) => break p,
                     None => return Ok(None),
@@ -298,13 +331,13 @@ fn solve(mut sys: System) -> Result<Option<Vec<i64>>, Overflow> {
         if sys.ineqs.is_empty() {
             break vec![0; sys.n];
         }
-        if let Some(point) = solve_compacted(&sys)? {
+        if let Some(point) = solve_compacted(&sys, budget)? {
             match point {
                 Some(p) => break p,
                 None => return Ok(None),
             }
         }
-        match eliminate_inequality_var(&mut sys)? {
+        match eliminate_inequality_var(&mut sys, budget)? {
             Elim::Step(step) => steps.push(step),
             Elim::Decided(p) => match p {
                 Some(p) => break p,
@@ -342,7 +375,10 @@ fn solve(mut sys: System) -> Result<Option<Vec<i64>>, Overflow> {
 /// back in place (unused columns get 0; the caller's recovery steps set the
 /// eliminated ones). `None`: not worth it, the caller goes on.
 #[allow(clippy::type_complexity)]
-fn solve_compacted(sys: &System) -> Result<Option<Option<Vec<i64>>>, Overflow> {
+fn solve_compacted(
+    sys: &System,
+    budget: &mut Budget,
+) -> Result<Option<Option<Vec<i64>>>, PolyError> {
     let used: Vec<usize> = (0..sys.n)
         .filter(|&j| sys.eqs.iter().chain(&sys.ineqs).any(|r| r.coeffs[j] != 0))
         .collect();
@@ -358,7 +394,7 @@ fn solve_compacted(sys: &System) -> Result<Option<Option<Vec<i64>>>, Overflow> {
         eqs: sys.eqs.iter().map(pick_columns).collect(),
         ineqs: sys.ineqs.iter().map(pick_columns).collect(),
     };
-    Ok(Some(solve(small)?.map(|p| {
+    Ok(Some(solve(small, budget)?.map(|p| {
         let mut x = vec![0; sys.n];
         for (&j, v) in used.iter().zip(p) {
             x[j] = v;
@@ -551,7 +587,7 @@ const KEPT_LIMIT: usize = 24;
 /// point (rows have integer coefficients, so `r < 0` is `r <= -1` on
 /// integers). The integer points are unchanged, which is all that the
 /// later steps (exact eliminations included) rely on.
-fn drop_implied_rows(sys: &mut System) {
+fn drop_implied_rows(sys: &mut System, budget: &mut Budget) {
     // A row joins only when the rows kept so far do not imply it, so each
     // test is a small system: the kept rows are few where the input is a
     // Fourier–Motzkin product (3,158 rows of heat-3d's check kept 4).
@@ -561,7 +597,7 @@ fn drop_implied_rows(sys: &mut System) {
     let mut kept: Vec<Row> = Vec::new();
     let mut rows = std::mem::take(&mut sys.ineqs).into_iter();
     for row in rows.by_ref() {
-        if !implied(sys, &kept, &row) {
+        if !implied(sys, &kept, &row, budget) {
             kept.push(row);
             if kept.len() > KEPT_LIMIT {
                 break;
@@ -577,7 +613,7 @@ fn drop_implied_rows(sys: &mut System) {
     let mut k = 0;
     while k < kept.len() {
         let row = kept.remove(k);
-        if implied(sys, &kept, &row) {
+        if implied(sys, &kept, &row, budget) {
             continue;
         }
         kept.insert(k, row);
@@ -589,8 +625,8 @@ fn drop_implied_rows(sys: &mut System) {
 /// Do the equalities of `sys` and `rows` imply `row >= 0` at every integer
 /// point? Proved when they have no integer point with `row <= -1` (the
 /// Omega test on the small system); `false` when that is not proved (an
-/// overflow).
-fn implied(sys: &System, rows: &[Row], row: &Row) -> bool {
+/// overflow, or the budget spent).
+fn implied(sys: &System, rows: &[Row], row: &Row, budget: &mut Budget) -> bool {
     let negated = row
         .coeffs
         .iter()
@@ -607,7 +643,7 @@ fn implied(sys: &System, rows: &[Row], row: &Row) -> bool {
         eqs: sys.eqs.clone(),
         ineqs,
     };
-    matches!(solve(test), Ok(None))
+    matches!(solve(test, budget), Ok(None))
 }
 
 /// How many splinters the inexact elimination of a variable may try: per
@@ -671,7 +707,7 @@ fn choose_variable(sys: &System) -> Option<(bool, usize, (u128, usize))> {
 }
 
 /// Eliminate one variable from a system of inequalities only.
-fn eliminate_inequality_var(sys: &mut System) -> Result<Elim, Overflow> {
+fn eliminate_inequality_var(sys: &mut System, budget: &mut Budget) -> Result<Elim, PolyError> {
     let n = sys.n;
     // A variable bounded on one side only: drop its rows.
     for j in 0..n {
@@ -690,12 +726,15 @@ fn eliminate_inequality_var(sys: &mut System) -> Result<Elim, Overflow> {
     }
     let mut choice = choose_variable(sys);
     if choice.is_some_and(|(_, _, (_, rows))| rows > ROW_GROWTH_LIMIT) {
-        drop_implied_rows(sys);
+        drop_implied_rows(sys, budget);
         choice = choose_variable(sys);
     }
-    let Some((exact, j, _)) = choice else {
+    let Some((exact, j, (_, new_rows))) = choice else {
         return Ok(Elim::Decided(Some(vec![0; n])));
     };
+    // The shadows' rows are built before the next step normalises them:
+    // charge them now (a seidel-2d jam check's product reached gigabytes).
+    budget.spend(new_rows.saturating_mul(if exact { 1 } else { 2 }))?;
     let (rows, rest): (Vec<Row>, Vec<Row>) = std::mem::take(&mut sys.ineqs)
         .into_iter()
         .partition(|r| r.coeffs[j] != 0);
@@ -743,7 +782,7 @@ fn eliminate_inequality_var(sys: &mut System) -> Result<Elim, Overflow> {
                     eqs: vec![fix],
                     ineqs: all.clone(),
                 };
-                if let Some(p) = solve(branch)? {
+                if let Some(p) = solve(branch, budget)? {
                     return Ok(Elim::Decided(Some(p)));
                 }
             }
@@ -751,11 +790,11 @@ fn eliminate_inequality_var(sys: &mut System) -> Result<Elim, Overflow> {
         }
     }
     // The dark shadow first: most satisfiable systems have a point there.
-    if let Some(mut p) = solve(sub(shadow(true)?))? {
+    if let Some(mut p) = solve(sub(shadow(true)?), budget)? {
         p[j] = pick(&rows, j, &p)?;
         return Ok(Elim::Decided(Some(p)));
     }
-    if solve(sub(shadow(false)?))?.is_none() {
+    if solve(sub(shadow(false)?), budget)?.is_none() {
         return Ok(Elim::Decided(None));
     }
     // Splinters: an integer point outside the dark shadow lies on
@@ -778,7 +817,7 @@ fn eliminate_inequality_var(sys: &mut System) -> Result<Elim, Overflow> {
                 eqs: vec![eq],
                 ineqs: all.clone(),
             };
-            if let Some(p) = solve(splinter)? {
+            if let Some(p) = solve(splinter, budget)? {
                 return Ok(Elim::Decided(Some(p)));
             }
         }

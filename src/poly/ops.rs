@@ -202,7 +202,7 @@ impl BasicSet {
         let mut c = vec![0; n];
         c[col] = -sign;
         r.push(Constraint::ineq(c, bound));
-        Ok(integer_sample(n, &r)?)
+        integer_sample(n, &r)
     }
 
     /// The complement within the universe of the space. Exact. The locals

@@ -19,7 +19,8 @@
 //! * refused for a precondition: the diagnostic's primary span lies in the
 //!   call and it names the directive;
 //! * refused by code generation for a reason only it sees: a constant
-//!   beyond a C `int`, exact arithmetic past 64 bits, or a `collapse` over loops that are not a perfect
+//!   beyond a C `int`, exact arithmetic past 64 bits, an Omega test past
+//!   its work limit, or a `collapse` over loops that are not a perfect
 //!   rectangular nest;
 //! * anything else (a panic, a code generation error, a compiler warning or
 //!   error, a different output, a crash, more than 10 s of processor time)
@@ -127,6 +128,7 @@ pub const PASSING: &[&str] = &[
     "refused-jam-carried-witness-pair-ok",
     "refused-beyond-int",
     "refused-overflow",
+    "refused-step-limit",
     "refused-collapse-nest",
 ];
 
@@ -445,6 +447,11 @@ fn cli_output(kernel: &Kernel, region: usize, directives: &[String]) -> Result<S
             .contains("integer overflow in polyhedral arithmetic")
     {
         return Err(Verdict::new("refused-overflow", out.stderr));
+    }
+    // Or past the Omega test's work limit (`poly::omega::WORK_LIMIT`):
+    // nothing decided, so no code rather than a guess.
+    if out.status == 1 && out.stderr.contains("gave up after its step limit") {
+        return Err(Verdict::new("refused-step-limit", out.stderr));
     }
     // `collapse` needs a perfect rectangular nest, which only code
     // generation sees (docs/recipe-language.md).
