@@ -319,3 +319,46 @@ fn polyc_adds_only_the_documented_helpers_and_keeps_every_byte_outside_regions()
         "only {with_helpers} outputs used the helpers"
     );
 }
+
+/// gcc vectorises the innermost loop of gemm's full tile (issue 16: point
+/// loops of constant width, which `-fopt-info-vec` reports as vectorised
+/// with no remainder to guess at), in the `auto(pluto)` output.
+#[test]
+fn gcc_vectorises_the_full_tile_of_gemm() {
+    let dir = common::scratch("full-tile-vector");
+    let recipe = dir.join("auto.poly");
+    std::fs::write(&recipe, "auto(pluto);\n").expect("write the recipe");
+    let out = common::polyc(&[
+        "tests/kernels/gemm.c",
+        "--recipe",
+        &recipe.to_string_lossy(),
+    ]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let src = dir.join("gemm-auto.c");
+    std::fs::write(&src, &out.stdout).expect("write the output");
+    // The full tile's innermost loop: the `j` loop of constant width.
+    let line = out
+        .stdout
+        .lines()
+        .position(|l| {
+            l.trim_start()
+                .starts_with("for (j = 32 * c2; j <= 32 * c2 + 31; j++)")
+        })
+        .map(|k| k + 1)
+        .unwrap_or_else(|| panic!("no full-tile j loop:\n{}", out.stdout));
+    let report = std::process::Command::new("gcc")
+        .args(["-O3", "-fopenmp", "-fopt-info-vec-optimized", "-c", "-o"])
+        .arg(dir.join("gemm-auto.o"))
+        .arg(&src)
+        .output()
+        .expect("gcc runs");
+    let text = String::from_utf8_lossy(&report.stderr);
+    // gcc names the loop by its header or by its body's line.
+    let at = |k: usize| format!("gemm-auto.c:{k}:");
+    assert!(
+        text.lines()
+            .any(|l| (l.contains(&at(line)) || l.contains(&at(line + 1)))
+                && l.contains("loop vectorized")),
+        "gcc did not vectorise the loop of line {line}:\n{text}"
+    );
+}
