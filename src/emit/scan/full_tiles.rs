@@ -16,8 +16,12 @@
 //! vectorises and unrolls with no remainder; gemm's tiled update ran 1.5×
 //! faster on Zen 1). The conditions of the loops nested directly inside
 //! (a chain of single loops: the point loops of a band) join the first
-//! `if` when they read none of the chain's variables, so one test covers
-//! the whole tile. The rewrite keeps what runs: each condition is an exact
+//! `if`, so one test covers the whole tile; a condition that reads a
+//! chain variable is taken at that variable's worst end of its full range
+//! (syrk's `j` tile is full below the diagonal when `i >= 32 * c2 + 31`,
+//! so for the whole `i` tile when `32 * c1 >= 32 * c2 + 31`), a
+//! sufficient test, and the chain stops before a loop that would make the
+//! test longer than [`MAX_TEST_TERMS`]. The rewrite keeps what runs: each condition is an exact
 //! integer comparison of two bounds (`f ≥ ceil(b / d)` is `d·f − b ≥ 0`),
 //! and under all of them the `max` is `f` and the `min` is `e`.
 //!
@@ -39,6 +43,13 @@ use crate::scop::schedule::Mark;
 /// around them) a versioned nest may hold: the full-tile copy doubles the
 /// printed code, and compile time with it.
 const MAX_VERSIONED_WEIGHT: u64 = 256;
+
+/// The most comparisons one full-tile test joins from the loops of a
+/// chain: a skewed tile's point loops each have several bounds, and a test
+/// of fifteen (seidel-2d's skewed 4 × 4 × 4 tiles) is unreadable for a
+/// tile that is rarely full; the chain stops before a loop that would
+/// pass it.
+const MAX_TEST_TERMS: usize = 8;
 
 /// `nodes` with every full-tile chain versioned.
 pub fn separate_full_tiles(nodes: Vec<Node>) -> Vec<Node> {
@@ -163,14 +174,22 @@ fn full_chain(l: &Loop, around: &[String]) -> Option<(Vec<Cond>, Vec<Range>)> {
         if !in_a_tile {
             break;
         }
-        if more.iter().any(|c| vars.iter().any(|v| c.mentions(v))) {
+        // A test that reads a chain variable (syrk's `j` tile is full when
+        // `i >= 32 * c2 + 31`) holds for the whole tile when it holds at
+        // that variable's worst end of its full range.
+        let box_of: Vec<(&str, &Range)> = vars.iter().copied().zip(ranges.iter()).collect();
+        let Some(more) = more
+            .into_iter()
+            .map(|c| at_worst_corner(c, &box_of))
+            .collect::<Option<Vec<Cond>>>()
+        else {
+            break;
+        };
+        let fresh: Vec<Cond> = more.into_iter().filter(|c| !conds.contains(c)).collect();
+        if !ranges.is_empty() && conds.len() + fresh.len() > MAX_TEST_TERMS {
             break;
         }
-        for c in more {
-            if !conds.contains(&c) {
-                conds.push(c);
-            }
-        }
+        conds.extend(fresh);
         ranges.push(range);
         last = current;
         vars.push(current.var.as_str());
@@ -186,6 +205,70 @@ fn full_chain(l: &Loop, around: &[String]) -> Option<(Vec<Cond>, Vec<Range>)> {
     // whole sweeps) would only double the code.
     let innermost = !last.body.iter().any(Node::has_loop);
     (!ranges.is_empty() && innermost).then_some((conds, ranges))
+}
+
+/// `c`, which may read the chain variables of `chain` (each with its full
+/// range), as a test over the variables outside the chain that holds
+/// exactly when `c` holds at every point of the chain's box: each chain
+/// variable replaced by the end of its range where `c` is smallest (the
+/// lower end where its coefficient is positive). `None` when that is not
+/// a box (a range reads another chain variable), when `c` has floors, or
+/// on overflow.
+fn at_worst_corner(c: Cond, chain: &[(&str, &Range)]) -> Option<Cond> {
+    let read: Vec<&(&str, &Range)> = chain.iter().filter(|(v, _)| c.mentions(v)).collect();
+    if read.is_empty() {
+        return Some(c);
+    }
+    if !c.floors.is_empty() || c.eq || c.modulo.is_some() {
+        return None;
+    }
+    let in_chain = |s: &Sum| chain.iter().any(|(v, _)| s.mentions(v));
+    let mut c = c;
+    for (v, (lower, upper)) in read {
+        if in_chain(lower) || in_chain(upper) {
+            return None;
+        }
+        let coefficient = c
+            .aff
+            .terms
+            .iter()
+            .filter(|(_, n)| n == v)
+            .map(|(k, _)| *k)
+            .sum::<i64>();
+        let end = if coefficient > 0 { lower } else { upper };
+        c.aff = replaced(&c.aff, v, end)?;
+        if let Some((left, right)) = &c.sides {
+            c.sides = Some((replaced_in(left, v, end)?, replaced_in(right, v, end)?));
+        }
+    }
+    Some(c)
+}
+
+/// `s` with `var` replaced by `value`, exactly; `None` on overflow.
+fn replaced(s: &Sum, var: &str, value: &Sum) -> Option<Sum> {
+    let mut out = Sum {
+        terms: Vec::new(),
+        constant: s.constant,
+    };
+    let mut k = 0i64;
+    for (c, n) in &s.terms {
+        if n == var {
+            k = k.checked_add(*c)?;
+        } else {
+            out.terms.push((*c, n.clone()));
+        }
+    }
+    out.minus(&value.times(k.checked_neg()?)?)
+}
+
+/// A bound with `var` replaced by `value` (a full-tile test's sides are
+/// rounded affine forms).
+fn replaced_in(e: &Expr, var: &str, value: &Sum) -> Option<Expr> {
+    match e {
+        Expr::Ceil(s, d) => Some(Expr::Ceil(replaced(s, var, value)?, *d)),
+        Expr::Floor(s, d) => Some(Expr::Floor(replaced(s, var, value)?, *d)),
+        _ => None,
+    }
 }
 
 /// The full range `(f, e)` of `l` (a lower and an upper bound a constant
