@@ -117,9 +117,16 @@ pub struct Cond {
 }
 
 impl Cond {
-    /// Whether `name` appears in the condition.
+    /// Whether `name` appears in the condition, as it is printed too (the
+    /// sides of a full-tile test may both read a variable that cancels out
+    /// of `aff`: `-2 * i + n - 4 >= 4 * c2 - 2 * i`, seed 82).
     pub fn mentions(&self, name: &str) -> bool {
-        self.aff.mentions(name) || self.floors.iter().any(|(_, a, _)| a.mentions(name))
+        self.aff.mentions(name)
+            || self.floors.iter().any(|(_, a, _)| a.mentions(name))
+            || self
+                .sides
+                .as_ref()
+                .is_some_and(|(l, r)| l.mentions(name) || r.mentions(name))
     }
 }
 

@@ -238,7 +238,10 @@ fn at_worst_corner(c: Cond, chain: &[(&str, &Range)]) -> Option<Cond> {
         let end = if coefficient > 0 { lower } else { upper };
         c.aff = replaced(&c.aff, v, end)?;
         if let Some((left, right)) = &c.sides {
-            c.sides = Some((replaced_in(left, v, end)?, replaced_in(right, v, end)?));
+            c.sides = Some(cancelled(
+                replaced_in(left, v, end)?,
+                replaced_in(right, v, end)?,
+            ));
         }
     }
     Some(c)
@@ -363,8 +366,29 @@ fn inequality(aff: Sum, left: Expr, right: Expr) -> Cond {
         eq: false,
         modulo: None,
         floors: Vec::new(),
-        sides: Some((left, right)),
+        sides: Some(cancelled(left, right)),
     }
+}
+
+/// `left >= right` without the terms both sides have alike (`-2 * i + n -
+/// 4 >= 4 * c2 - 2 * i` is `n - 4 >= 4 * c2`), when neither divides.
+fn cancelled(left: Expr, right: Expr) -> (Expr, Expr) {
+    let (
+        Expr::Ceil(mut l, 1) | Expr::Floor(mut l, 1),
+        Expr::Ceil(mut r, 1) | Expr::Floor(mut r, 1),
+    ) = (left.clone(), right.clone())
+    else {
+        return (left, right);
+    };
+    let common: Vec<(i64, String)> = l
+        .terms
+        .iter()
+        .filter(|t| r.terms.contains(t))
+        .cloned()
+        .collect();
+    l.terms.retain(|t| !common.contains(t));
+    r.terms.retain(|t| !common.contains(t));
+    (Expr::Ceil(l, 1), Expr::Floor(r, 1))
 }
 
 /// How many statement copies `nodes` print: statement nodes times the
