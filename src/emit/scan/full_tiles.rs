@@ -119,6 +119,11 @@ fn versioned(mut l: Loop, scope: &Scope) -> Node {
         return Node::For(Box::new(l));
     };
     let full = rebuilt(&l, Some(&ranges), ranges.len(), scope);
+    if conds.is_empty() {
+        // The other bounds never cut the range (each comparison held as
+        // constants): every tile is full.
+        return Node::For(Box::new(full));
+    }
     let partial = rebuilt(&l, None, ranges.len(), scope);
     Node::If {
         conds,
@@ -441,6 +446,64 @@ mod tests {
             Expr::Floor(b, d) => value(b, x).div_euclid(*d),
             _ => unreachable!("only divisions here"),
         }
+    }
+
+    /// A range that the other bounds never cut (`max(32c, 32c − 5)`) is
+    /// printed full, with no test (an `if ()` would not compile).
+    #[test]
+    fn a_range_no_bound_cuts_needs_no_test() {
+        let l = Loop {
+            var: "i".into(),
+            declare: true,
+            down: false,
+            lower: Expr::Max(vec![
+                Expr::Ceil(
+                    Sum {
+                        terms: vec![(32, "c".into())],
+                        constant: 0,
+                    },
+                    1,
+                ),
+                Expr::Ceil(
+                    Sum {
+                        terms: vec![(32, "c".into())],
+                        constant: -5,
+                    },
+                    1,
+                ),
+            ]),
+            upper: Expr::Min(vec![Expr::Floor(
+                Sum {
+                    terms: vec![(32, "c".into())],
+                    constant: 31,
+                },
+                1,
+            )]),
+            stride: 1,
+            marks: Vec::new(),
+            once: false,
+            body: vec![Node::Stmt {
+                statement: 0,
+                iterators: Vec::new(),
+            }],
+        };
+        let scope = Scope {
+            loops: vec!["c".into()],
+            collapsed: 0,
+        };
+        let Node::For(full) = versioned(l, &scope) else {
+            panic!("a test around a range no bound cuts");
+        };
+        assert_eq!(
+            full.lower,
+            Expr::Ceil(
+                Sum {
+                    terms: vec![(32, "c".into())],
+                    constant: 0
+                },
+                1
+            )
+        );
     }
 
     /// Each test is exact: it holds at exactly the points where the full
