@@ -142,16 +142,32 @@ impl Printer<'_> {
         }
         let _ = writeln!(self.out, "{indent}}}");
         // The remainder starts after the groups the main loop ran:
-        // `lower + k·stride·(count / k)` (downwards from `upper`).
-        let done = format!("{group} * ({} / {k})", self.trip_count(l));
+        // `lower + k·stride·(count / k)` (downwards from `upper`); with a
+        // constant count (a full tile) it is folded, and a count that `k`
+        // divides leaves no remainder at all.
+        let count = self.trip_count(l);
+        let constant = count.parse::<i64>().ok();
+        if constant.is_some_and(|c| c % k == 0) {
+            return;
+        }
+        let done = match constant {
+            Some(c) => self.checked(group.checked_mul(c / k)).to_string(),
+            None => format!("{group} * ({count} / {k})"),
+        };
         let head = if l.down {
+            let start = match constant {
+                Some(_) => self.plus(&l.upper, -self.checked(done.parse::<i64>().ok())),
+                None => format!("{} - {done}", self.expr(&l.upper)),
+            };
             format!(
-                "for ({decl}{v} = {} - {done}; {v} >= {}; {v}--)",
-                self.expr(&l.upper),
+                "for ({decl}{v} = {start}; {v} >= {}; {v}--)",
                 self.expr(&l.lower)
             )
         } else {
             let lo = match &l.lower {
+                _ if constant.is_some() => {
+                    self.plus(&l.lower, self.checked(done.parse::<i64>().ok()))
+                }
                 Expr::Ceil(a, 1) | Expr::Floor(a, 1) if a.is_constant() && a.constant == 0 => done,
                 _ => format!("{} + {done}", self.expr(&l.lower)),
             };
