@@ -33,23 +33,18 @@ pub(super) fn parallel_clauses(l: &Loop) -> Result<(String, u32), String> {
     Ok((text, inner))
 }
 
-/// Whether `l` heads `n` perfectly nested, rectangular loops.
+/// Whether `l` heads `n` perfectly nested, rectangular loops, none
+/// unrolled.
 fn check_collapsible(l: &Loop, n: u32) -> Result<(), String> {
-    let mut vars = vec![l.var.as_str()];
-    let mut current = l;
-    for _ in 1..n {
-        if is_unrolled(current) {
-            return Err(format!(
-                "`collapse({n})` on the loop over {}: the loop over {} is unrolled, and OpenMP collapses plain loops only",
-                l.var, current.var
-            ));
-        }
+    let refuse = |why: String| Err(format!("`collapse({n})` on the loop over {}: {why}", l.var));
+    let mut nest = vec![l];
+    while nest.len() < n as usize {
+        let current = nest[nest.len() - 1];
         let next = match current.body.as_slice() {
             [Node::For(inner)] if !inner.once => inner,
             _ => {
-                return Err(format!(
-                    "`collapse({n})` on the loop over {}: the loop over {} does not hold exactly one loop (code generation printed {}), and OpenMP collapses a perfect nest",
-                    l.var,
+                return refuse(format!(
+                    "the loop over {} does not hold exactly one loop (code generation printed {}), and OpenMP collapses a perfect nest",
                     current.var,
                     describe(&current.body)
                 ))
@@ -58,30 +53,29 @@ fn check_collapsible(l: &Loop, n: u32) -> Result<(), String> {
         // Each collapsed loop was proven parallel on its own (a later
         // directive may have moved another loop under the collapsed one).
         if !next.marks.contains(&Mark::Parallel) {
-            return Err(format!(
-                "`collapse({n})` on the loop over {}: the loop over {} inside it is not marked parallel",
-                l.var, next.var
+            return refuse(format!(
+                "the loop over {} inside it is not marked parallel",
+                next.var
             ));
         }
-        if let Some(v) = vars
+        if let Some(outer) = nest
             .iter()
-            .find(|v| next.lower.mentions(v) || next.upper.mentions(v))
+            .find(|o| next.lower.mentions(&o.var) || next.upper.mentions(&o.var))
         {
-            return Err(format!(
-                "`collapse({n})` on the loop over {}: the bounds of the loop over {} depend on {v}, and polyc collapses rectangular nests only",
-                l.var, next.var
+            return refuse(format!(
+                "the bounds of the loop over {} depend on {}, and polyc collapses rectangular nests only",
+                next.var, outer.var
             ));
         }
-        vars.push(next.var.as_str());
-        current = next;
+        nest.push(next);
     }
-    if is_unrolled(current) {
-        return Err(format!(
-            "`collapse({n})` on the loop over {}: the loop over {} is unrolled, and OpenMP collapses plain loops only",
-            l.var, current.var
-        ));
+    match nest.iter().find(|m| is_unrolled(m)) {
+        Some(m) => refuse(format!(
+            "the loop over {} is unrolled, and OpenMP collapses plain loops only",
+            m.var
+        )),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 fn is_unrolled(l: &Loop) -> bool {
