@@ -31,7 +31,7 @@ impl fmt::Display for PolyError {
             PolyError::Overflow => f.write_str("integer overflow in polyhedral arithmetic"),
             PolyError::SpaceMismatch { op } => write!(f, "{op}: operands live in different spaces"),
             PolyError::Unsupported(what) => write!(f, "not supported: {what}"),
-            PolyError::StepLimit(what) => write!(f, "{what}: gave up after its step limit"),
+            PolyError::StepLimit(what) => write!(f, "{what}: gave up at a step limit"),
         }
     }
 }

@@ -64,6 +64,7 @@ mod simplex;
 mod simplify;
 mod space;
 mod union;
+mod work;
 mod wrap;
 
 pub use affine::Affine;
@@ -74,6 +75,7 @@ pub use constraint::{
 };
 pub use error::PolyError;
 pub use farkas::nonnegative_forms;
+pub use omega::WORK_LIMIT;
 pub use ops::LexOpt;
 pub(crate) use print::linear_text;
 pub use simplex::{
@@ -81,5 +83,6 @@ pub use simplex::{
 };
 pub use space::{Space, Tuple};
 pub use union::{Map, Set};
+pub use work::with_work_limit;
 mod parse;
 pub use parse::{parse_basic_map, parse_basic_set, parse_map, parse_set, ParseError};

@@ -18,8 +18,9 @@
 //!   variables), then the one that adds the fewest rows;
 //! * before an elimination that would add more than [`ROW_GROWTH_LIMIT`]
 //!   rows, the rows that the others imply are dropped;
-//! * past [`WORK_LIMIT`] rows of work the test gives up and decides
-//!   nothing.
+//! * past [`WORK_LIMIT`] rows of work, or past what the enclosing
+//!   [`with_work_limit`](super::with_work_limit) scope has left, the test
+//!   gives up and decides nothing.
 //!
 //! Coefficient arithmetic is checked: an overflow is returned, never wrapped,
 //! and then no answer is given. Cost: exponential in the worst case (integer
@@ -32,7 +33,9 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::{checked_add, checked_mul, gcd_of, Constraint, ConstraintKind, Overflow, PolyError};
+use super::{
+    checked_add, checked_mul, gcd_of, work, Constraint, ConstraintKind, Overflow, PolyError,
+};
 
 /// `coeffs · x + constant`, with the relation given by where the row is kept.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -88,7 +91,8 @@ impl Budget {
 }
 
 /// An integer point satisfying every constraint over `n` columns, or `None`;
-/// [`PolyError::StepLimit`] past [`WORK_LIMIT`].
+/// [`PolyError::StepLimit`] past [`WORK_LIMIT`], or past what the
+/// enclosing [`with_work_limit`](super::with_work_limit) scope has left.
 pub(crate) fn integer_sample(
     n: usize,
     constraints: &[Constraint],
@@ -110,7 +114,16 @@ pub(crate) fn integer_sample(
             ConstraintKind::Ineq => sys.ineqs.push(row),
         }
     }
-    solve(sys, &mut Budget { left: WORK_LIMIT })
+    let allowed = work::allowance(WORK_LIMIT);
+    let mut budget = Budget { left: allowed };
+    let out = solve(sys, &mut budget);
+    work::charge(allowed - budget.left);
+    match out {
+        Err(PolyError::StepLimit(_)) if allowed < WORK_LIMIT => Err(PolyError::StepLimit(
+            "the exact tests of one directive together",
+        )),
+        out => out,
+    }
 }
 
 /// `-a`, or [`Overflow`] for `i64::MIN`.

@@ -24,6 +24,7 @@ pub mod table;
 
 use crate::apply::apply;
 use crate::lang::recipe::{Call, Recipe};
+use crate::poly::with_work_limit;
 use crate::scop::{Dependence, Schedule, Scop};
 use crate::syntax::diagnostic::Diagnostic;
 
@@ -101,6 +102,23 @@ impl RecipeState {
 /// result is the call's warning, if any (a directive that changes
 /// nothing); on a refusal the state is left as it was.
 pub fn step(state: &mut RecipeState, call: &Call) -> Result<Option<Diagnostic>, RecipeError> {
+    with_work_limit(CALL_WORK_LIMIT, || step_unlimited(state, call)).0
+}
+
+/// The most exact work one call may do, in rows of the Omega test summed
+/// over every test it makes (its legality check, and the checks of the
+/// marks it must keep): past it the call is refused as not proven
+/// (`poly::with_work_limit`). Each test alone stops at
+/// [`crate::poly::WORK_LIMIT`]; a call makes hundreds, and after a jam
+/// inside a wavefront's tiles each later directive proved the jam again
+/// for 13 to 29 million rows (5 to 10 s, `tests/regressions`, seeds
+/// 83/84). Measured (Zen 1, about 6 million rows a second): the test
+/// suite's costliest call is an `unroll_jam` of 9.4 million rows
+/// (1.9 s); every other stays under 2.6 million.
+pub const CALL_WORK_LIMIT: u64 = 10_000_000;
+
+/// [`step`] without its work limit.
+fn step_unlimited(state: &mut RecipeState, call: &Call) -> Result<Option<Diagnostic>, RecipeError> {
     if table::is_context(&call.name) {
         context::narrow(state, call)?;
         return Ok(None);

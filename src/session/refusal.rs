@@ -6,6 +6,7 @@
 use super::RecipeState;
 use crate::apply::{tree, ApplyError, Directive};
 use crate::lang::recipe::Call;
+use crate::poly::PolyError;
 use crate::scop::validity::Violation;
 use crate::scop::{DepKind, Dependence, Schedule, Scop};
 use crate::syntax::diagnostic::Diagnostic;
@@ -73,9 +74,17 @@ pub fn diagnostic(
             .with_help("apply `unroll_jam` after the directives that reorder its loop")
         }
         ApplyError::Poly(e) => {
-            Diagnostic::error(format!("`{}` could not be checked: {e}", call.name), at)
+            let d = Diagnostic::error(format!("`{}` could not be checked: {e}", call.name), at)
                 .with_label("legality not proven")
-                .with_note("polyc applies a directive only when it can prove it legal")
+                .with_note("polyc applies a directive only when it can prove it legal");
+            match e {
+                PolyError::StepLimit(_) => d.with_help(
+                    "the exact tests stop after a fixed amount of work (docs/recipe-language.md, \
+                     \"Limits\"); a smaller factor, or the directive applied before the tiling, \
+                     is cheaper to prove",
+                ),
+                _ => d,
+            }
         }
     }
 }

@@ -37,10 +37,10 @@ use std::time::{Duration, Instant};
 use polyc::apply::{apply, rewrite, ApplyError};
 use polyc::lang::c::{read_source, SourceFile};
 use polyc::lang::recipe::{parse_recipe, Call};
-use polyc::poly::{BasicMap, Constraint};
+use polyc::poly::{with_work_limit, BasicMap, Constraint};
 use polyc::scop::validity::{first_violation, Violation};
 use polyc::scop::{dependences, DepOptions, Dependence, Schedule};
-use polyc::session::{step, to_directive, RecipeError, RecipeState};
+use polyc::session::{step, to_directive, RecipeError, RecipeState, CALL_WORK_LIMIT};
 use polyc::syntax::diagnostic::Diagnostic;
 
 use super::generate::{random_directive, Rng};
@@ -448,9 +448,10 @@ fn cli_output(kernel: &Kernel, region: usize, directives: &[String]) -> Result<S
     {
         return Err(Verdict::new("refused-overflow", out.stderr));
     }
-    // Or past the Omega test's work limit (`poly::omega::WORK_LIMIT`):
+    // Or past the Omega test's work limit (`poly::WORK_LIMIT`, or a call's
+    // `session::CALL_WORK_LIMIT`):
     // nothing decided, so no code rather than a guess.
-    if out.status == 1 && out.stderr.contains("gave up after its step limit") {
+    if out.status == 1 && out.stderr.contains("gave up at a step limit") {
         return Err(Verdict::new("refused-step-limit", out.stderr));
     }
     // `collapse` needs a perfect rectangular nest, which only code
@@ -475,12 +476,20 @@ fn check_refusal(before: &RecipeState, call: &Call, e: RecipeError) -> Verdict {
             return Verdict::new("not-implemented", what);
         }
     };
-    let directive = match to_directive(call, &before.scop, &before.schedule) {
+    // The same work limit as `step`'s, shared the same way, so that a
+    // call it refused as unproven is refused here too.
+    let (applied, _) = with_work_limit(CALL_WORK_LIMIT, || {
+        to_directive(call, &before.scop, &before.schedule).map(|directive| {
+            let applied = apply(&before.scop, &before.deps, &before.schedule, &directive);
+            (directive, applied)
+        })
+    });
+    let (directive, applied) = match applied {
         Ok(d) => d,
         // An argument refused before any rewrite: a precondition.
         Err(_) => return check_precondition(call, &diagnostic),
     };
-    let error = match apply(&before.scop, &before.deps, &before.schedule, &directive) {
+    let error = match applied {
         Ok(_) => {
             return Verdict::new(
                 "inconsistent",
