@@ -5,7 +5,8 @@
 //! Bounds that need them use the helpers `polyc_floord`, `polyc_ceild`,
 //! `polyc_max` and `polyc_min`, defined once per file by [`HELPERS`].
 //!
-//! Unrolled loops are printed by [`unroll`], statement bodies rewritten by
+//! Unrolled loops are printed by [`unroll`] (their copies of one update
+//! folded into one assignment by [`fold`]), statement bodies rewritten by
 //! [`substitute`], each loop's OpenMP pragma chosen by [`pragmas`] (with
 //! [`region`] and [`clauses`]), and [`int_range`] refuses constants
 //! beyond C `int`.
@@ -15,6 +16,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 mod clauses;
+mod fold;
 mod int_range;
 mod pragmas;
 mod region;
@@ -24,7 +26,9 @@ mod unroll;
 use super::scan::{Cond, Expr, Loop, Node, Quotient, Sum};
 use crate::scop::schedule::Mark;
 use crate::scop::Scop;
+use crate::syntax::c::Expr as CExpr;
 use crate::syntax::print::expr_text;
+use fold::fold_copies;
 use int_range::{domains_are_int, first_constant_beyond_int, is_int};
 use pragmas::Place;
 use substitute::{substitute, Substitute};
@@ -124,9 +128,7 @@ pub fn print_loops(
         collapsed: 0,
         refused: None,
     };
-    for n in nodes {
-        p.node(n, indent);
-    }
+    p.nodes(nodes, indent);
     let mut unused = String::new();
     for name in unused_outer_iterators(&p.out, scop) {
         let _ = writeln!(unused, "{indent}(void)&{name};");
@@ -169,7 +171,13 @@ impl Printer<'_> {
             Node::Stmt {
                 statement,
                 iterators,
-            } => self.stmt(*statement, iterators, indent),
+            } => self.nodes(
+                &[Node::Stmt {
+                    statement: *statement,
+                    iterators: iterators.clone(),
+                }],
+                indent,
+            ),
             Node::If {
                 conds,
                 body,
@@ -195,9 +203,7 @@ impl Printer<'_> {
     fn block(&mut self, body: &[Node], indent: &str) {
         let inner = format!("{indent}{STEP}");
         self.out.push_str(" {\n");
-        for n in body {
-            self.node(n, &inner);
-        }
+        self.nodes(body, &inner);
     }
 
     /// ` {` … `}` for several nodes, else the node on its own line.
@@ -208,9 +214,7 @@ impl Printer<'_> {
             self.node(&body[0], &inner);
         } else {
             self.out.push_str(" {\n");
-            for n in body {
-                self.node(n, &inner);
-            }
+            self.nodes(body, &inner);
             let _ = writeln!(self.out, "{indent}}}");
         }
     }
@@ -248,10 +252,9 @@ impl Printer<'_> {
                 || (self.place == Place::Serial && region::heads_region(l))))
     }
 
-    fn stmt(&mut self, s: usize, iterators: &[Quotient], indent: &str) {
-        let Some(st) = self.scop.statements.get(s) else {
-            return;
-        };
+    /// Statement `s` at `iterators`: its body with the iterators replaced.
+    fn stmt_body(&self, s: usize, iterators: &[Quotient]) -> Option<CExpr> {
+        let st = self.scop.statements.get(s)?;
         let mut map = HashMap::new();
         for (name, value) in st.iterators.iter().zip(iterators) {
             // Judged on the form of this copy: in an unrolled copy `i`
@@ -279,15 +282,64 @@ impl Printer<'_> {
             };
             map.insert(name.clone(), Substitute { bare, operand });
         }
-        let body = substitute(&st.body, &map);
-        let label = match &st.label {
-            Some(l) if !self.labels_done.contains(&s) => {
-                self.labels_done.push(s);
-                format!("{l}: ")
+        Some(substitute(&st.body, &map))
+    }
+
+    /// Nodes in order; consecutive copies of one statement (an unrolled
+    /// loop's) are folded into one assignment where [`fold`] allows.
+    fn nodes(&mut self, nodes: &[Node], indent: &str) {
+        let mut pending: Vec<(usize, CExpr)> = Vec::new();
+        for n in nodes {
+            match n {
+                Node::Stmt {
+                    statement,
+                    iterators,
+                } => pending.extend(
+                    self.stmt_body(*statement, iterators)
+                        .map(|body| (*statement, body)),
+                ),
+                _ => {
+                    self.runs(&std::mem::take(&mut pending), indent);
+                    self.node(n, indent);
+                }
             }
-            _ => String::new(),
+        }
+        self.runs(&pending, indent);
+    }
+
+    /// Statement bodies in order, each run of copies of one statement
+    /// printed by [`Self::stmts`].
+    fn runs(&mut self, bodies: &[(usize, CExpr)], indent: &str) {
+        for run in bodies.chunk_by(|a, b| a.0 == b.0) {
+            self.stmts(run, indent);
+        }
+    }
+
+    /// Copies of one statement, in order (or one statement): folded into
+    /// one line when [`fold`] allows, else a line each.
+    fn stmts(&mut self, copies: &[(usize, CExpr)], indent: &str) {
+        let Some(&(s, _)) = copies.first() else {
+            return;
         };
-        let _ = writeln!(self.out, "{indent}{label}{};", expr_text(&body));
+        let Some(st) = self.scop.statements.get(s) else {
+            return;
+        };
+        let bodies: Vec<CExpr> = copies.iter().map(|(_, b)| b.clone()).collect();
+        let folded = fold_copies(self.scop, st, &bodies);
+        let lines = match &folded {
+            Some(one) => std::slice::from_ref(one),
+            None => &bodies[..],
+        };
+        for body in lines {
+            let label = match &st.label {
+                Some(l) if !self.labels_done.contains(&s) => {
+                    self.labels_done.push(s);
+                    format!("{l}: ")
+                }
+                _ => String::new(),
+            };
+            let _ = writeln!(self.out, "{indent}{label}{};", expr_text(body));
+        }
     }
 
     fn for_loop(&mut self, l: &Loop, indent: &str) {
@@ -358,9 +410,7 @@ impl Printer<'_> {
         // it (symm's `temp2 = 0` in the `j` loop: `j` set but not used,
         // an error under -Werror; seed 82).
         let saved = std::mem::take(&mut self.out);
-        for n in &l.body {
-            self.node(n, &inner);
-        }
+        self.nodes(&l.body, &inner);
         let body = std::mem::replace(&mut self.out, saved);
         if !reads(&body, v) {
             // Printed one step in when it declares: step back out.

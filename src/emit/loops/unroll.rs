@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::{Printer, STEP};
 use crate::emit::scan::rewrite::jammed;
-use crate::emit::scan::{Expr, Loop};
+use crate::emit::scan::{Expr, Loop, Node};
 
 impl Printer<'_> {
     /// `v <= e`, written `v < e + 1` when that drops a `- 1`.
@@ -79,6 +79,16 @@ impl Printer<'_> {
         format!("polyc_max(0, {count})")
     }
 
+    /// Make `v` stand for copy `j` of an unrolled loop of signed step
+    /// `step`: itself plus `j·step` (plus `saved`, its offset outside).
+    fn copy_offset(&mut self, v: &str, saved: Option<i64>, j: i64, step: i64) {
+        let offset = self.checked(
+            j.checked_mul(step)
+                .and_then(|o| o.checked_add(saved.unwrap_or(0))),
+        );
+        self.offsets.insert(v.to_string(), offset);
+    }
+
     /// The loop written out `k` times per iteration (with `jam`, the copies
     /// in its innermost loop, when the nest allows it), then the
     /// remainder. Both loops are in OpenMP's canonical form (`v <= bound`
@@ -115,21 +125,37 @@ impl Printer<'_> {
         let _ = writeln!(self.out, "{indent}{main_head} {{");
         let deeper = format!("{indent}{STEP}");
         match jam.then(|| jammed(&l.body, v, k, step)).flatten() {
-            Some(body) => {
-                for n in &body {
-                    self.node(n, &deeper);
+            Some(body) => self.nodes(&body, &deeper),
+            // A body of statements only: its copies, folded where they
+            // can be.
+            None if l.body.iter().all(|n| matches!(n, Node::Stmt { .. })) => {
+                let saved = self.offsets.get(v).copied();
+                let mut bodies = Vec::new();
+                for j in 0..k {
+                    self.copy_offset(v, saved, j, step);
+                    for n in &l.body {
+                        if let Node::Stmt {
+                            statement,
+                            iterators,
+                        } = n
+                        {
+                            bodies.extend(
+                                self.stmt_body(*statement, iterators)
+                                    .map(|b| (*statement, b)),
+                            );
+                        }
+                    }
                 }
+                match saved {
+                    Some(o) => self.offsets.insert(v.clone(), o),
+                    None => self.offsets.remove(v),
+                };
+                self.runs(&bodies, &deeper);
             }
             None => {
                 let saved = self.offsets.get(v).copied();
                 for j in 0..k {
-                    self.offsets.insert(
-                        v.clone(),
-                        self.checked(
-                            j.checked_mul(step)
-                                .and_then(|o| o.checked_add(saved.unwrap_or(0))),
-                        ),
-                    );
+                    self.copy_offset(v, saved, j, step);
                     for n in &l.body {
                         self.node(n, &deeper);
                     }
