@@ -26,6 +26,9 @@ pub struct BandChoice {
     pub(crate) parallel: Option<usize>,
     /// Whether the innermost loop kept its vector mark.
     pub(crate) vector: bool,
+    /// The factor by which the point loop around the vector loop was
+    /// unrolled and jammed into it, when it was.
+    pub(crate) jam: Option<u32>,
 }
 
 impl BandChoice {
@@ -128,6 +131,12 @@ impl BandChoice {
             if let Some(&last) = self.order.last() {
                 parts.push(format!("vector: {}", members[last]));
             }
+        }
+        if let (Some(factor), [.., outer, _]) = (self.jam, self.order.as_slice()) {
+            parts.push(format!(
+                "{} unrolled by {factor} and jammed",
+                members[*outer]
+            ));
         }
         format!("band of {}: {}", statements.join(", "), parts.join("; "))
     }

@@ -24,7 +24,7 @@
 use super::feautrier::AffineRow;
 use super::tree::Tree;
 use crate::poly::{ConstraintKind, Map};
-use crate::scop::Scop;
+use crate::scop::{AccessKind, Scop};
 
 /// What moving along one member of a band does to the band's accesses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -35,6 +35,12 @@ pub(crate) struct MemberReuse {
     /// How many accesses stay on one element along it (temporal reuse,
     /// which a tile over this member keeps in cache).
     pub invariant: usize,
+    /// Whether it is a reduction loop for every statement of the band:
+    /// each write stays on one element along it, and the statement reads
+    /// its written array only at the element it updates (its unrolled
+    /// copies then fold into one assignment, `emit::loops::fold`). False
+    /// when some statement or access cannot be read.
+    pub reduction: bool,
 }
 
 /// For each member of the band whose rows for statement `s` are `rows[s]`
@@ -48,32 +54,58 @@ pub(crate) fn member_reuse(
     first: usize,
     size: usize,
 ) -> Vec<MemberReuse> {
-    let mut scores = vec![MemberReuse::default(); size];
-    for &s in statements {
-        let Some(loop_rows) = rows.get(s) else {
-            continue;
+    let mut scores = vec![
+        MemberReuse {
+            reduction: true,
+            ..MemberReuse::default()
         };
+        size
+    ];
+    for &s in statements {
         let statement = &scop.statements[s];
         let n = statement.iterators.len();
-        let Some((real, matrix)) = loops_of(loop_rows, n).filter(|_| n > 0) else {
+        let Some((real, matrix)) = rows
+            .get(s)
+            .and_then(|loop_rows| loops_of(loop_rows, n))
+            .filter(|_| n > 0)
+        else {
+            scores.iter_mut().for_each(|score| score.reduction = false);
             continue;
         };
-        let subscripts: Vec<Vec<Vec<i64>>> = statement
+        // Each access's subscripts (`None` when not a function of the
+        // iterators), with whether it writes.
+        let subscripts: Vec<(Option<Vec<Vec<i64>>>, bool)> = statement
             .accesses
             .iter()
-            .filter_map(|a| subscript_rows(&a.relation, n))
+            .map(|a| (subscript_rows(&a.relation, n), a.kind == AccessKind::Write))
             .collect();
+        // Every read of a written array is of the written element.
+        let updates_only = statement
+            .accesses
+            .iter()
+            .zip(&subscripts)
+            .all(|(a, (rows, _))| {
+                statement
+                    .accesses
+                    .iter()
+                    .zip(&subscripts)
+                    .filter(|(w, _)| w.kind == AccessKind::Write && w.array == a.array)
+                    .all(|(_, (written, _))| written.is_some() && written == rows)
+            });
         for (m, score) in scores.iter_mut().enumerate() {
-            let Some(position) = real.iter().position(|&k| k == first + m) else {
+            let step = real
+                .iter()
+                .position(|&k| k == first + m)
+                .and_then(|position| solve(&matrix, position));
+            let Some(step) = step else {
+                score.reduction = false;
                 continue;
             };
-            let Some(step) = solve(&matrix, position) else {
-                continue;
-            };
-            for access in &subscripts {
-                let one = access_score(access, &step);
-                score.score += one;
-                score.invariant += usize::from(one == 1);
+            for (access, writes) in &subscripts {
+                let one = access.as_ref().map(|a| access_score(a, &step));
+                score.score += one.unwrap_or(0);
+                score.invariant += usize::from(one == Some(1));
+                score.reduction &= updates_only && (!writes || one == Some(1));
             }
         }
     }

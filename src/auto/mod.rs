@@ -62,6 +62,9 @@ pub struct AutoOptions {
     /// tile loop skewed by the next, which is then parallel); `false`:
     /// isl's answer, one Feautrier row, then a coincident band inside.
     pub wavefront: bool,
+    /// Unroll by 4 and jam the point loop around a vector loop when it is
+    /// a reduction loop (`tiling`, Pluto-style unroll-and-jam).
+    pub unroll_jam: bool,
 }
 
 /// The tile size of the bands `auto` tiles.
@@ -83,6 +86,7 @@ impl Default for AutoOptions {
             parallel: true,
             fusion: Fusion::Smart,
             wavefront: false,
+            unroll_jam: true,
         }
     }
 }
