@@ -171,13 +171,11 @@ impl Printer<'_> {
             Node::Stmt {
                 statement,
                 iterators,
-            } => self.nodes(
-                &[Node::Stmt {
-                    statement: *statement,
-                    iterators: iterators.clone(),
-                }],
-                indent,
-            ),
+            } => {
+                if let Some(body) = self.stmt_body(*statement, iterators) {
+                    self.stmts(&[(*statement, body)], indent);
+                }
+            }
             Node::If {
                 conds,
                 body,

@@ -50,8 +50,7 @@ pub(super) fn fold_copies(scop: &Scop, st: &Statement, copies: &[CExpr]) -> Opti
     let mut parts = copies.iter().map(update);
     let (_, first_lhs, first_e) = parts.next()??;
     let lhs_text = expr_text(first_lhs);
-    let mut chain = first_lhs.clone();
-    chain = binary(op, chain, operand(op, first_e));
+    let mut chain = binary(op, first_lhs.clone(), operand(op, first_e));
     for part in parts {
         let (o, lhs, e) = part?;
         if o != op || expr_text(lhs) != lhs_text {
