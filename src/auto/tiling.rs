@@ -20,7 +20,8 @@
 //! legal; the tile loops keep the scheduler's order). The outermost
 //! coincident member of a band is marked parallel (its tile loop when the
 //! band is tiled), and the innermost loop of an innermost band is
-//! vectorised when it is coincident and not the parallel loop; a vector
+//! vectorised when it is coincident (the parallel loop too, when it is
+//! the innermost: `for simd`); a vector
 //! mark polyc cannot prove (`vectorize`'s own check) is left out.
 //!
 //! With `wavefront`, a band none of whose members is coincident (Pluto's
@@ -234,7 +235,7 @@ pub(crate) fn tile_and_mark(
         choice.tile = tiled;
         choice.wavefront = wavefront;
         choice.order.clone_from(&order);
-        let marked = if parallel {
+        if parallel {
             // `(member, depth)`: the second tile loop of a wavefront; the
             // outermost coincident member: its tile loop when tiled, else
             // its loop where the reordering put it.
@@ -272,14 +273,12 @@ pub(crate) fn tile_and_mark(
                     true,
                 );
             }
-            at.map(|(_, depth)| depth)
-        } else {
-            None
-        };
+        }
         let last = order[k - 1];
         let innermost_depth = points + k - 1;
-        let vector =
-            parallel && site.innermost && site.coincident[last] && marked != Some(innermost_depth);
+        // The parallel loop itself when it is innermost (a one-member
+        // band: jacobi-1d's `i`), printed `for simd`.
+        let vector = parallel && site.innermost && site.coincident[last];
         if vector {
             step(
                 Directive::Vectorize {

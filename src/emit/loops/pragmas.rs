@@ -2,7 +2,7 @@
 //! `parallel for` on a parallel loop, one `parallel` region around a
 //! wavefront with an `omp for` on each of its parallel loops ([`region`]),
 //! the clauses of `parallelize`'s options ([`clauses`]), `omp simd` on a
-//! vector loop; and where printing stands among the constructs opened.
+//! vector loop (`for simd` on one that is both); and where printing stands among the constructs opened.
 
 use std::fmt::Write;
 
@@ -44,6 +44,14 @@ impl Printer<'_> {
             } else {
                 String::new()
             };
+            // A loop marked both parallel and vector is one combined
+            // construct (`for simd`): its iterations are shared among the
+            // threads and each thread's run in SIMD lanes.
+            let simd = if l.marks.contains(&Mark::Vector) {
+                " simd"
+            } else {
+                ""
+            };
             if self.place == Place::Serial && region::heads_region(l) {
                 // Every variable of the region is private to each thread:
                 // the sequential loop's own too.
@@ -55,7 +63,7 @@ impl Printer<'_> {
                 self.pragma(indent, "parallel", &private);
                 self.place = Place::Region;
             } else if self.place == Place::Region && region::is_shared(l) {
-                self.pragma(indent, &format!("for{clauses}"), &[]);
+                self.pragma(indent, &format!("for{simd}{clauses}"), &[]);
                 self.place = Place::Parallel;
             } else if l.marks.contains(&Mark::Parallel) {
                 let mut private = Vec::new();
@@ -63,7 +71,7 @@ impl Printer<'_> {
                 // The loop's own variable is private to each thread by
                 // OpenMP's rule for the loop of a `for` construct.
                 private.retain(|n| *n != l.var);
-                self.pragma(indent, &format!("parallel for{clauses}"), &private);
+                self.pragma(indent, &format!("parallel for{simd}{clauses}"), &private);
                 self.place = Place::Parallel;
             } else if l.marks.contains(&Mark::Vector) {
                 // On an unrolled loop the mark goes on the main (unrolled)
