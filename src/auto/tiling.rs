@@ -37,11 +37,13 @@ use super::{AutoOptions, TileSize};
 use crate::apply::{rewrite, ApplyError, Directive, ParallelOptions};
 use crate::scop::{Dependence, Schedule, Scop, ThreadSchedule};
 
-/// The factor of the unroll-and-jam `auto` offers a reduction loop
-/// around a vector loop: gemm's `k` by 4 under gcc made the update of a
-/// 32-element row of `C` take 0.121 s instead of 0.137 s (AMD EPYC Zen 4,
-/// one thread; docs/performance.md); 4 divides every tile size `auto`
-/// chooses, so full tiles have no remainder.
+/// The factor of the unroll-and-jam `auto` offers the point loop around
+/// the innermost one ([`tile_and_mark`]): gemm's `k` by 4 under gcc made
+/// the update of a 32-element row of `C` take 0.121 s instead of 0.137 s,
+/// and syrk's `j` by 4 ran 1.17× gcc's speed instead of 0.95× (AMD EPYC
+/// Zen 4, one thread; 8 gave 1.37× and 1.19×; docs/performance.md); 4
+/// divides every tile size `auto` chooses, so full tiles have no
+/// remainder.
 const JAM_FACTOR: u32 = 4;
 
 /// One band of the tree: the statements below it, the depth of its first
@@ -288,20 +290,23 @@ pub(crate) fn tile_and_mark(
                 false,
             );
         }
-        // Pluto-style unroll-and-jam, where the copies fold: the point
-        // loop around the vector loop, when it is a reduction loop (it
-        // carries a dependence, every write stays on one element along it
-        // and is the only element of its array read), is unrolled by `JAM_FACTOR` and jammed into the vector
-        // loop; each vector of the written array is then loaded and
-        // stored once per `JAM_FACTOR` steps, not once per step.
+        // Pluto-style unroll-and-jam of the point loop around the
+        // innermost one, by `JAM_FACTOR`, into it, in two cases:
+        // * the innermost is a vector loop and the loop around is a
+        //   reduction loop (it carries a dependence, every write stays on
+        //   one element along it and is the only element of its array
+        //   read): the copies fold into one assignment, and each vector of
+        //   the written array is loaded and stored once per `JAM_FACTOR`
+        //   steps (gemm's `k` around `j`);
+        // * the innermost is a reduction loop and the loop around is
+        //   coincident: the copies are independent sums side by side
+        //   (syrk's `j` around `k`: four `C[i][j]` share each `A[i][k]`).
         let reduction = |m: usize| !site.coincident[m] && reuse.get(m).is_some_and(|r| r.reduction);
         let around = k.checked_sub(2).map(|position| order[position]);
-        if options.unroll_jam
-            && vector
-            && tiled.is_some()
-            && !wavefront
-            && around.is_some_and(reduction)
-        {
+        let worth_jam = around.is_some_and(|m| {
+            (vector && reduction(m)) || (!vector && reduction(last) && site.coincident[m])
+        });
+        if options.unroll_jam && worth_jam && tiled.is_some() && !wavefront {
             step(
                 Directive::UnrollJam {
                     beta: Vec::new(),
