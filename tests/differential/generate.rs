@@ -537,6 +537,7 @@ pub fn random_directive(
                 "auto(feautrier, fuse = max, tile = 4);",
                 "auto(pluto, wavefront = true);",
                 "auto(pluto, wavefront = true, tile = 4);",
+                "auto(pluto, tile = 8, unroll_jam = false);",
             ])
             .to_string();
     }
@@ -565,6 +566,7 @@ pub fn random_directive(
                 ", fuse = no",
                 ", parallel = false",
                 ", wavefront = true",
+                ", unroll_jam = false",
             ]);
             return format!("auto({scheduler}, [{b}]{options});");
         }
