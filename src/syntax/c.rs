@@ -186,8 +186,9 @@ pub enum ExprKind {
     Paren(Box<Expr>),
 }
 
-/// Iterators of loops that do not declare them (`for (i = 0; …)`): the
-/// file declares them outside the region, and the output reuses them.
+/// Iterators of loops that do not declare them (`for (i = 0; …)`), and
+/// the names of polyc's own `(void)&name;` lines: the file declares them
+/// outside the region, and the output reuses them or keeps them used.
 pub fn collect_outer_declared(stmts: &[Stmt], out: &mut std::collections::HashSet<String>) {
     for s in stmts {
         match s {
@@ -204,6 +205,17 @@ pub fn collect_outer_declared(stmts: &[Stmt], out: &mut std::collections::HashSe
                 }
             }
             Stmt::Block(b) => collect_outer_declared(b, out),
+            // polyc's own `(void)&name;` for such an iterator that its
+            // loops no longer used: kept when the output is read back.
+            Stmt::Expr { expr, .. } => {
+                if let ExprKind::Cast(ty, x) = &expr.kind {
+                    if let ExprKind::Unary(UnaryOp::Addr, v) = &x.kind {
+                        if let (ExprKind::Var(name), "void") = (&v.kind, ty.trim()) {
+                            out.insert(name.clone());
+                        }
+                    }
+                }
+            }
             _ => {}
         }
     }

@@ -115,7 +115,7 @@ impl Scanner<'_> {
                 ));
             }
             let (name, sign, declare) = if stride.is_some() && sign < 0 {
-                self.fresh_name(kept, d, vals)
+                self.fresh_name(d, vals)
             } else {
                 (name, sign, declare)
             };

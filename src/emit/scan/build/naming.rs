@@ -1,7 +1,7 @@
 //! The C variable a loop counts with: the iterator the statements
 //! already use for that date where one fits (so bodies print as
-//! written), else a fresh name that no parameter, array or iterator of the
-//! region uses.
+//! written), else a fresh `cK` that no parameter, array or iterator of
+//! the region uses.
 
 use super::{Scanner, Val};
 
@@ -33,33 +33,15 @@ impl Scanner<'_> {
                 return (name.clone(), *sign, !self.outer_declared.contains(name));
             }
         }
-        self.fresh_name(kept, d, vals)
+        self.fresh_name(d, vals)
     }
 
-    /// A name for a loop that no iterator names: an iterator of the loop's
-    /// statements that the file declares, no enclosing loop uses and no
-    /// loop further in will be named after (so the declaration stays
-    /// used); else a fresh `cK`.
-    pub(super) fn fresh_name(&self, kept: &[usize], d: usize, vals: &[Val]) -> (String, i64, bool) {
-        let in_use = |n: &str| {
-            vals.iter()
-                .any(|v| matches!(v, Val::Var { name, .. } if name == n))
-        };
-        for &i in kept {
-            let st = &self.scop.statements[self.items[i].statement];
-            for (k, it) in st.iterators.iter().enumerate() {
-                let wanted_later = kept.iter().any(|&j| {
-                    let other = &self.items[j];
-                    self.scop.statements[other.statement].iterators.get(k) == Some(it)
-                        && other.alias[d + 1..]
-                            .iter()
-                            .any(|a| a.is_some_and(|(x, _)| x == k))
-                });
-                if self.outer_declared.contains(it) && !in_use(it) && !wanted_later {
-                    return (it.clone(), 1, false);
-                }
-            }
-        }
+    /// A name for a loop that no iterator names: a fresh `cK` (`K` the
+    /// loop's depth), never one of the file's iterators, which would then
+    /// count something else (a tile loop named `i` around the loop over
+    /// `i`). An iterator the file declares and no loop uses any more gets
+    /// `(void)&name;` instead (`emit::loops`).
+    pub(super) fn fresh_name(&self, d: usize, vals: &[Val]) -> (String, i64, bool) {
         let mut name = format!("c{}", d.div_ceil(2));
         while self.taken.contains(&name)
             || vals

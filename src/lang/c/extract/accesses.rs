@@ -31,6 +31,10 @@ impl Walker {
                 self.write_target(x, &mut accesses)?;
                 self.reads(x, &mut accesses)?;
             }
+            // `(void)&name;`, which polyc prints for an iterator the file
+            // declares and its loops no longer use: it does nothing, and
+            // polyc reads its own output back.
+            ExprKind::Cast(ty, x) if ty.trim() == "void" && is_address_of_name(x) => return Ok(()),
             _ => return Err(
                 Diagnostic::error("a statement must be an assignment", span.clone())
                     .with_label("this expression assigns nothing")
@@ -185,4 +189,13 @@ pub(super) fn pointer_error(span: &Span) -> Diagnostic {
     Diagnostic::error("pointers are not allowed in a scop region", span.clone())
         .with_label("pointer dereference or member access")
         .with_note("write accesses as arrays with affine subscripts, e.g. `A[i][j]`")
+}
+
+/// `&name`, perhaps in parentheses.
+fn is_address_of_name(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Paren(x) => is_address_of_name(x),
+        ExprKind::Unary(UnaryOp::Addr, x) => matches!(x.kind, ExprKind::Var(_)),
+        _ => false,
+    }
 }
