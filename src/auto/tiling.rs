@@ -41,9 +41,9 @@ use crate::scop::{Dependence, Schedule, Scop, ThreadSchedule};
 /// the innermost one ([`tile_and_mark`]): gemm's `k` by 4 under gcc made
 /// the update of a 32-element row of `C` take 0.121 s instead of 0.137 s,
 /// and syrk's `j` by 4 ran 1.17× gcc's speed instead of 0.95× (AMD EPYC
-/// Zen 4, one thread; 8 gave 1.37× and 1.19×; docs/performance.md); 4
-/// divides every tile size `auto` chooses, so full tiles have no
-/// remainder.
+/// Zen 4, one thread; by 8, 1.37× and 1.19× against 4's 1.32× and 1.17×
+/// in the same runs; docs/performance.md); 4 divides every tile size
+/// `auto` chooses, so full tiles have no remainder.
 const JAM_FACTOR: u32 = 4;
 
 /// One band of the tree: the statements below it, the depth of its first
