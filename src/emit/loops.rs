@@ -231,9 +231,15 @@ impl Printer<'_> {
             Node::Stmt { .. } => return false,
         };
         if l.once {
+            // A declared variable gets a block of its own, unless the
+            // body's printed text does not read it (judged on the text,
+            // `assignment`): then the body stands alone, as when the
+            // loop's tree does not mention it (seed 93: three loops
+            // printed under a `for` without braces).
+            let body_alone = l.body.len() != 1 || l.body.iter().any(|n| self.several(n));
             return match l.body.iter().any(|n| n.mentions(&l.var)) {
-                true => !l.declare,
-                false => l.body.len() != 1 || l.body.iter().any(|n| self.several(n)),
+                true => !l.declare || body_alone,
+                false => body_alone,
             };
         }
         l.marks.iter().any(|m| {
