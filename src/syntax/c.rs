@@ -186,6 +186,26 @@ pub enum ExprKind {
     Paren(Box<Expr>),
 }
 
+/// The `name` of `(void)&name` (the address perhaps in parentheses):
+/// the line polyc prints for a declared iterator its loops no longer use,
+/// a statement that does nothing.
+pub fn void_address_of(e: &Expr) -> Option<&str> {
+    let ExprKind::Cast(ty, x) = &e.kind else {
+        return None;
+    };
+    let mut x = &**x;
+    while let ExprKind::Paren(inner) = &x.kind {
+        x = inner;
+    }
+    match (&x.kind, ty.trim()) {
+        (ExprKind::Unary(UnaryOp::Addr, v), "void") => match &v.kind {
+            ExprKind::Var(name) => Some(name),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Iterators of loops that do not declare them (`for (i = 0; …)`), and
 /// the names of polyc's own `(void)&name;` lines: the file declares them
 /// outside the region, and the output reuses them or keeps them used.
@@ -208,12 +228,8 @@ pub fn collect_outer_declared(stmts: &[Stmt], out: &mut std::collections::HashSe
             // polyc's own `(void)&name;` for such an iterator that its
             // loops no longer used: kept when the output is read back.
             Stmt::Expr { expr, .. } => {
-                if let ExprKind::Cast(ty, x) = &expr.kind {
-                    if let ExprKind::Unary(UnaryOp::Addr, v) = &x.kind {
-                        if let (ExprKind::Var(name), "void") = (&v.kind, ty.trim()) {
-                            out.insert(name.clone());
-                        }
-                    }
+                if let Some(name) = void_address_of(expr) {
+                    out.insert(name.to_string());
                 }
             }
             _ => {}

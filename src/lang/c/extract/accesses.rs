@@ -4,7 +4,7 @@
 use super::{strip, RawAccess, RawStatement, Walker};
 use crate::lang::c::affine::Cond;
 use crate::scop::AccessKind;
-use crate::syntax::c::{Expr, ExprKind, UnaryOp};
+use crate::syntax::c::{void_address_of, Expr, ExprKind, UnaryOp};
 use crate::syntax::diagnostic::Diagnostic;
 use crate::syntax::Span;
 
@@ -34,7 +34,7 @@ impl Walker {
             // `(void)&name;`, which polyc prints for an iterator the file
             // declares and its loops no longer use: it does nothing, and
             // polyc reads its own output back.
-            ExprKind::Cast(ty, x) if ty.trim() == "void" && is_address_of_name(x) => return Ok(()),
+            ExprKind::Cast(..) if void_address_of(expr).is_some() => return Ok(()),
             _ => return Err(
                 Diagnostic::error("a statement must be an assignment", span.clone())
                     .with_label("this expression assigns nothing")
@@ -189,13 +189,4 @@ pub(super) fn pointer_error(span: &Span) -> Diagnostic {
     Diagnostic::error("pointers are not allowed in a scop region", span.clone())
         .with_label("pointer dereference or member access")
         .with_note("write accesses as arrays with affine subscripts, e.g. `A[i][j]`")
-}
-
-/// `&name`, perhaps in parentheses.
-fn is_address_of_name(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Paren(x) => is_address_of_name(x),
-        ExprKind::Unary(UnaryOp::Addr, x) => matches!(x.kind, ExprKind::Var(_)),
-        _ => false,
-    }
 }
