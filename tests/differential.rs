@@ -21,6 +21,10 @@
 //!   `tests/regressions/pending` to keep them. `POLYC_DIFF_VERBOSE=1`
 //!   prints every verdict; `POLYC_DIFF_KERNEL=modulo` keeps the kernels
 //!   whose path contains `modulo` (to aim a run at a new code shape).
+//!   `POLYC_DIFF_FIRST=K` starts at case K: a case depends only on the
+//!   seed and its number, so shards `FIRST=0 CASES=50000` and
+//!   `FIRST=50000 CASES=50000` of one seed are one run of 100,000 cases,
+//!   split over cores or resumed after an interruption.
 //! * `POLYC_DIFF_REGRESSIONS=tests/regressions/slow cargo test --release
 //!   differential::every_regression`: the slow reproducers (not in CI).
 //!
@@ -74,6 +78,7 @@ fn load_kernels() -> Vec<Arc<Kernel>> {
 fn random_directive_sequences_are_accepted_identical_or_rightly_refused() {
     let cases = env_number("POLYC_DIFF_CASES", DEFAULT_CASES as u64) as usize;
     let seed = env_number("POLYC_DIFF_SEED", DEFAULT_SEED);
+    let first = env_number("POLYC_DIFF_FIRST", 0) as usize;
     let out_dir = std::env::var("POLYC_DIFF_OUT")
         .map(PathBuf::from)
         .unwrap_or_else(|_| Path::new(env!("CARGO_TARGET_TMPDIR")).join("differential-found"));
@@ -84,7 +89,7 @@ fn random_directive_sequences_are_accepted_identical_or_rightly_refused() {
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut kept: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut failures = Vec::new();
-    for case in 0..cases {
+    for case in first..first + cases {
         let mut rng = Rng::new(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ case as u64);
         let kernel = &kernels[rng.below(kernels.len())];
         let region = kernel.file.scops[rng.below(kernel.file.scops.len())].region;
@@ -143,16 +148,16 @@ fn random_directive_sequences_are_accepted_identical_or_rightly_refused() {
             eprintln!("{line}");
             failures.push(line);
         }
-        if (case + 1) % 100 == 0 {
+        if (case + 1 - first) % 100 == 0 {
             eprintln!(
-                "{} cases in {:.0?}: {counts:?}",
-                case + 1,
+                "{} cases in {:.0?} (cases {first}..={case}): {counts:?}",
+                case + 1 - first,
                 started.elapsed()
             );
         }
     }
     let mut summary = format!(
-        "differential: {cases} cases (seed {seed}) in {:.1?}\n",
+        "differential: {cases} cases (seed {seed}, from case {first}) in {:.1?}\n",
         started.elapsed()
     );
     for (class, n) in &counts {
