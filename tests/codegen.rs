@@ -192,8 +192,8 @@ fn a_schedule_for_another_region_shape_is_a_diagnostic() {
 }
 
 /// A loaded schedule goes through the legality check a recipe's does:
-/// a dependence run out of order, and a marked loop that carries one, are
-/// refused with a witness.
+/// a dependence run out of order, and a marked loop that carries one (a
+/// vector loop: closer than its `safelen`), are refused with a witness.
 #[test]
 fn an_illegal_loaded_schedule_is_refused_with_a_witness() {
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -233,6 +233,15 @@ fn an_illegal_loaded_schedule_is_refused_with_a_witness() {
         "[0, i, 1, k, 0, j, 0]",
         r#"[[], ["parallel"], []]"#,
         "the schedule of scop region 1 marks loop 2 of S1 parallel, but it carries a dependence",
+    );
+    // The reduction loop over k, innermost, marked vector with a safelen:
+    // its dependence joins consecutive iterations.
+    refused(
+        "close.json",
+        "[0, i, 0, j, 0]",
+        "[0, i, 1, j, 0, k, 0]",
+        r#"[[], [], ["vector", {"safelen": 2}]]"#,
+        "marks loop 3 of S1 vector, but it carries a dependence",
     );
 }
 

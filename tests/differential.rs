@@ -148,7 +148,7 @@ fn random_directive_sequences_are_accepted_identical_or_rightly_refused() {
             eprintln!("{line}");
             failures.push(line);
         }
-        if (case + 1 - first) % 100 == 0 {
+        if (case + 1 - first).is_multiple_of(100) {
             eprintln!(
                 "{} cases in {:.0?} (cases {first}..={case}): {counts:?}",
                 case + 1 - first,

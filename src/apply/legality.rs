@@ -13,7 +13,7 @@ use super::tree::under;
 use super::ApplyError;
 use crate::poly::{Constraint, Map, PolyError};
 use crate::scop::schedule::{alpha_date, Mark};
-use crate::scop::validity::{carried_dependence, first_violation, Violation};
+use crate::scop::validity::{carried_closer_than, carried_dependence, first_violation, Violation};
 use crate::scop::{Dependence, Schedule, Scop};
 
 /// Why a schedule is not proven legal: a broken dependence or mark, with
@@ -105,7 +105,7 @@ pub fn first_carried_mark(
     deps: &[Dependence],
     schedule: &Schedule,
 ) -> Result<Option<Illegal>, PolyError> {
-    let mut checked: Vec<(Vec<i64>, usize)> = Vec::new();
+    let mut checked: Vec<(Vec<i64>, usize, Option<u32>)> = Vec::new();
     for (statement, st) in schedule.statements.iter().enumerate() {
         for (k, marks) in st.marks.iter().enumerate() {
             if !marks
@@ -115,13 +115,24 @@ pub fn first_carried_mark(
                 continue;
             }
             let depth = k + 1;
+            // A vector loop with `safelen(n)` may carry dependences whose
+            // dates are at least `n` apart; a parallel loop carries none.
+            let distance = match marks.iter().find_map(|m| match m {
+                Mark::Safelen(n) => Some(*n),
+                _ => None,
+            }) {
+                Some(n) if !marks.contains(&Mark::Parallel) => Some(n),
+                _ => None,
+            };
             for p in 0..st.pieces.len() {
                 let Some(beta) = st.beta(p) else { continue };
                 let prefix = beta[..depth].to_vec();
-                if checked.contains(&(prefix.clone(), depth)) {
+                if checked.contains(&(prefix.clone(), depth, distance)) {
                     continue;
                 }
-                if let Some(violation) = carried_dependence(scop, schedule, deps, &prefix, depth)? {
+                if let Some(violation) =
+                    carried_closer_than(scop, schedule, deps, &prefix, depth, distance)?
+                {
                     return Ok(Some(Illegal::Carried {
                         statement,
                         depth,
@@ -141,7 +152,7 @@ pub fn first_carried_mark(
                         }));
                     }
                 }
-                checked.push((prefix, depth));
+                checked.push((prefix, depth, distance));
             }
         }
     }

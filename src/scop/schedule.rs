@@ -47,6 +47,10 @@ pub enum Mark {
     /// marked parallel too, share their iterations as one (OpenMP's
     /// `collapse(n)`, `n >= 2`).
     Collapse(u32),
+    /// On a vector loop: it carries dependences, each between dates at
+    /// least this many apart (OpenMP's `safelen(n)`, in dates: code
+    /// generation divides by the loop's step and unroll factor).
+    Safelen(u32),
 }
 
 /// OpenMP's schedule kinds for a parallel loop.
@@ -308,6 +312,7 @@ fn mark_text(m: &Mark) -> String {
         Mark::Schedule(kind, None) => format!("schedule({})", kind.name()),
         Mark::Schedule(kind, Some(chunk)) => format!("schedule({}, {chunk})", kind.name()),
         Mark::Collapse(n) => format!("collapse({n})"),
+        Mark::Safelen(n) => format!("safelen({n})"),
     }
 }
 

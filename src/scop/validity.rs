@@ -137,6 +137,22 @@ pub fn carried_dependence(
     beta_prefix: &[i64],
     depth: usize,
 ) -> Result<Option<Violation>, PolyError> {
+    carried_closer_than(scop, schedule, deps, beta_prefix, depth, None)
+}
+
+/// A dependence carried by the loop at `depth` around `beta_prefix` (as
+/// in [`carried_dependence`]) whose target is dated fewer than `distance`
+/// iterations of the loop's date after its source, or before it. `None`:
+/// every carried pair is at least `distance` apart, in the right order
+/// (what `#pragma omp simd safelen(distance)` needs). Exact.
+pub fn carried_closer_than(
+    scop: &Scop,
+    schedule: &Schedule,
+    deps: &[Dependence],
+    beta_prefix: &[i64],
+    depth: usize,
+    distance: Option<u32>,
+) -> Result<Option<Violation>, PolyError> {
     if depth == 0 || beta_prefix.len() != depth {
         return Err(PolyError::SpaceMismatch {
             op: "carried_dependence",
@@ -152,6 +168,10 @@ pub fn carried_dependence(
                 let mut rows = pair.equal_dates(0..alpha);
                 // sign (θ(t)_α - θ(s)_α) - 1 >= 0.
                 rows.push(pair.date_difference(alpha, -sign, -1));
+                if let (1, Some(n)) = (sign, distance) {
+                    // θ(t)_α - θ(s)_α <= n - 1.
+                    rows.push(pair.date_difference(alpha, 1, i64::from(n) - 1));
+                }
                 if let Some(v) = pair.witness(index, &rows)? {
                     return Ok(Some(v));
                 }

@@ -127,16 +127,25 @@ fn carried(
         ))
         .with_help("jam a loop whose copies are independent along the marked loop, or mark a loop outside the jammed one");
     }
-    let message = if call.name == "parallelize" || call.name == "vectorize" {
+    if call.name == "vectorize" {
+        return Diagnostic::error(
+            format!(
+                "the loop at depth {depth} carries a {} dependence {} between iterations less than two apart: it cannot be marked vector",
+                kind(dep.kind),
+                dep_text(scop, dep),
+            ),
+            call.span.clone(),
+        )
+        .with_label("SIMD lanes would run this dependence's two ends at once")
+        .with_note(dep_details(dep))
+        .with_note(format!("for example: {}", v.describe(scop, deps)))
+        .with_help("a vector loop may carry dependences whose ends are at least two iterations apart (`safelen`); skewing or interchanging can move this one outward");
+    }
+    let message = if call.name == "parallelize" {
         format!(
-            "the loop at depth {depth} carries a {} dependence {}: it cannot be marked {}",
+            "the loop at depth {depth} carries a {} dependence {}: it cannot be marked parallel",
             kind(dep.kind),
             dep_text(scop, dep),
-            if call.name == "vectorize" {
-                "vector"
-            } else {
-                "parallel"
-            }
         )
     } else {
         format!(

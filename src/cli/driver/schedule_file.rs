@@ -6,7 +6,7 @@ use std::fs;
 use super::{region_dependences, region_error, Outcome};
 use crate::apply::legality::{first_illegality, Illegal};
 use crate::lang::c::SourceFile;
-use crate::scop::schedule::ScheduleJson;
+use crate::scop::schedule::{Mark, ScheduleJson};
 use crate::scop::Schedule;
 
 #[derive(serde::Deserialize)]
@@ -78,9 +78,13 @@ pub(super) fn check_loaded(
             jammed,
             violation,
         }) => Err(fail(format!(
-            "the schedule of scop region {} marks loop {depth} of {} parallel, but it carries a dependence{}: {}",
+            "the schedule of scop region {} marks loop {depth} of {} {}, but it carries a dependence{}: {}",
             scop.region,
             scop.statements[statement].name,
+            match schedule.statements[statement].marks.get(depth - 1) {
+                Some(m) if !m.contains(&Mark::Parallel) => "vector",
+                _ => "parallel",
+            },
             match jammed {
                 Some((outer, factor)) => format!(
                     " once loop {outer} is unrolled by {factor} and jammed (dates of the jammed schedule)"

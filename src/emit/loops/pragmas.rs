@@ -2,7 +2,9 @@
 //! `parallel for` on a parallel loop, one `parallel` region around a
 //! wavefront with an `omp for` on each of its parallel loops ([`region`]),
 //! the clauses of `parallelize`'s options ([`clauses`]), `omp simd` on a
-//! vector loop (`for simd` on one that is both); and where printing stands among the constructs opened.
+//! vector loop (`for simd` on one that is both; `safelen` on one that
+//! carries dependences); and where printing stands among the constructs
+//! opened.
 
 use std::fmt::Write;
 
@@ -48,9 +50,9 @@ impl Printer<'_> {
             // construct (`for simd`): its iterations are shared among the
             // threads and each thread's run in SIMD lanes.
             let simd = if l.marks.contains(&Mark::Vector) {
-                " simd"
+                format!(" simd{}", safelen_clause(l))
             } else {
-                ""
+                String::new()
             };
             if self.place == Place::Serial && region::heads_region(l) {
                 // Every variable of the region is private to each thread:
@@ -77,7 +79,7 @@ impl Printer<'_> {
                 // On an unrolled loop the mark goes on the main (unrolled)
                 // loop: its iterations are groups of the original's, which
                 // the directive proved carry no dependence.
-                let _ = writeln!(self.out, "{indent}#pragma omp simd");
+                let _ = writeln!(self.out, "{indent}#pragma omp{simd}");
             }
         }
     }
@@ -95,6 +97,32 @@ impl Printer<'_> {
             );
         }
     }
+}
+
+/// ` safelen(n)` on a vector loop that carries dependences ([`Mark::Safelen`]:
+/// each joins dates at least `d` apart), else nothing. `n` counts the
+/// printed loop's iterations: `d` divided by the loop's step and by its
+/// unroll factor (an unrolled loop's iteration is a group of the
+/// original's, and two dates `d` apart are at least `d / k` groups
+/// apart), and at least 1.
+fn safelen_clause(l: &Loop) -> String {
+    let Some(dates) = l.marks.iter().find_map(|m| match m {
+        Mark::Safelen(d) => Some(i64::from(*d)),
+        _ => None,
+    }) else {
+        return String::new();
+    };
+    let factor = l
+        .marks
+        .iter()
+        .filter_map(|m| match m {
+            Mark::Unroll(k) | Mark::UnrollNoEpilog(k) | Mark::UnrollJam(k) => Some(i64::from(*k)),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(1);
+    let n = dates / l.stride.max(1) / factor.max(1);
+    format!(" safelen({})", n.max(1))
 }
 
 /// Loop variables in `nodes` that the file declares outside the region:

@@ -50,7 +50,11 @@ fn covered(nodes: &[Node]) -> Option<bool> {
                 let clause_or_mark = |m: &Mark| {
                     matches!(
                         m,
-                        Mark::Parallel | Mark::Vector | Mark::Schedule(..) | Mark::Collapse(_)
+                        Mark::Parallel
+                            | Mark::Vector
+                            | Mark::Schedule(..)
+                            | Mark::Collapse(_)
+                            | Mark::Safelen(_)
                     )
                 };
                 if !l.marks.iter().all(clause_or_mark) {
