@@ -221,6 +221,7 @@ fn calls_and_arguments_carry_their_spans() {
             ],
             span: whole("tile([0, 1], 1, 1, T)"),
             bind: None,
+            group: None,
         }
     );
     let auto = &r.calls[1];

@@ -1,6 +1,7 @@
 //! The blocking directives: `stripmine` (a loop becomes a loop over tiles
-//! and a loop inside each tile) and `tile` (strip-mine, then move the tile
-//! loop outward).
+//! and a loop inside each tile), `tile` (strip-mine, then move the tile
+//! loop outward) and `tile_band` (a band of loops becomes its tile loops
+//! around its point loops).
 
 use super::dates::{insert_dates, swap_dates, with_date_row};
 use super::tree::{under, PieceRef};
@@ -52,32 +53,7 @@ pub(super) fn stripmine_pieces_shifted(
             "stripmine: the size must be at least 1, not {size}"
         )));
     }
-    let mut statements: Vec<usize> = targets.iter().map(|t| t.statement).collect();
-    statements.sort_unstable();
-    statements.dedup();
-    // The other pieces of those statements, each in another loop at `depth`.
-    let mut others = Vec::new();
-    for &s in &statements {
-        let st = &schedule.statements[s];
-        for piece in 0..st.pieces.len() {
-            let r = PieceRef {
-                statement: s,
-                piece,
-            };
-            if targets.contains(&r) {
-                continue;
-            }
-            let b = st.beta(piece).unwrap_or_default();
-            let differs_at = b.iter().zip(beta).position(|(x, y)| x != y);
-            if differs_at.is_none_or(|j| j >= depth) {
-                return Err(ApplyError::precondition(format!(
-                    "stripmine: statement S{s} is split in pieces (iss) and its piece at {b:?} shares the loop at depth {depth} with the pieces under {beta:?}"
-                ))
-                .with_help("strip-mine a β-vector above the split, or the loop at a depth where the pieces are in different loops"));
-            }
-            others.push(r);
-        }
-    }
+    let (statements, others) = other_pieces(schedule, targets, beta, depth, "stripmine")?;
     let at = alpha_date(depth);
     let next = rewrite_pieces(schedule, targets, |p| {
         // New dates at α(depth): T, β = 0, then the old α_depth.
@@ -96,6 +72,104 @@ pub(super) fn stripmine_pieces_shifted(
     // The tile loop has no marks; the point loop keeps the old ones.
     for s in statements {
         next.statements[s].marks.insert(depth - 1, Vec::new());
+    }
+    Ok(next)
+}
+
+/// The statements of `targets`, and their other pieces: each must lie in
+/// another loop at `depth` (its β differs from `beta` before that depth),
+/// so that its order with the targets is decided before the dates a
+/// blocking directive inserts there (it gets them as constants 0).
+fn other_pieces(
+    schedule: &Schedule,
+    targets: &[PieceRef],
+    beta: &[i64],
+    depth: usize,
+    what: &str,
+) -> Result<(Vec<usize>, Vec<PieceRef>), ApplyError> {
+    let mut statements: Vec<usize> = targets.iter().map(|t| t.statement).collect();
+    statements.sort_unstable();
+    statements.dedup();
+    let mut others = Vec::new();
+    for &s in &statements {
+        let st = &schedule.statements[s];
+        for piece in 0..st.pieces.len() {
+            let r = PieceRef {
+                statement: s,
+                piece,
+            };
+            if targets.contains(&r) {
+                continue;
+            }
+            let b = st.beta(piece).unwrap_or_default();
+            let differs_at = b.iter().zip(beta).position(|(x, y)| x != y);
+            if differs_at.is_none_or(|j| j >= depth) {
+                return Err(ApplyError::precondition(format!(
+                    "{what}: statement S{s} is split in pieces (iss) and its piece at {b:?} shares the loop at depth {depth} with the pieces under {beta:?}"
+                ))
+                .with_help(format!("apply `{what}` to a β-vector above the split, or to the loop at a depth where the pieces are in different loops")));
+            }
+            others.push(r);
+        }
+    }
+    Ok((statements, others))
+}
+
+/// `tile_band(beta, depth, [s1, …, sn])`: the `n` loops from `depth` down
+/// around the pieces under `beta` become `n` tile loops, then the `n`
+/// original loops as point loops (Pluto's and Halide's order). The dates
+/// `T1, 0, …, Tn, 0` are inserted before `α_depth`, with
+/// `s_k·T_k <= α_(depth+k-1) <= s_k·T_k + s_k - 1`; the point loops keep
+/// their dates, βs and marks, the tile loops have none. Another piece of
+/// a tiled statement gets the new dates as constants 0 (as `stripmine`'s).
+/// With one size this is `stripmine`; with more it moves loops, and the
+/// dependence check decides (the band must be permutable).
+pub fn tile_band(
+    schedule: &Schedule,
+    beta: &[i64],
+    depth: usize,
+    sizes: &[i64],
+) -> Result<Schedule, ApplyError> {
+    let targets = under(schedule, beta)?;
+    is_loop(schedule, &targets, beta, "tile_band")?;
+    check_depth(schedule, &targets, depth, "tile_band")?;
+    let n = sizes.len();
+    if n == 0 {
+        return Err(ApplyError::precondition(
+            "tile_band: give at least one tile size, as in `[32, 32]`",
+        ));
+    }
+    check_depth(schedule, &targets, depth + n - 1, "tile_band")?;
+    if let Some(&size) = sizes.iter().find(|&&s| s < 1) {
+        return Err(ApplyError::precondition(format!(
+            "tile_band: each size must be at least 1, not {size}"
+        )));
+    }
+    let (statements, others) = other_pieces(schedule, &targets, beta, depth, "tile_band")?;
+    let at = alpha_date(depth);
+    let next = rewrite_pieces(schedule, &targets, |p| {
+        let mut p = insert_dates(p, at, 2 * n);
+        for (k, &size) in sizes.iter().enumerate() {
+            let tile = at + 2 * k;
+            // The k-th loop of the band, now after the 2n new dates.
+            let point = alpha_date(depth + k) + 2 * n;
+            p = with_date_row(&p, &[(point, 1), (tile, -size)], 0, false);
+            p = with_date_row(&p, &[(point, -1), (tile, size)], size - 1, false);
+            p = with_date_row(&p, &[(tile + 1, 1)], 0, true);
+        }
+        Ok(p)
+    })?;
+    let mut next = rewrite_pieces(&next, &others, |p| {
+        let mut p = insert_dates(p, at, 2 * n);
+        for d in at..at + 2 * n {
+            p = with_date_row(&p, &[(d, 1)], 0, true);
+        }
+        Ok(p)
+    })?;
+    for s in statements {
+        for _ in 0..n {
+            next.statements[s].marks.insert(depth - 1, Vec::new());
+        }
     }
     Ok(next)
 }

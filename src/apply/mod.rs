@@ -71,6 +71,13 @@ pub enum Directive {
         outer: usize,
         size: i64,
     },
+    /// The loops at depths `depth ..= depth + n - 1` become `n` tile loops
+    /// (of sizes `sizes`) around them.
+    TileBand {
+        beta: Vec<i64>,
+        depth: usize,
+        sizes: Vec<i64>,
+    },
     /// Child `x` of the loop (or root) `beta` moves to position `order[x]`.
     Reorder { beta: Vec<i64>, order: Vec<i64> },
     /// Split the loop at `depth` around `beta` after `beta` (fission).
@@ -145,6 +152,7 @@ impl Directive {
             | Directive::Shift { beta, .. }
             | Directive::Stripmine { beta, .. }
             | Directive::Tile { beta, .. }
+            | Directive::TileBand { beta, .. }
             | Directive::Reorder { beta, .. }
             | Directive::Split { beta, .. }
             | Directive::Fuse { beta }
@@ -206,6 +214,25 @@ impl ApplyError {
         }
     }
 
+    /// The same error, its message naming `user` where it named `inner`:
+    /// a directive built from another (`tile` from `stripmine`, `peel`
+    /// from `iss`) refuses in the name the user wrote.
+    pub fn named(self, inner: &str, user: &str) -> ApplyError {
+        match self {
+            ApplyError::Precondition { message, help } => ApplyError::Precondition {
+                message: match message
+                    .strip_prefix(inner)
+                    .and_then(|m| m.strip_prefix(": "))
+                {
+                    Some(rest) => format!("{user}: {rest}"),
+                    None => message,
+                },
+                help,
+            },
+            other => other,
+        }
+    }
+
     pub fn with_help(self, help: impl Into<String>) -> ApplyError {
         match self {
             ApplyError::Precondition { message, .. } => ApplyError::Precondition {
@@ -257,52 +284,62 @@ pub fn apply(
         _ if preserves_order(schedule, directive) => first_unsound_mark(scop, deps, &next)?,
         _ => first_illegality(scop, deps, &next)?,
     };
-    match illegal {
-        Some(Illegal::Violation(v)) => return Err(ApplyError::Violation(Box::new(v))),
-        Some(Illegal::Carried {
-            depth,
-            jammed,
-            violation,
-            ..
-        }) => {
-            return Err(ApplyError::Carried {
-                depth,
-                jammed,
-                violation: Box::new(violation),
-            })
-        }
-        Some(Illegal::Jam {
-            depth,
-            factor,
-            violation,
-            ..
-        }) => {
-            return Err(ApplyError::Jam {
-                depth,
-                factor,
-                violation: Box::new(violation),
-            })
-        }
-        Some(Illegal::NestedJam {
-            statement,
-            outer,
-            inner,
-        }) => {
-            return Err(ApplyError::precondition(format!(
-            "statement S{statement} would be jammed in its loops at depths {outer} and {inner}; \
-                 polyc does not check nested jams"
-        ))
-            .with_help(
-                "jam one loop of a nest: apply `unroll_jam` after the directives that merge loops",
-            ))
-        }
-        None => {}
+    if let Some(i) = illegal {
+        return Err(refused(i));
     }
     let changed = next != *schedule;
     Ok(Applied {
         schedule: next,
         changed,
     })
+}
+
+/// The exact legality check [`apply`] runs after a directive (every
+/// dependence respected, every mark sound), of a schedule made by several
+/// rewrites checked together (`group`).
+pub fn check(scop: &Scop, deps: &[Dependence], schedule: &Schedule) -> Result<(), ApplyError> {
+    match first_illegality(scop, deps, schedule)? {
+        Some(i) => Err(refused(i)),
+        None => Ok(()),
+    }
+}
+
+/// Why a schedule is illegal, as the error of the directive that made it.
+fn refused(illegal: Illegal) -> ApplyError {
+    match illegal {
+        Illegal::Violation(v) => ApplyError::Violation(Box::new(v)),
+        Illegal::Carried {
+            depth,
+            jammed,
+            violation,
+            ..
+        } => ApplyError::Carried {
+            depth,
+            jammed,
+            violation: Box::new(violation),
+        },
+        Illegal::Jam {
+            depth,
+            factor,
+            violation,
+            ..
+        } => ApplyError::Jam {
+            depth,
+            factor,
+            violation: Box::new(violation),
+        },
+        Illegal::NestedJam {
+            statement,
+            outer,
+            inner,
+        } => ApplyError::precondition(format!(
+            "statement S{statement} would be jammed in its loops at depths {outer} and {inner}; \
+             polyc does not check nested jams"
+        ))
+        .with_help(
+            "jam one loop of a nest: apply `unroll_jam` after the directives that merge loops",
+        ),
+    }
 }
 
 /// The schedule `directive` asks for, before the dependence check of
@@ -341,7 +378,11 @@ pub fn rewrite(
             depth,
             outer,
             size,
-        } => blocking::tile(schedule, beta, *depth, *outer, *size)?,
+        } => blocking::tile(schedule, beta, *depth, *outer, *size)
+            .map_err(|e| e.named("stripmine", "tile"))?,
+        Directive::TileBand { beta, depth, sizes } => {
+            blocking::tile_band(schedule, beta, *depth, sizes)?
+        }
         Directive::Reorder { beta, order } => order::reorder(schedule, beta, order)?,
         Directive::Split { beta, depth } => order::split(schedule, beta, *depth)?,
         Directive::Fuse { beta } => order::fuse(schedule, beta)?,
@@ -351,7 +392,7 @@ pub fn rewrite(
             beta,
             params,
             constant,
-        } => split::peel(schedule, beta, params, *constant)?,
+        } => split::peel(schedule, beta, params, *constant).map_err(|e| e.named("iss", "peel"))?,
         Directive::Collapse { beta } => split::collapse(schedule, beta)?,
         Directive::Grain {
             beta,

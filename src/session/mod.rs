@@ -9,7 +9,8 @@
 //! and checks the schedule, and a refusal becomes a diagnostic on the call
 //! ([`refusal`]). `context(…)` narrows the parameters instead
 //! ([`context`]). `.poly` recipes ([`run_recipe`]) and `.rhai` scripts
-//! ([`script`]) both go through [`step`].
+//! ([`script`]) both go through [`step`]; the calls of a recipe's
+//! `group { … }` go through [`group`] together, checked at its end.
 //!
 //! Must not know: how a directive rewrites a schedule (that is `apply`'s),
 //! code generation, compilers, the CLI.
@@ -17,6 +18,7 @@
 mod args;
 mod auto;
 mod context;
+mod group;
 mod iss;
 mod refusal;
 pub mod script;
@@ -29,6 +31,7 @@ use crate::scop::{Dependence, Schedule, Scop};
 use crate::syntax::diagnostic::Diagnostic;
 
 pub use args::{MAX_DATE_COEFFICIENT, MAX_UNROLL_FACTOR};
+pub use group::step_group;
 pub use table::{directive_names, to_directive};
 
 /// The schedule after a recipe, the warnings it gave, and the scop (whose
@@ -60,8 +63,23 @@ pub fn run_recipe(
 ) -> Result<RecipeOutcome, RecipeError> {
     let mut state = RecipeState::new(scop, deps, schedule);
     let mut warnings = Vec::new();
-    for call in &recipe.calls {
-        warnings.extend(step(&mut state, call)?);
+    let calls = &recipe.calls;
+    let mut k = 0;
+    while k < calls.len() {
+        match &calls[k].group {
+            None => {
+                warnings.extend(step(&mut state, &calls[k])?);
+                k += 1;
+            }
+            Some(g) => {
+                let end = calls[k..]
+                    .iter()
+                    .position(|c| c.group.as_ref() != Some(g))
+                    .map_or(calls.len(), |n| k + n);
+                warnings.extend(group::step_group(&mut state, &calls[k..end], g)?);
+                k = end;
+            }
+        }
     }
     Ok(RecipeOutcome {
         schedule: state.schedule,

@@ -40,7 +40,11 @@ pub fn diagnostic(
                 ),
                 at,
             )
-            .with_label("after this directive, the dependence's target runs first")
+            .with_label(if call.name == "group" {
+                "at the end of this group, the dependence's target runs first"
+            } else {
+                "after this directive, the dependence's target runs first"
+            })
             .with_note(dep_details(dep))
             .with_note(format!("for example: {}", v.describe(scop, deps)))
             .with_help(violation_help(&call.name, dep, &targeted))
@@ -203,11 +207,21 @@ fn dep_details(dep: &Dependence) -> String {
 fn violation_help(name: &str, dep: &Dependence, targeted: &[usize]) -> String {
     let between = targeted.contains(&dep.source) != targeted.contains(&dep.target);
     match name {
-        "interchange" | "tile" | "stripmine" | "skew" | "shift" | "reverse" if between => {
+        "interchange" | "tile" | "tile_band" | "stripmine" | "skew" | "shift" | "reverse"
+            if between =>
+        {
             "the directive changes the loops of only one of the two statements; apply it to the \
              loop around both, or `split` them into separate loops first"
                 .to_string()
         }
+        "group" => "a group is checked at its end only: add the directive that puts these two \
+                    instances back in order, or apply the group's directives one at a time to see \
+                    which one reorders them"
+            .to_string(),
+        "tile_band" => "tile loops run outside every point loop, so the band must be permutable: \
+                        skew so that each dependence in it has no negative component, or `split` \
+                        statements whose loops differ into nests of their own first"
+            .to_string(),
         "interchange" | "tile" => format!(
             "skew first so that the dependence carried at depth {} has no negative component, then interchange",
             dep.depth

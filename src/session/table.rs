@@ -9,6 +9,7 @@ use super::RecipeError;
 use crate::apply::Directive;
 use crate::lang::recipe::Call;
 use crate::scop::{Schedule, Scop};
+use crate::support::edit_distance::closest;
 use crate::syntax::diagnostic::Diagnostic;
 
 /// One directive of the recipe language.
@@ -158,6 +159,20 @@ pub const DIRECTIVES: &[DirectiveSpec] = &[
                 depth: a.depth(1)?,
                 outer: a.depth(2)?,
                 size: a.coefficient(3)?,
+            })
+        },
+    ),
+    spec(
+        "tile_band",
+        &[],
+        "tile_band(beta, depth, [size_1, …, size_n])",
+        3,
+        "tile n loops at once: n tile loops around the n point loops",
+        |a| {
+            Ok(Directive::TileBand {
+                beta: a.beta(0)?,
+                depth: a.depth(1)?,
+                sizes: a.list(2)?,
             })
         },
     ),
@@ -442,13 +457,18 @@ pub fn to_directive(
 ) -> Result<Directive, RecipeError> {
     let name = call.name.as_str();
     let Some(spec) = lookup(name) else {
+        let d = Diagnostic::error(
+            format!("unknown directive `{name}`"),
+            call.name_span.clone(),
+        )
+        .with_label("not a directive");
         return Err(RecipeError::Rejected(
-            Diagnostic::error(
-                format!("unknown directive `{name}`"),
-                call.name_span.clone(),
-            )
-            .with_label("not a directive")
-            .with_help("see docs/recipe-language.md for the directives and their arguments"),
+            match closest(name, directive_names()) {
+                Some(close) => d.with_help(format!("did you mean `{close}`?")),
+                None => d.with_help(
+                    "see docs/recipe-language.md for the directives and their arguments",
+                ),
+            },
         ));
     };
     let build = match spec.handler {

@@ -40,7 +40,8 @@ use polyc::lang::recipe::{parse_recipe, Call};
 use polyc::poly::{with_work_limit, BasicMap, Constraint, PolyError};
 use polyc::scop::validity::{first_violation, Violation};
 use polyc::scop::{dependences, DepOptions, Dependence, Schedule};
-use polyc::session::{step, to_directive, RecipeError, RecipeState, CALL_WORK_LIMIT};
+use polyc::session::table::{directive_names, lookup};
+use polyc::session::{step, step_group, to_directive, RecipeError, RecipeState, CALL_WORK_LIMIT};
 use polyc::syntax::diagnostic::Diagnostic;
 
 use super::generate::{random_directive, Rng};
@@ -131,6 +132,9 @@ pub const PASSING: &[&str] = &[
     "refused-overflow",
     "refused-step-limit",
     "refused-collapse-nest",
+    "refused-group-witness-ok",
+    "refused-group-carried-witness-ok",
+    "refused-group-jam-witness-pair-ok",
 ];
 
 impl Verdict {
@@ -386,6 +390,25 @@ fn run_plan(kernel: &Kernel, region: usize, plan: &Plan, progress: &Mutex<Vec<St
             continue;
         };
         let before = state.clone();
+        if let Some(group) = &call.group {
+            let calls: Vec<Call> = recipe
+                .calls
+                .iter()
+                .filter(|c| c.group.as_ref() == Some(group))
+                .cloned()
+                .collect();
+            match step_group(&mut state, &calls, group) {
+                Ok(_) => trace.accepted.push(text),
+                Err(e) => {
+                    let v = check_group_refusal(&before, &calls, e);
+                    trace.refusals.push((sequence, v));
+                    if fixed.is_some() {
+                        return trace;
+                    }
+                }
+            }
+            continue;
+        }
         match step(&mut state, call) {
             Ok(_) => trace.accepted.push(text),
             Err(e) => {
@@ -475,6 +498,69 @@ fn cli_output(kernel: &Kernel, region: usize, directives: &[String]) -> Result<S
         ));
     }
     Ok(out.stdout)
+}
+
+/// Classify a refusal of the group `calls` on the state `before` it: at
+/// one of its directives (checked as that directive's refusal on the
+/// schedule the ones before it made), or at its end (the witness checked
+/// on the schedule the whole group made).
+fn check_group_refusal(before: &RecipeState, calls: &[Call], e: RecipeError) -> Verdict {
+    let (inner, end) = with_work_limit(CALL_WORK_LIMIT, || {
+        let mut inner = before.clone();
+        for call in calls {
+            let rewritten = to_directive(call, &inner.scop, &inner.schedule)
+                .ok()
+                .and_then(|d| rewrite(&inner.scop, &inner.deps, &inner.schedule, &d).ok());
+            match rewritten {
+                Some(next) => inner.schedule = next,
+                None => return (inner, Some(call.clone())),
+            }
+        }
+        (inner, None)
+    })
+    .0;
+    if let Some(call) = end {
+        return check_refusal(&inner, &call, e);
+    }
+    let diagnostic = match e {
+        RecipeError::Rejected(d) => d,
+        RecipeError::NotImplemented(what) => return Verdict::new("not-implemented", what),
+    };
+    let checked = with_work_limit(CALL_WORK_LIMIT, || {
+        polyc::apply::check(&inner.scop, &inner.deps, &inner.schedule)
+    })
+    .0;
+    match checked {
+        Ok(()) => Verdict::new(
+            "inconsistent",
+            format!(
+                "the group was refused, its schedule is legal: {}",
+                diagnostic.message
+            ),
+        ),
+        Err(ApplyError::Violation(v)) => match check_witness(before, &inner.schedule, &v, None) {
+            Ok(()) => Verdict::new("refused-group-witness-ok", ""),
+            Err(why) => Verdict::new("bad-witness", why),
+        },
+        Err(ApplyError::Carried {
+            depth,
+            jammed: None,
+            violation,
+        }) => match check_witness(before, &inner.schedule, &violation, Some(depth)) {
+            Ok(()) => Verdict::new("refused-group-carried-witness-ok", ""),
+            Err(why) => Verdict::new("bad-witness", format!("carried at {depth}: {why}")),
+        },
+        Err(ApplyError::Carried { violation, .. } | ApplyError::Jam { violation, .. }) => {
+            match check_pair(before, &violation) {
+                Ok(()) => Verdict::new("refused-group-jam-witness-pair-ok", ""),
+                Err(why) => Verdict::new("bad-witness", why),
+            }
+        }
+        Err(ApplyError::Precondition { .. }) => {
+            Verdict::new("refused-precondition", diagnostic.message)
+        }
+        Err(ApplyError::Poly(e)) => Verdict::new("refused-unproven", e.to_string()),
+    }
 }
 
 /// Classify a refusal of `call` on the state `before` it.
@@ -571,6 +657,22 @@ fn check_precondition(call: &Call, d: &Diagnostic) -> Verdict {
     // The primary span lies in the call (on it, or on one of its
     // arguments): the diagnostic points at the user's directive.
     let inside = d.span.start >= call.span.start && d.span.end <= call.span.end;
+    // A message that starts with a directive's name (`stripmine: …`)
+    // names the directive written (or its canonical name), not one it is
+    // built on (`tile` on `stripmine`, `peel` on `iss`).
+    let written = lookup(&call.name).map(|spec| spec.name);
+    let named = d.message.split_once(": ").map(|(head, _)| head);
+    let other = named
+        .filter(|h| directive_names().any(|n| n == *h) && *h != call.name && Some(*h) != written);
+    if let Some(other) = other {
+        return Verdict::new(
+            "bad-diagnostic",
+            format!(
+                "`{}` refused in the name of `{other}`: {}",
+                call.name, d.message
+            ),
+        );
+    }
     if inside && !d.message.is_empty() {
         Verdict::new("refused-precondition", d.message.clone())
     } else {

@@ -134,6 +134,7 @@ pub const KINDS: &[&str] = &[
     "stripmine",
     "linearize",
     "tile",
+    "tile_band",
     "embed",
     "unembed",
     "block",
@@ -453,6 +454,20 @@ impl Gen<'_> {
                 let s = self.size();
                 format!("tile({}, {d}, {o}, {s});", list(&b))
             }
+            "tile_band" => {
+                let b = self.loop_beta();
+                let d = self.depth_for(&b);
+                // Mostly the band of loops below `d` that every statement
+                // under `b` has (sometimes one more: refused).
+                let room = self.view.min_depth(&b).saturating_sub(d) + 1;
+                let n = if self.plausible() {
+                    self.rng.range(1, room.max(1) as i64)
+                } else {
+                    room as i64 + 1
+                };
+                let sizes: Vec<i64> = (0..n).map(|_| self.size()).collect();
+                format!("tile_band({}, {d}, {});", list(&b), list(&sizes))
+            }
             "embed" => format!("embed({});", list(&self.statement_beta())),
             "unembed" => format!("unembed({});", list(&self.statement_beta())),
             "block" => {
@@ -505,7 +520,7 @@ const UNDOES: &[(&str, &[&str])] = &[
     ("densify", &["grain"]),
     ("collapse", &["iss", "peel"]),
     ("unembed", &["embed"]),
-    ("linearize", &["stripmine", "tile"]),
+    ("linearize", &["stripmine", "tile", "tile_band"]),
 ];
 
 /// One random directive for the program `scop` under `schedule`, after the
@@ -514,7 +529,8 @@ const UNDOES: &[(&str, &[&str])] = &[
 /// undoes was applied. With no directive accepted yet, an `auto(...)` call
 /// (the schedulers, with and without tiles and marks) is drawn 15% of the
 /// time; at any point, `auto(…, [b])` on a top-level nest or `auto(…, [b,
-/// c])` on a subtree inside its outermost loop 4%.
+/// c])` on a subtree inside its outermost loop 4%. One draw in twenty is
+/// a `group { … }` of two directives.
 pub fn random_directive(
     rng: &mut Rng,
     scop: &Scop,
@@ -584,9 +600,17 @@ pub fn random_directive(
         }
         kind = rng.pick(KINDS);
     }
+    let group = rng.chance(0.05);
     let mut g = Gen {
         view: View::new(scop, schedule),
         rng,
     };
+    if group {
+        // Two directives checked together, both drawn on the schedule
+        // before the group (the first one's result is not checked yet).
+        let second = g.rng.pick(KINDS);
+        let (a, b) = (g.directive(kind), g.directive(second));
+        return format!("group {{ {a} {b} }}");
+    }
     g.directive(kind)
 }

@@ -103,6 +103,7 @@ impl Builder<'_> {
                 self.calls.push(call);
             }
             Rule::empty_stmt => {}
+            Rule::group_stmt => self.group_stmt(s, whole)?,
             Rule::let_stmt => {
                 if !has_semi && !last {
                     return Err(missing_semi(without_semi(&s, whole), "`let`"));
@@ -171,6 +172,69 @@ impl Builder<'_> {
         self.vars.assign(name.as_str(), span(&name), Some(value))
     }
 
+    /// `group { d1; d2; … }`: its calls, each knowing the group's span.
+    /// Only directive calls belong in a group: a `let`, an assignment or
+    /// a nested group is refused, and so is an empty group.
+    fn group_stmt(&mut self, s: Pair<Rule>, whole: Span) -> Result<(), Diagnostic> {
+        let keyword = child(&s, Rule::kw_group).map(|k| span(&k))?;
+        // From `group` to its `}` (the rule's own span runs on over the
+        // white space before a `;` that may not come).
+        let close = s
+            .clone()
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::rbrace)
+            .last()
+            .map_or(whole.end, |b| span(&b).end);
+        let whole = whole.start..close;
+        let body: Vec<Pair<Rule>> = s
+            .into_inner()
+            .filter(|p| {
+                !matches!(
+                    p.as_rule(),
+                    Rule::kw_group | Rule::lbrace | Rule::rbrace | Rule::semi
+                )
+            })
+            .collect();
+        let n = body.len();
+        let mut calls = 0;
+        for (k, inner) in body.into_iter().enumerate() {
+            match inner.as_rule() {
+                Rule::call_stmt => {
+                    let before = self.calls.len();
+                    self.stmt(inner, k + 1 == n)?;
+                    for call in &mut self.calls[before..] {
+                        call.group = Some(whole.clone());
+                    }
+                    calls += 1;
+                }
+                Rule::empty_stmt => {}
+                Rule::group_stmt => {
+                    return Err(Diagnostic::error("groups do not nest", span(&inner))
+                        .with_label("a group inside a group")
+                        .with_secondary(whole, "the enclosing group")
+                        .with_help("write the inner group's directives directly in the outer one"))
+                }
+                _ => {
+                    return Err(Diagnostic::error(
+                        "only directives may be inside a `group`",
+                        span(&inner),
+                    )
+                    .with_label("not a directive call")
+                    .with_secondary(whole, "in this group")
+                    .with_help("move the `let` or assignment before the group"))
+                }
+            }
+        }
+        if calls == 0 {
+            return Err(Diagnostic::error("an empty group", keyword)
+                .with_label("this group holds no directive")
+                .with_help(
+                    "put the directives to check together between the braces, or remove the group",
+                ));
+        }
+        Ok(())
+    }
+
     /// A `call` or `nested_call`.
     fn call(&self, c: Pair<Rule>, bind: Option<(String, Span)>) -> Result<Call, Diagnostic> {
         let whole = span(&c);
@@ -192,6 +256,7 @@ impl Builder<'_> {
             args,
             span: whole,
             bind,
+            group: None,
         })
     }
 

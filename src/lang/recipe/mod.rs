@@ -39,6 +39,9 @@ pub struct Call {
     /// Clay's `v = f(…);`: the variable that receives the call's result, and
     /// its span. A later use of `v` as an argument is `Value::Ident(v)`.
     pub bind: Option<(String, Span)>,
+    /// The `group { … }` the call is in, by its span: the calls of one
+    /// group are applied in order and checked together at its end.
+    pub group: Option<Span>,
 }
 
 /// One argument: its value, its span (the use site, also when the value

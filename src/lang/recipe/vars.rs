@@ -3,6 +3,7 @@
 //! and the diagnostics for a name that is not one of them.
 
 use super::{Span, Value};
+use crate::support::edit_distance::closest;
 use crate::syntax::diagnostic::Diagnostic;
 
 /// What a name is bound to.
@@ -102,18 +103,13 @@ impl Vars {
 
     /// A defined name within a small edit distance of `name`.
     fn similar(&self, name: &str) -> Option<&str> {
-        // Short names are all close to each other: no suggestion.
-        let limit = match name.chars().count() {
-            0..=2 => return None,
-            3 => 1,
-            _ => 2,
-        };
-        self.bound
-            .iter()
-            .map(|(n, _)| n.as_str())
-            .chain(self.all_lets.iter().map(|(n, _)| n.as_str()))
-            .filter(|n| *n != name)
-            .find(|n| edit_distance(n, name) <= limit)
+        closest(
+            name,
+            self.bound
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .chain(self.all_lets.iter().map(|(n, _)| n.as_str())),
+        )
     }
 
     /// "unknown variable `name`", with what helps most: the `let` defined
@@ -138,22 +134,6 @@ impl Vars {
             names.join(", ")
         ))
     }
-}
-
-/// Levenshtein distance, by characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 /// How a value's kind reads in a diagnostic.

@@ -85,6 +85,7 @@ pub fn to_call(
         args: out,
         span: spans.call,
         bind: None,
+        group: None,
     })
 }
 

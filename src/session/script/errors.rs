@@ -4,6 +4,8 @@
 
 use rhai::{EvalAltResult, ParseError};
 
+use crate::session::table::directive_names;
+use crate::support::edit_distance::closest;
 use crate::syntax::diagnostic::Diagnostic;
 
 use super::engine::TIME_UP;
@@ -70,22 +72,26 @@ pub fn runtime_error(text: &str, e: &EvalAltResult, opts: &ScriptOptions) -> Dia
                 ))
         }
         EvalAltResult::ErrorFunctionNotFound(signature, _) => {
-            Diagnostic::error(format!("no function `{signature}`"), at)
-                .with_label("unknown here")
-                .with_help(
+            let d = Diagnostic::error(format!("no function `{signature}`"), at)
+                .with_label("unknown here");
+            // `tlie (array, i64, i64, i64)`: the name, then the types.
+            let name = signature.split([' ', '(']).next().unwrap_or_default();
+            match closest(name, directive_names()) {
+                Some(close) => d.with_help(format!("did you mean the directive `{close}`?")),
+                None => d.with_help(
                     "polyc's functions (directives, try_…, queries, measure) are listed in docs/scripting.md",
-                )
+                ),
+            }
         }
-        EvalAltResult::ErrorDataTooLarge(what, _) => Diagnostic::error(
-            format!("the script exceeded a size limit: {what}"),
-            at,
-        )
-        .with_label("stopped here")
-        .with_note(format!(
-            "strings hold at most {} bytes, arrays and maps at most {} items",
-            super::engine::MAX_STRING,
-            super::engine::MAX_ARRAY
-        )),
+        EvalAltResult::ErrorDataTooLarge(what, _) => {
+            Diagnostic::error(format!("the script exceeded a size limit: {what}"), at)
+                .with_label("stopped here")
+                .with_note(format!(
+                    "strings hold at most {} bytes, arrays and maps at most {} items",
+                    super::engine::MAX_STRING,
+                    super::engine::MAX_ARRAY
+                ))
+        }
         EvalAltResult::ErrorModuleNotFound(..) | EvalAltResult::ErrorTooManyModules(..) => {
             Diagnostic::error("the script cannot load modules", at)
                 .with_label("not allowed")

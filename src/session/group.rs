@@ -1,0 +1,99 @@
+//! `group { d1; d2; … }`: directives applied in order, each with its
+//! preconditions and rewrite, and checked together at the end: one exact
+//! legality check of the schedule the group leaves ([`apply::check`]).
+//! So a compound step whose intermediate schedule is illegal (lu's
+//! right-looking interchange, legal once the next directive moves another
+//! statement) is accepted when the result is legal. A directive whose
+//! precondition fails is refused at that directive; an illegal result is
+//! refused at the group, with the witness and every directive of it
+//! labelled. The group is one call for the work limit. `auto` and
+//! `context` replace the schedule or the parameters and cannot be in a
+//! group.
+
+use super::refusal;
+use super::table::{is_auto, is_context, to_directive};
+use super::{RecipeError, RecipeState, CALL_WORK_LIMIT};
+use crate::apply::{self, Directive};
+use crate::lang::recipe::Call;
+use crate::poly::with_work_limit;
+use crate::syntax::diagnostic::Diagnostic;
+use crate::syntax::Span;
+
+/// Apply the calls of one group (`group` is its span) to `state`. On
+/// success the state moves on and the result is the warnings of calls
+/// that changed nothing; on a refusal the state is left as it was.
+pub fn step_group(
+    state: &mut RecipeState,
+    calls: &[Call],
+    group: &Span,
+) -> Result<Vec<Diagnostic>, RecipeError> {
+    with_work_limit(CALL_WORK_LIMIT, || group_unlimited(state, calls, group)).0
+}
+
+fn group_unlimited(
+    state: &mut RecipeState,
+    calls: &[Call],
+    group: &Span,
+) -> Result<Vec<Diagnostic>, RecipeError> {
+    let in_group = |d: Diagnostic| d.with_secondary(group.clone(), "in this group");
+    let mut inner = state.clone();
+    let mut warnings = Vec::new();
+    let mut last: Option<Directive> = None;
+    for call in calls {
+        if is_auto(&call.name) || is_context(&call.name) {
+            return Err(RecipeError::Rejected(in_group(
+                Diagnostic::error(
+                    format!("`{}` cannot be inside a group", call.name),
+                    call.span.clone(),
+                )
+                .with_label("not a schedule rewrite")
+                .with_help("apply it before the group"),
+            )));
+        }
+        let directive = to_directive(call, &inner.scop, &inner.schedule)?;
+        match apply::rewrite(&inner.scop, &inner.deps, &inner.schedule, &directive) {
+            Ok(next) => {
+                if next == inner.schedule {
+                    warnings.push(
+                        Diagnostic::warning(
+                            format!("`{}` changes nothing", call.name),
+                            call.span.clone(),
+                        )
+                        .with_label("this directive leaves the schedule as it was"),
+                    );
+                }
+                inner.schedule = next;
+            }
+            Err(e) => {
+                return Err(RecipeError::Rejected(in_group(refusal::diagnostic(
+                    call, &inner, &directive, e,
+                ))))
+            }
+        }
+        last = Some(directive);
+    }
+    if let Err(e) = apply::check(&inner.scop, &inner.deps, &inner.schedule) {
+        let Some(directive) = last else {
+            return Err(RecipeError::Rejected(Diagnostic::error(
+                "an empty group",
+                group.clone(),
+            )));
+        };
+        let whole = Call {
+            name: "group".into(),
+            name_span: group.start..group.start + "group".len(),
+            args: Vec::new(),
+            span: group.clone(),
+            bind: None,
+            group: None,
+        };
+        let mut d = refusal::diagnostic(&whole, state, &directive, e)
+            .with_note("the directives of a group are checked together, once, at its end");
+        for call in calls {
+            d = d.with_secondary(call.span.clone(), "applied in this group");
+        }
+        return Err(RecipeError::Rejected(d));
+    }
+    state.schedule = inner.schedule;
+    Ok(warnings)
+}
