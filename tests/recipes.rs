@@ -90,6 +90,48 @@ fn every_accepted_recipe_runs_and_prints_the_same_as_the_original() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// The shipped recipes (`recipes/KERNEL/*.poly`, each on
+/// `recipes/KERNEL/KERNEL.c`) are accepted, and the program prints exactly
+/// what the original prints.
+#[test]
+fn every_shipped_recipe_runs_and_prints_the_same_as_the_original() {
+    let dir = common::scratch("shipped-recipes");
+    let mut failures = Vec::new();
+    let mut shipped = 0;
+    let mut kernels: Vec<_> = std::fs::read_dir("recipes")
+        .expect("recipes/")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir() && !p.ends_with("examples"))
+        .collect();
+    kernels.sort();
+    for k in kernels {
+        let name = filetest::name(&k);
+        let kernel = k.join(format!("{name}.c"));
+        let mut recipes: Vec<_> = std::fs::read_dir(&k)
+            .expect("a recipe directory")
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "poly"))
+            .collect();
+        recipes.sort();
+        for r in recipes {
+            let (kernel_arg, recipe_arg) = (kernel.to_string_lossy(), r.to_string_lossy());
+            let out = common::polyc(&[&kernel_arg, "--recipe", &recipe_arg]);
+            assert_eq!(out.status, 0, "{recipe_arg}: {}", out.stderr);
+            shipped += 1;
+            let stem = format!("{name}-{}", filetest::name(&r));
+            let generated = dir.join(format!("{stem}.c"));
+            std::fs::write(&generated, &out.stdout).expect("write");
+            failures.extend(common::differs_from_original(
+                &dir, &stem, &kernel, &generated,
+            ));
+        }
+    }
+    assert!(shipped >= 3, "only {shipped} shipped recipes");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
 /// `context(...)` narrows the parameters, and the dependences are computed
 /// again under it: with `m = 0`, `A[i] = A[i + m]` carries nothing, so the
 /// loop may be reversed; without it, it may not. A context that leaves no
