@@ -23,14 +23,14 @@ pub enum Illegal {
     /// A dependence whose target is not dated after its source.
     Violation(Violation),
     /// The loop at `depth` around `statement`, marked parallel or vector,
-    /// carries a dependence. With `jammed`, the enclosing loop at that
-    /// depth, unrolled by that factor and jammed, puts the pair's two
-    /// instances in one iteration of it (`violation`'s dates are then the
-    /// jammed schedule's).
+    /// carries a dependence. With `jammed`, the enclosing loops at those
+    /// depths (one, or two jammed together), unrolled by those factors and
+    /// jammed, put the pair's two instances in one iteration of them
+    /// (`violation`'s dates are then the jammed schedule's).
     Carried {
         statement: usize,
         depth: usize,
-        jammed: Option<(usize, u32)>,
+        jammed: Vec<(usize, u32)>,
         violation: Violation,
     },
     /// The loop at `depth` around `statement`, marked to be unrolled by
@@ -41,15 +41,28 @@ pub enum Illegal {
         statement: usize,
         depth: usize,
         factor: u32,
+        /// The loop around it, at this depth and jammed by this factor,
+        /// whose copies are jammed with this loop's (`None`: this loop's
+        /// jam alone).
+        with: Option<(usize, u32)>,
         violation: Violation,
     },
-    /// `statement` would be jammed at two depths (`outer` and `inner`),
-    /// as a later `fuse` can make it: polyc does not check how two jams
-    /// compose, so it does not prove such a schedule legal.
+    /// `statement` would be jammed at more than two depths (`outer` and
+    /// `inner` are the outermost and innermost), as a later `fuse` can
+    /// make it: polyc checks two jams together, not three.
     NestedJam {
         statement: usize,
         outer: usize,
         inner: usize,
+    },
+    /// `statement` lies in the loop at depth `jammed_at`, which another
+    /// statement's mark jams, and is jammed at depth `own` without it (a
+    /// later `fuse` can make this): code generation jams a loop with what
+    /// it holds, so the two jams would compose unchecked.
+    MixedJams {
+        statement: usize,
+        jammed_at: usize,
+        own: usize,
     },
 }
 
@@ -136,18 +149,21 @@ pub fn first_carried_mark(
                     return Ok(Some(Illegal::Carried {
                         statement,
                         depth,
-                        jammed: None,
+                        jammed: Vec::new(),
                         violation,
                     }));
                 }
-                for (outer, factor) in jams_around(schedule, &prefix)? {
-                    if let Some(violation) =
-                        jam_carried(scop, deps, schedule, &prefix, outer, factor)?
-                    {
+                let around = jams_around(schedule, &prefix)?;
+                let mut sets: Vec<Vec<(usize, u32)>> = around.iter().map(|&j| vec![j]).collect();
+                if around.len() == 2 {
+                    sets.push(around.clone());
+                }
+                for set in sets {
+                    if let Some(violation) = jam_carried(scop, deps, schedule, &prefix, &set)? {
                         return Ok(Some(Illegal::Carried {
                             statement,
                             depth,
-                            jammed: Some((outer, factor)),
+                            jammed: set,
                             violation,
                         }));
                     }
@@ -159,46 +175,106 @@ pub fn first_carried_mark(
     Ok(None)
 }
 
-/// The first loop marked `unroll_jam` that cannot be jammed ([`jam_violation`]
-/// on the pieces in it), `proven` ones aside. Exact; one dependence
-/// check per jammed loop.
+/// A loop marked `unroll_jam`: its β prefix (its depth is the prefix's
+/// length) and its factor.
+pub type JamLoop = (Vec<i64>, u32);
+
+/// The most loops of one nest that may be jammed: two (a register tile);
+/// [`jam_violation`] checks them together.
+pub const MAX_NESTED_JAMS: usize = 2;
+
+/// The first loop marked `unroll_jam` that cannot be jammed
+/// ([`jam_violation`] on the pieces in it), `proven` ones aside: each
+/// jammed loop alone (code generation runs the other's remainder
+/// iterations unjammed) and, where a statement is jammed at two depths,
+/// both together. Exact; one dependence check per jammed loop and per
+/// pair.
 fn first_unsound_jam(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
-    proven: &[(Vec<i64>, u32)],
+    proven: &[JamLoop],
 ) -> Result<Option<Illegal>, PolyError> {
-    let mut checked: Vec<(Vec<i64>, u32)> = proven.to_vec();
+    let mut checked: Vec<Vec<JamLoop>> = proven.iter().map(|j| vec![j.clone()]).collect();
     for (statement, st) in schedule.statements.iter().enumerate() {
-        for (k, marks) in st.marks.iter().enumerate() {
-            let depth = k + 1;
-            for factor in marks.iter().filter_map(|m| match m {
-                Mark::UnrollJam(f) => Some(*f),
-                _ => None,
-            }) {
-                for p in 0..st.pieces.len() {
-                    let Some(beta) = st.beta(p) else { continue };
-                    let key = (beta[..depth].to_vec(), factor);
-                    if checked.contains(&key) {
-                        continue;
-                    }
-                    if let Some(nested) = nested_jam(schedule, &key.0)? {
-                        return Ok(Some(nested));
-                    }
-                    if let Some(violation) = jam_violation(scop, deps, schedule, &key.0, factor)? {
-                        return Ok(Some(Illegal::Jam {
-                            statement,
-                            depth,
-                            factor,
-                            violation,
-                        }));
-                    }
-                    checked.push(key);
+        let jams = jam_marks(&st.marks);
+        if jams.len() > MAX_NESTED_JAMS {
+            return Ok(Some(Illegal::NestedJam {
+                statement,
+                outer: jams[0].0,
+                inner: jams[jams.len() - 1].0,
+            }));
+        }
+        for p in 0..st.pieces.len() {
+            let Some(beta) = st.beta(p) else { continue };
+            let loops: Vec<JamLoop> = jams
+                .iter()
+                .filter(|(d, _)| *d <= beta.len())
+                .map(|&(d, f)| (beta[..d].to_vec(), f))
+                .collect();
+            let mut sets: Vec<Vec<JamLoop>> = loops.iter().map(|j| vec![j.clone()]).collect();
+            if loops.len() == 2 {
+                sets.push(loops.clone());
+            }
+            for set in sets {
+                if checked.contains(&set) {
+                    continue;
+                }
+                if let Some(mixed) = mixed_jams(schedule, &set)? {
+                    return Ok(Some(mixed));
+                }
+                if let Some(violation) = jam_violation(scop, deps, schedule, &set)? {
+                    let (prefix, factor) = &set[set.len() - 1];
+                    return Ok(Some(Illegal::Jam {
+                        statement,
+                        depth: prefix.len(),
+                        factor: *factor,
+                        with: (set.len() == 2).then(|| (set[0].0.len(), set[0].1)),
+                        violation,
+                    }));
+                }
+                checked.push(set);
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// A statement in the loops of `set` that is jammed, but not at each of
+/// their depths: every statement of a jammed nest must carry the same
+/// jams for [`jam_violation`]'s checks to be those of the printed code.
+fn mixed_jams(schedule: &Schedule, set: &[JamLoop]) -> Result<Option<Illegal>, PolyError> {
+    for (prefix, _) in set {
+        let jammed_at = prefix.len();
+        for t in under(schedule, prefix).map_err(unproven)? {
+            let own = jam_marks(&schedule.statements[t.statement].marks);
+            if let Some(&(d, _)) = own.first() {
+                if !own.iter().any(|(o, _)| *o == jammed_at) {
+                    return Ok(Some(Illegal::MixedJams {
+                        statement: t.statement,
+                        jammed_at,
+                        own: d,
+                    }));
                 }
             }
         }
     }
     Ok(None)
+}
+
+/// The depths (1-based, outermost first) and factors of a statement's
+/// `unroll_jam` marks. Cheap.
+pub(super) fn jam_marks(marks: &[Vec<Mark>]) -> Vec<(usize, u32)> {
+    marks
+        .iter()
+        .enumerate()
+        .flat_map(|(k, at)| {
+            at.iter().filter_map(move |m| match m {
+                Mark::UnrollJam(f) => Some((k + 1, *f)),
+                _ => None,
+            })
+        })
+        .collect()
 }
 
 /// Whether the loop `prefix` (at depth `prefix.len()`) can be unrolled by
@@ -215,15 +291,20 @@ fn first_unsound_jam(
 /// alignment (the point dates move by the same `s` for every instance,
 /// which keeps their order). The witness's parameters leave `s` out; its
 /// dates are those of the jammed schedule for the alignment found.
+///
+/// With two loops (`jams`, the outer first, the inner nested in it), both
+/// are jammed at once, each with its own alignment: the outer loop's copies
+/// first, each holding the inner loop's copies in order (code generation
+/// prints them so), so the outer point loop goes innermost, then the inner
+/// one after it.
 pub fn jam_violation(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
-    prefix: &[i64],
-    factor: u32,
+    jams: &[JamLoop],
 ) -> Result<Option<Violation>, PolyError> {
     let np = scop.params.len();
-    let (scop, deps, jammed) = jammed_schedule(scop, deps, schedule, prefix, factor)?;
+    let (scop, deps, jammed) = jammed_schedule(scop, deps, schedule, jams)?;
     Ok(first_violation(&scop, &jammed, &deps)?.map(|mut v| {
         v.params.truncate(np);
         v
@@ -248,6 +329,7 @@ fn jams_around(schedule: &Schedule, prefix: &[i64]) -> Result<Vec<(usize, u32)>,
             }
         }
     }
+    out.sort_unstable();
     Ok(out)
 }
 
@@ -262,22 +344,26 @@ fn jams_around(schedule: &Schedule, prefix: &[i64]) -> Result<Vec<(usize, u32)>,
 /// alignment; where code generation does not jam the copies through this
 /// loop (a loop between them holds two loops), each copy is a loop of its
 /// own and the check is stricter than the code needs. Exact otherwise.
+///
+/// `jams` (depths and factors, outermost first) holds one loop around it,
+/// or two checked together (as [`jam_violation`] jams them).
 fn jam_carried(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
     prefix: &[i64],
-    outer: usize,
-    factor: u32,
+    jams: &[(usize, u32)],
 ) -> Result<Option<Violation>, PolyError> {
     let np = scop.params.len();
     let depth = prefix.len();
-    let (scop, deps, jammed) = jammed_schedule(scop, deps, schedule, &prefix[..outer], factor)?;
-    // Strip-mining adds the β 0 after the tile loop; the point loop moved
-    // innermost, the loops in between kept their dates one depth up.
-    let mut inner = prefix[..outer].to_vec();
-    inner.push(0);
-    inner.extend_from_slice(&prefix[outer..depth - 1]);
+    let loops: Vec<JamLoop> = jams
+        .iter()
+        .map(|&(d, f)| (prefix[..d].to_vec(), f))
+        .collect();
+    let (scop, deps, jammed) = jammed_schedule(scop, deps, schedule, &loops)?;
+    let inner = jams
+        .iter()
+        .fold(prefix.to_vec(), |p, &(d, _)| moved_by_jam(&p, d));
     Ok(
         carried_dependence(&scop, &jammed, &deps, &inner, depth)?.map(|mut v| {
             v.params.truncate(np);
@@ -286,21 +372,56 @@ fn jam_carried(
     )
 }
 
-/// The schedule [`jam_violation`] checks: the pieces in the loop `prefix`
-/// strip-mined by `factor` at every alignment (one more parameter, after
-/// the scop's), the point loop innermost; and the scop and dependences
-/// with that parameter.
+/// The β prefix of a loop inside a loop jammed at depth `at`, on the jammed
+/// schedule: strip-mining adds the β 0 after the tile loop, and with the
+/// point loop moved innermost the loops in between keep their depths.
+fn moved_by_jam(prefix: &[i64], at: usize) -> Vec<i64> {
+    if prefix.len() <= at {
+        return prefix.to_vec();
+    }
+    let mut moved = prefix[..at].to_vec();
+    moved.push(0);
+    moved.extend_from_slice(&prefix[at..prefix.len() - 1]);
+    moved
+}
+
+/// The schedule [`jam_violation`] checks: for each of `jams` in turn
+/// (outermost first), the pieces in the loop strip-mined by its factor at
+/// every alignment (one more parameter each, after the scop's), its point
+/// loop moved innermost; and the scop and dependences with those
+/// parameters.
 fn jammed_schedule(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    jams: &[JamLoop],
+) -> Result<(Scop, Vec<Dependence>, Schedule), PolyError> {
+    let mut jammed = (scop.clone(), deps.to_vec(), schedule.clone());
+    for (n, (prefix, factor)) in jams.iter().enumerate() {
+        let prefix = jams[..n].iter().fold(prefix.clone(), |p, (outer, _)| {
+            moved_by_jam(&p, outer.len())
+        });
+        let (scop, deps, schedule) = &jammed;
+        jammed = jam_once(scop, deps, schedule, &prefix, *factor, n)?;
+    }
+    Ok(jammed)
+}
+
+/// One jam of [`jammed_schedule`]: the loop `prefix` strip-mined by
+/// `factor` at every alignment (the `n`-th alignment parameter), its point
+/// loop innermost.
+fn jam_once(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
     prefix: &[i64],
     factor: u32,
+    n: usize,
 ) -> Result<(Scop, Vec<Dependence>, Schedule), PolyError> {
     let depth = prefix.len();
     let size = i64::from(factor);
     let np = scop.params.len();
-    let (scop, deps, schedule) = with_alignment_parameter(scop, deps, schedule);
+    let (scop, deps, schedule) = with_alignment_parameter(scop, deps, schedule, n);
     let mut by_alignment = vec![0; np + 1];
     by_alignment[np] = -1; // α := α − (−1)·s
     let aligned = shift(&schedule, &scop, prefix, depth, &by_alignment, 0).map_err(unproven)?;
@@ -325,28 +446,31 @@ fn jammed_schedule(
     Ok((scop, deps, jammed))
 }
 
-/// The name of the alignment parameter of [`jam_violation`] (never a C
-/// name a kernel uses: it is not printed).
+/// The name of the alignment parameters of [`jam_violation`], numbered
+/// (never a C name a kernel uses: they are not printed).
 const ALIGNMENT: &str = "polyc_jam_alignment";
 
-/// `scop`, `deps` and `schedule` with one more parameter, the alignment,
-/// after the others: no constraint mentions it yet. Cheap.
+/// `scop`, `deps` and `schedule` with one more parameter, the `n`-th
+/// alignment, after the others: no constraint mentions it yet. Cheap.
 fn with_alignment_parameter(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
+    n: usize,
 ) -> (Scop, Vec<Dependence>, Schedule) {
+    let name = format!("{ALIGNMENT}{n}");
+    let name = name.as_str();
     let mut scop = scop.clone();
-    scop.params.push(ALIGNMENT.to_string());
-    scop.context = scop.context.with_param_appended(ALIGNMENT);
+    scop.params.push(name.to_string());
+    scop.context = scop.context.with_param_appended(name);
     let deps = deps
         .iter()
         .map(|d| {
             let mut space = d.relation.space().clone();
-            space.params.push(ALIGNMENT.to_string());
+            space.params.push(name.to_string());
             let mut relation = Map::empty(space);
             for b in d.relation.basics() {
-                relation.push(b.with_param_appended(ALIGNMENT));
+                relation.push(b.with_param_appended(name));
             }
             Dependence {
                 relation,
@@ -357,29 +481,10 @@ fn with_alignment_parameter(
     let mut schedule = schedule.clone();
     for st in &mut schedule.statements {
         for piece in &mut st.pieces {
-            *piece = piece.with_param_appended(ALIGNMENT);
+            *piece = piece.with_param_appended(name);
         }
     }
     (scop, deps, schedule)
-}
-
-/// A statement in the loop `prefix` (jammed at depth `prefix.len()`) that
-/// is also jammed at another depth.
-fn nested_jam(schedule: &Schedule, prefix: &[i64]) -> Result<Option<Illegal>, PolyError> {
-    let depth = prefix.len();
-    for t in under(schedule, prefix).map_err(unproven)? {
-        let marks = &schedule.statements[t.statement].marks;
-        let other = (0..marks.len())
-            .find(|&k| k + 1 != depth && marks[k].iter().any(|m| matches!(m, Mark::UnrollJam(_))));
-        if let Some(k) = other {
-            return Ok(Some(Illegal::NestedJam {
-                statement: t.statement,
-                outer: depth.min(k + 1),
-                inner: depth.max(k + 1),
-            }));
-        }
-    }
-    Ok(None)
 }
 
 /// A jam check that could not build its schedule is not a proof.

@@ -4,7 +4,7 @@
 //! vector loop also when every dependence it carries spans at least two
 //! dates, which its `safelen` mark records ([`vector_safelen`]).
 
-use super::legality::jam_violation;
+use super::legality::{jam_marks, jam_violation, MAX_NESTED_JAMS};
 use super::tree::under;
 use super::{check_depth, ApplyError};
 use crate::scop::validity::{carried_closer_than, carried_dependence, Violation};
@@ -147,7 +147,7 @@ fn mark_loops(
 fn carried(depth: usize, v: Violation) -> ApplyError {
     ApplyError::Carried {
         depth,
-        jammed: None,
+        jammed: Vec::new(),
         violation: Box::new(v),
     }
 }
@@ -314,8 +314,9 @@ fn check_unroll_copies(schedule: &Schedule, what: &str) -> Result<(), ApplyError
 /// unrolled by `factor` and jammed: its copies of the inner loops are
 /// fused. Code generation jams a loop with everything in it, so every
 /// statement in the loops at `depth` around `beta` gets the mark (closed
-/// over the pieces of `iss`-split statements, as `parallelize`'s), and a
-/// statement already jammed at another depth is refused. Code generation
+/// over the pieces of `iss`-split statements, as `parallelize`'s); a
+/// statement may be jammed at two depths (a register tile, both jams
+/// checked together by `apply`'s legality check), not three. Code generation
 /// jams `factor` consecutive dates of the loop
 /// (a unit-step loop, whatever the dates' stride), in groups that start at
 /// the loop's lower bound, which is not known here. So the jam is legal
@@ -347,22 +348,26 @@ pub fn unroll_jam(
     for prefix in &loops {
         for t in under(schedule, prefix)? {
             let st = &mut next.statements[t.statement];
-            if let Some(other) = (0..st.marks.len()).find(|&k| {
-                k + 1 != depth && st.marks[k].iter().any(|m| matches!(m, Mark::UnrollJam(_)))
-            }) {
+            let others: Vec<usize> = jam_marks(&st.marks)
+                .into_iter()
+                .map(|(d, _)| d)
+                .filter(|&d| d != depth)
+                .collect();
+            if others.len() >= MAX_NESTED_JAMS {
                 return Err(ApplyError::precondition(format!(
-                    "unroll_jam: statement S{} is already jammed at depth {}; polyc does not check \
-                     nested jams",
-                    t.statement,
-                    other + 1
+                    "unroll_jam: statement S{} is already jammed at depths {} and {}; polyc checks \
+                     at most {MAX_NESTED_JAMS} jams in a nest",
+                    t.statement, others[0], others[1]
                 ))
-                .with_help("jam one loop of a nest"));
+                .with_help("jam at most two loops of a nest (a register tile)"));
             }
             let marks = &mut st.marks[depth - 1];
             marks.retain(|m| !matches!(m, Mark::UnrollJam(_)));
             marks.push(Mark::UnrollJam(factor));
         }
-        if let Some(v) = jam_violation(scop, deps, schedule, prefix, factor)? {
+        // This loop's jam alone; with another jam in the nest, both
+        // together are checked on the marked schedule (`apply`).
+        if let Some(v) = jam_violation(scop, deps, schedule, &[(prefix.clone(), factor)])? {
             return Err(ApplyError::Violation(Box::new(v)));
         }
     }

@@ -186,12 +186,12 @@ pub enum ApplyError {
     /// (`dependence` indexes the list given to [`apply`]).
     Violation(Box<Violation>),
     /// A loop to be marked parallel or vector carries a dependence; with
-    /// `jammed`, only once the loop around it at that depth is unrolled by
-    /// that factor and jammed (`violation`'s dates are the jammed
-    /// schedule's).
+    /// `jammed` (depths and factors, outermost first), only once the loops
+    /// around it at those depths are unrolled by those factors and jammed
+    /// (`violation`'s dates are the jammed schedule's).
     Carried {
         depth: usize,
-        jammed: Option<(usize, u32)>,
+        jammed: Vec<(usize, u32)>,
         violation: Box<Violation>,
     },
     /// After the directive, the loop at `depth`, marked `unroll_jam` by
@@ -200,6 +200,8 @@ pub enum ApplyError {
     Jam {
         depth: usize,
         factor: u32,
+        /// The loop around it jammed with it (depth, factor), if any.
+        with: Option<(usize, u32)>,
         violation: Box<Violation>,
     },
     /// `poly` could not decide (read as "not proven legal").
@@ -321,23 +323,35 @@ fn refused(illegal: Illegal) -> ApplyError {
         Illegal::Jam {
             depth,
             factor,
+            with,
             violation,
             ..
         } => ApplyError::Jam {
             depth,
             factor,
+            with,
             violation: Box::new(violation),
         },
+        Illegal::MixedJams {
+            statement,
+            jammed_at,
+            own,
+        } => ApplyError::precondition(format!(
+            "statement S{statement} lies in the loop at depth {jammed_at}, which is jammed, and is \
+             jammed at depth {own} without it; polyc checks the jams of a nest together only when \
+             each of its statements has them all"
+        ))
+        .with_help("apply `unroll_jam` after the directives that merge loops"),
         Illegal::NestedJam {
             statement,
             outer,
             inner,
         } => ApplyError::precondition(format!(
-            "statement S{statement} would be jammed in its loops at depths {outer} and {inner}; \
-             polyc does not check nested jams"
+            "statement S{statement} would be jammed in three or more of its loops (depths {outer} to {inner}); \
+             polyc checks at most two jams in a nest"
         ))
         .with_help(
-            "jam one loop of a nest: apply `unroll_jam` after the directives that merge loops",
+            "jam at most two loops of a nest: apply `unroll_jam` after the directives that merge loops",
         ),
     }
 }

@@ -10,6 +10,11 @@
 //! [`substitute`], each loop's OpenMP pragma chosen by [`pragmas`] (with
 //! [`region`] and [`clauses`]), and [`int_range`] refuses constants
 //! beyond C `int`.
+//!
+//! Length: the one `Printer` and its state (offsets of unrolled copies,
+//! the OpenMP construct printing stands in, the jam groups), which every
+//! submodule extends; what could move out (unrolling, pragmas, folding,
+//! substitution) already has.
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -28,7 +33,7 @@ use crate::scop::schedule::Mark;
 use crate::scop::Scop;
 use crate::syntax::c::Expr as CExpr;
 use crate::syntax::print::expr_text;
-use fold::fold_copies;
+use fold::{fold_copies, updated_cell};
 use int_range::{domains_are_int, first_constant_beyond_int, is_int};
 use pragmas::Place;
 use substitute::{substitute, Substitute};
@@ -74,6 +79,10 @@ struct Printer<'a> {
     collapsed: u32,
     /// Why a pragma's clauses could not be printed (the first reason).
     refused: Option<String>,
+    /// How many copies of the loops jammed around the one being printed
+    /// its innermost bodies hold (1 outside any jammed loop): a jam inside
+    /// keeps each copy's run together ([`crate::emit::scan::rewrite::jammed`]).
+    jam_groups: usize,
 }
 
 /// Why loops could not be printed.
@@ -127,6 +136,7 @@ pub fn print_loops(
         place: Place::Serial,
         collapsed: 0,
         refused: None,
+        jam_groups: 1,
     };
     p.nodes(nodes, indent);
     let mut unused = String::new();
@@ -312,9 +322,12 @@ impl Printer<'_> {
     }
 
     /// Statement bodies in order, each run of copies of one statement
-    /// printed by [`Self::stmts`].
+    /// that update one cell printed by [`Self::stmts`].
     fn runs(&mut self, bodies: &[(usize, CExpr)], indent: &str) {
-        for run in bodies.chunk_by(|a, b| a.0 == b.0) {
+        let same_cell = |a: &(usize, CExpr), b: &(usize, CExpr)| {
+            a.0 == b.0 && updated_cell(&a.1).is_some_and(|c| Some(c) == updated_cell(&b.1))
+        };
+        for run in bodies.chunk_by(same_cell) {
             self.stmts(run, indent);
         }
     }

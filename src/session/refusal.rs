@@ -57,25 +57,45 @@ pub fn diagnostic(
         ApplyError::Jam {
             depth,
             factor,
+            with,
             violation,
         } => {
             let dep = &deps[violation.dependence];
-            Diagnostic::error(
-                format!(
-                    "after `{}`, the loop at depth {depth}, marked earlier to be unrolled by {factor} and jammed, could not be jammed: its copies would run a {} dependence {} out of order",
+            let together = match with {
+                Some((outer, f)) => {
+                    format!(" together with the loop at depth {outer} (jammed by {f})")
+                }
+                None => String::new(),
+            };
+            let message = match (call.name.as_str(), with) {
+                ("unroll_jam", Some(_)) => format!(
+                    "the loop at depth {depth} cannot be unrolled by {factor} and jammed{together}: their copies would run a {} dependence {} out of order",
+                    kind(dep.kind),
+                    dep_text(scop, dep)
+                ),
+                _ => format!(
+                    "after `{}`, the loop at depth {depth}, marked earlier to be unrolled by {factor} and jammed, could not be jammed{together}: its copies would run a {} dependence {} out of order",
                     call.name,
                     kind(dep.kind),
                     dep_text(scop, dep)
                 ),
-                at,
-            )
-            .with_label("this directive changes the jammed loop's dependences")
-            .with_note(dep_details(dep))
-            .with_note(format!(
-                "for example, on the jammed schedule: {}",
-                violation.describe(scop, deps)
-            ))
-            .with_help("apply `unroll_jam` after the directives that reorder its loop")
+            };
+            Diagnostic::error(message, at)
+                .with_label(if with.is_some() {
+                    "jammed together, the two loops' copies reorder this dependence"
+                } else {
+                    "this directive changes the jammed loop's dependences"
+                })
+                .with_note(dep_details(dep))
+                .with_note(format!(
+                    "for example, on the jammed schedule: {}",
+                    violation.describe(scop, deps)
+                ))
+                .with_help(if with.is_some() {
+                    "jam only one of the two loops: each alone keeps this dependence in order"
+                } else {
+                    "apply `unroll_jam` after the directives that reorder its loop"
+                })
         }
         ApplyError::Poly(e) => {
             let d = Diagnostic::error(format!("`{}` could not be checked: {e}", call.name), at)
@@ -98,13 +118,21 @@ fn carried(
     scop: &Scop,
     deps: &[Dependence],
     depth: usize,
-    jammed: Option<(usize, u32)>,
+    jammed: Vec<(usize, u32)>,
     v: &Violation,
 ) -> Diagnostic {
     let dep = &deps[v.dependence];
-    if let Some((outer, factor)) = jammed {
-        let jam =
-            format!("once the loop at depth {outer} around it is unrolled by {factor} and jammed");
+    if !jammed.is_empty() {
+        let jam = match jammed.as_slice() {
+            [(outer, factor)] => format!(
+                "once the loop at depth {outer} around it is unrolled by {factor} and jammed"
+            ),
+            _ => format!(
+                "once the loops at depths {} around it are unrolled by {} and jammed together",
+                and_list(jammed.iter().map(|(d, _)| d)),
+                and_list(jammed.iter().map(|(_, f)| f))
+            ),
+        };
         let message = match call.name.as_str() {
             "parallelize" | "vectorize" => format!(
                 "the loop at depth {depth} would carry a {} dependence {} {jam}: it cannot be marked {}",
@@ -244,4 +272,13 @@ fn targeted_statements(directive: &Directive, schedule: &Schedule) -> Vec<usize>
         .unwrap_or_default();
     out.dedup();
     out
+}
+
+/// `a and b`, `a, b and c`: the items of a short list in a sentence.
+fn and_list<T: std::fmt::Display>(items: impl Iterator<Item = T>) -> String {
+    let items: Vec<String> = items.map(|i| i.to_string()).collect();
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => items.concat(),
+    }
 }

@@ -544,12 +544,14 @@ fn check_group_refusal(before: &RecipeState, calls: &[Call], e: RecipeError) -> 
         },
         Err(ApplyError::Carried {
             depth,
-            jammed: None,
+            jammed,
             violation,
-        }) => match check_witness(before, &inner.schedule, &violation, Some(depth)) {
-            Ok(()) => Verdict::new("refused-group-carried-witness-ok", ""),
-            Err(why) => Verdict::new("bad-witness", format!("carried at {depth}: {why}")),
-        },
+        }) if jammed.is_empty() => {
+            match check_witness(before, &inner.schedule, &violation, Some(depth)) {
+                Ok(()) => Verdict::new("refused-group-carried-witness-ok", ""),
+                Err(why) => Verdict::new("bad-witness", format!("carried at {depth}: {why}")),
+            }
+        }
         Err(ApplyError::Carried { violation, .. } | ApplyError::Jam { violation, .. }) => {
             match check_pair(before, &violation) {
                 Ok(()) => Verdict::new("refused-group-jam-witness-pair-ok", ""),
@@ -632,9 +634,9 @@ fn check_refusal(before: &RecipeState, call: &Call, e: RecipeError) -> Verdict {
         // schedule's, as for a jam.
         ApplyError::Carried {
             depth,
-            jammed: Some(_),
+            jammed,
             violation,
-        } => match check_pair_carried(before, &violation, depth) {
+        } if !jammed.is_empty() => match check_pair_carried(before, &violation, depth) {
             Ok(()) => Verdict::new("refused-jam-carried-witness-pair-ok", ""),
             Err(why) => Verdict::new("bad-witness", why),
         },

@@ -588,6 +588,10 @@ pub fn random_directive(
         }
     }
     let mut kind = rng.pick(KINDS);
+    // A second jam makes a register tile (two jams checked together).
+    if history.iter().any(|h| h.starts_with("unroll_jam(")) && rng.chance(0.2) {
+        kind = "unroll_jam";
+    }
     for _ in 0..3 {
         let Some((_, needs)) = UNDOES.iter().find(|(k, _)| *k == kind) else {
             break;

@@ -85,31 +85,48 @@ pub(super) fn check_loaded(
                 Some(m) if !m.contains(&Mark::Parallel) => "vector",
                 _ => "parallel",
             },
-            match jammed {
-                Some((outer, factor)) => format!(
-                    " once loop {outer} is unrolled by {factor} and jammed (dates of the jammed schedule)"
+            match jammed.as_slice() {
+                [] => String::new(),
+                jams => format!(
+                    " once {} jammed (dates of the jammed schedule)",
+                    jams.iter()
+                        .map(|(outer, factor)| format!("loop {outer} is unrolled by {factor}"))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
                 ),
-                None => String::new(),
             },
             violation.describe(scop, &deps)
+        ))),
+        Some(Illegal::MixedJams {
+            statement,
+            jammed_at,
+            own,
+        }) => Err(fail(format!(
+            "the schedule of scop region {} jams {} at depth {own} inside a loop jammed at depth {jammed_at} without it; polyc checks the jams of a nest together only when each of its statements has them all",
+            scop.region, scop.statements[statement].name
         ))),
         Some(Illegal::NestedJam {
             statement,
             outer,
             inner,
         }) => Err(fail(format!(
-            "the schedule of scop region {} jams {} in its loops at depths {outer} and {inner}; polyc does not check nested jams",
+            "the schedule of scop region {} jams {} in three or more of its loops (depths {outer} to {inner}); polyc checks at most two jams in a nest",
             scop.region, scop.statements[statement].name
         ))),
         Some(Illegal::Jam {
             statement,
             depth,
             factor,
+            with,
             violation,
         }) => Err(fail(format!(
-            "the schedule of scop region {} marks loop {depth} of {} to be unrolled by {factor} and jammed, but jamming runs a dependence out of order: {}",
+            "the schedule of scop region {} marks loop {depth} of {} to be unrolled by {factor} and jammed{}, but jamming runs a dependence out of order: {}",
             scop.region,
             scop.statements[statement].name,
+            match with {
+                Some((outer, f)) => format!(" with loop {outer} (jammed by {f})"),
+                None => String::new(),
+            },
             violation.describe(scop, &deps)
         ))),
     }

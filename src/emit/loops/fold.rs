@@ -64,6 +64,14 @@ pub(super) fn fold_copies(scop: &Scop, st: &Statement, copies: &[CExpr]) -> Opti
     })
 }
 
+/// The cell a copy writes, as printed (`C[i + 1][j]`), when it is an
+/// update `L op= e` or `L = L op e`: copies that write the same cell one
+/// after the other are what [`fold_copies`] may fold (a run of copies of
+/// two jammed loops holds one such run per cell).
+pub(super) fn updated_cell(copy: &CExpr) -> Option<String> {
+    update(copy).map(|(_, lhs, _)| expr_text(lhs))
+}
+
 /// `L op= e` or `L = L op e` as `(op, L, e)`.
 fn update(body: &CExpr) -> Option<(BinaryOp, &CExpr, &CExpr)> {
     let ExprKind::Assign(assign, lhs, rhs) = &body.kind else {

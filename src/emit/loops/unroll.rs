@@ -124,25 +124,41 @@ impl Printer<'_> {
         };
         let _ = writeln!(self.out, "{indent}{main_head} {{");
         let deeper = format!("{indent}{STEP}");
-        match jam.then(|| jammed(&l.body, v, k, step)).flatten() {
-            Some(body) => self.nodes(&body, &deeper),
+        let groups = self.jam_groups;
+        match jam.then(|| jammed(&l.body, v, k, step, groups)).flatten() {
+            Some(body) => {
+                // The loops jammed inside see `k` times as many copies.
+                self.jam_groups = groups.saturating_mul(k.unsigned_abs() as usize);
+                self.nodes(&body, &deeper);
+                self.jam_groups = groups;
+            }
             // A body of statements only: its copies, folded where they
-            // can be.
+            // can be. Jammed inside a jammed loop, each of that loop's
+            // copies is followed by its own copies (the order
+            // `jam_violation` checks for two jams); a plain unroll keeps
+            // the iterations' order.
             None if l.body.iter().all(|n| matches!(n, Node::Stmt { .. })) => {
                 let saved = self.offsets.get(v).copied();
+                let groups = if jam && l.body.len().is_multiple_of(groups.max(1)) {
+                    groups.max(1)
+                } else {
+                    1
+                };
                 let mut bodies = Vec::new();
-                for j in 0..k {
-                    self.copy_offset(v, saved, j, step);
-                    for n in &l.body {
-                        if let Node::Stmt {
-                            statement,
-                            iterators,
-                        } = n
-                        {
-                            bodies.extend(
-                                self.stmt_body(*statement, iterators)
-                                    .map(|b| (*statement, b)),
-                            );
+                for group in l.body.chunks((l.body.len() / groups).max(1)) {
+                    for j in 0..k {
+                        self.copy_offset(v, saved, j, step);
+                        for n in group {
+                            if let Node::Stmt {
+                                statement,
+                                iterators,
+                            } = n
+                            {
+                                bodies.extend(
+                                    self.stmt_body(*statement, iterators)
+                                        .map(|b| (*statement, b)),
+                                );
+                            }
                         }
                     }
                 }

@@ -56,7 +56,19 @@ pub fn merge_adjacent_guards(nodes: Vec<Node>) -> Vec<Node> {
 /// when `body` is not a perfect nest down to an innermost loop, or when an
 /// inner bound or guard depends on `var` (the copies would need different
 /// bounds): the loop is then unrolled without jamming.
-pub fn jammed(body: &[Node], var: &str, factor: i64, stride: i64) -> Option<Vec<Node>> {
+///
+/// Inside a loop jammed already, the innermost body is `groups` runs of
+/// equal length, one per copy of that loop: each run is followed at once
+/// by its own copies, so the outer loop's copies stay outermost (the order
+/// `apply::legality::jam_violation` checks for two jams). `None` when the
+/// body does not split so.
+pub fn jammed(
+    body: &[Node],
+    var: &str,
+    factor: i64,
+    stride: i64,
+    groups: usize,
+) -> Option<Vec<Node>> {
     let [only] = body else {
         return None;
     };
@@ -67,13 +79,18 @@ pub fn jammed(body: &[Node], var: &str, factor: i64, stride: i64) -> Option<Vec<
             }
             let mut inner = l.clone();
             if l.body.iter().any(Node::has_loop) {
-                inner.body = jammed(&l.body, var, factor, stride)?;
+                inner.body = jammed(&l.body, var, factor, stride, groups)?;
             } else {
+                if groups == 0 || !l.body.len().is_multiple_of(groups) {
+                    return None;
+                }
                 let mut copies = Vec::new();
-                for j in 0..factor {
-                    let offset = j.checked_mul(stride)?;
-                    for n in &l.body {
-                        copies.push(shifted(n, var, offset)?);
+                for group in l.body.chunks(l.body.len() / groups) {
+                    for j in 0..factor {
+                        let offset = j.checked_mul(stride)?;
+                        for n in group {
+                            copies.push(shifted(n, var, offset)?);
+                        }
                     }
                 }
                 inner.body = copies;
@@ -92,11 +109,11 @@ pub fn jammed(body: &[Node], var: &str, factor: i64, stride: i64) -> Option<Vec<
             // into: jam only when each branch is a nest or empty.
             let otherwise = match otherwise.as_slice() {
                 [] => Vec::new(),
-                nodes => jammed(nodes, var, factor, stride)?,
+                nodes => jammed(nodes, var, factor, stride, groups)?,
             };
             Some(vec![Node::If {
                 conds: conds.clone(),
-                body: jammed(body, var, factor, stride)?,
+                body: jammed(body, var, factor, stride, groups)?,
                 otherwise,
             }])
         }
