@@ -91,7 +91,7 @@ pub fn first_illegality_but_jams(
     if let Some(i) = first_carried_mark(scop, deps, schedule)? {
         return Ok(Some(i));
     }
-    first_unsound_jam(scop, deps, schedule, proven)
+    first_unsound_jam(scop, deps, schedule, proven, &[])
 }
 
 /// The first mark that `schedule` breaks: a parallel or vector loop that
@@ -102,10 +102,22 @@ pub fn first_unsound_mark(
     deps: &[Dependence],
     schedule: &Schedule,
 ) -> Result<Option<Illegal>, PolyError> {
-    if let Some(i) = first_carried_mark(scop, deps, schedule)? {
+    first_unsound_mark_within(scop, deps, schedule, &[])
+}
+
+/// [`first_unsound_mark`] of the pieces under `within` only (their marks
+/// and jams, each checked with everything in its loop): what `auto`
+/// checks of one band before it keeps a second jam there.
+pub fn first_unsound_mark_within(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    within: &[i64],
+) -> Result<Option<Illegal>, PolyError> {
+    if let Some(i) = carried_mark_within(scop, deps, schedule, within)? {
         return Ok(Some(i));
     }
-    first_unsound_jam(scop, deps, schedule, &[])
+    first_unsound_jam(scop, deps, schedule, &[], within)
 }
 
 /// The first loop marked parallel or vector that carries a dependence (a
@@ -117,6 +129,16 @@ pub fn first_carried_mark(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
+) -> Result<Option<Illegal>, PolyError> {
+    carried_mark_within(scop, deps, schedule, &[])
+}
+
+/// [`first_carried_mark`] of the pieces under `within`.
+fn carried_mark_within(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    within: &[i64],
 ) -> Result<Option<Illegal>, PolyError> {
     let mut checked: Vec<(Vec<i64>, usize, Option<u32>)> = Vec::new();
     for (statement, st) in schedule.statements.iter().enumerate() {
@@ -139,6 +161,9 @@ pub fn first_carried_mark(
             };
             for p in 0..st.pieces.len() {
                 let Some(beta) = st.beta(p) else { continue };
+                if !beta.starts_with(within) {
+                    continue;
+                }
                 let prefix = beta[..depth].to_vec();
                 if checked.contains(&(prefix.clone(), depth, distance)) {
                     continue;
@@ -194,6 +219,7 @@ fn first_unsound_jam(
     deps: &[Dependence],
     schedule: &Schedule,
     proven: &[JamLoop],
+    within: &[i64],
 ) -> Result<Option<Illegal>, PolyError> {
     let mut checked: Vec<Vec<JamLoop>> = proven.iter().map(|j| vec![j.clone()]).collect();
     for (statement, st) in schedule.statements.iter().enumerate() {
@@ -207,6 +233,9 @@ fn first_unsound_jam(
         }
         for p in 0..st.pieces.len() {
             let Some(beta) = st.beta(p) else { continue };
+            if !beta.starts_with(within) {
+                continue;
+            }
             let loops: Vec<JamLoop> = jams
                 .iter()
                 .filter(|(d, _)| *d <= beta.len())
@@ -297,6 +326,11 @@ pub(super) fn jam_marks(marks: &[Vec<Mark>]) -> Vec<(usize, u32)> {
 /// first, each holding the inner loop's copies in order (code generation
 /// prints them so), so the outer point loop goes innermost, then the inner
 /// one after it.
+///
+/// `schedule` must respect every dependence (each caller has checked it,
+/// or it is a directive's legal input): the dependences with neither end
+/// in a jammed loop keep their dates on the jammed schedule, so only the
+/// others are checked again.
 pub fn jam_violation(
     scop: &Scop,
     deps: &[Dependence],
@@ -304,9 +338,20 @@ pub fn jam_violation(
     jams: &[JamLoop],
 ) -> Result<Option<Violation>, PolyError> {
     let np = scop.params.len();
-    let (scop, deps, jammed) = jammed_schedule(scop, deps, schedule, jams)?;
-    Ok(first_violation(&scop, &jammed, &deps)?.map(|mut v| {
+    let mut inside = vec![false; schedule.statements.len()];
+    for (prefix, _) in jams {
+        for t in under(schedule, prefix).map_err(unproven)? {
+            inside[t.statement] = true;
+        }
+    }
+    let touched: Vec<usize> = (0..deps.len())
+        .filter(|&k| inside[deps[k].source] || inside[deps[k].target])
+        .collect();
+    let near: Vec<Dependence> = touched.iter().map(|&k| deps[k].clone()).collect();
+    let (scop, near, jammed) = jammed_schedule(scop, &near, schedule, jams)?;
+    Ok(first_violation(&scop, &jammed, &near)?.map(|mut v| {
         v.params.truncate(np);
+        v.dependence = touched[v.dependence];
         v
     }))
 }

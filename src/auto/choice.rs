@@ -29,6 +29,9 @@ pub struct BandChoice {
     /// The factor by which the point loop around the vector loop was
     /// unrolled and jammed into it, when it was.
     pub(crate) jam: Option<u32>,
+    /// The factor by which the point loop around that one was unrolled and
+    /// jammed too (a register tile), when it was.
+    pub(crate) jam_outer: Option<u32>,
 }
 
 impl BandChoice {
@@ -135,6 +138,12 @@ impl BandChoice {
         if let (Some(factor), [.., outer, _]) = (self.jam, self.order.as_slice()) {
             parts.push(format!(
                 "{} unrolled by {factor} and jammed",
+                members[*outer]
+            ));
+        }
+        if let (Some(factor), [.., outer, _, _]) = (self.jam_outer, self.order.as_slice()) {
+            parts.push(format!(
+                "{} unrolled by {factor} and jammed too (a register tile)",
                 members[*outer]
             ));
         }

@@ -65,6 +65,12 @@ pub struct AutoOptions {
     /// Unroll by 4 and jam the point loop around a vector loop when it is
     /// a reduction loop (`tiling`, Pluto-style unroll-and-jam).
     pub unroll_jam: bool,
+    /// With `unroll_jam`, jam the coincident point loop around that
+    /// reduction loop too (a register tile). Not proven when offered: the
+    /// caller's check of the whole schedule proves both jams together,
+    /// and `session::auto` schedules again without register tiles when it
+    /// does not.
+    pub register_tile: bool,
 }
 
 /// The tile size of the bands `auto` tiles.
@@ -87,6 +93,7 @@ impl Default for AutoOptions {
             fusion: Fusion::Smart,
             wavefront: false,
             unroll_jam: true,
+            register_tile: true,
         }
     }
 }

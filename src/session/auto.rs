@@ -5,7 +5,7 @@
 
 use super::args::Args;
 use super::{RecipeError, RecipeState};
-use crate::apply::legality::first_illegality;
+use crate::apply::legality::{first_illegality, Illegal};
 use crate::apply::tree::set_constant_date;
 use crate::auto::{
     schedule, schedule_nest, Algorithm, AutoFailure, AutoOptions, AutoSchedule, Fusion, TileSize,
@@ -131,23 +131,42 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
                 .join(", ")
         ),
     };
-    let found = match nest {
-        None => whole_region(state, algorithm, options, name, &refuse)?,
-        Some((beta, k)) => {
-            let members = original_nest(state, call, &beta, k)?;
-            schedule_nest(
-                &state.scop,
-                &state.deps,
-                &state.schedule,
-                &members,
-                &beta,
-                algorithm,
-                options,
-            )
-            .map_err(|e| failure(e, name, &refuse))?
-        }
+    let members = match &nest {
+        None => None,
+        Some((beta, k)) => Some(original_nest(state, call, beta, *k)?),
     };
-    match first_illegality(&state.scop, &state.deps, &found.schedule) {
+    let find = |options: AutoOptions| match (&nest, &members) {
+        (Some((beta, _)), Some(members)) => schedule_nest(
+            &state.scop,
+            &state.deps,
+            &state.schedule,
+            members,
+            beta,
+            algorithm,
+            options,
+        )
+        .map_err(|e| failure(e, name, &refuse)),
+        _ => whole_region(state, algorithm, options, name, &refuse),
+    };
+    let mut found = find(options)?;
+    let mut checked = first_illegality(&state.scop, &state.deps, &found.schedule);
+    // A register tile (two jams of one nest) is offered unproven: where
+    // the two jams together, or a mark inside them, fail, the bands are
+    // scheduled again with one jam each, each proven when offered.
+    let jams_failed = matches!(
+        &checked,
+        Ok(Some(
+            Illegal::Jam { .. } | Illegal::MixedJams { .. } | Illegal::Carried { .. }
+        ))
+    );
+    if jams_failed && options.register_tile {
+        found = find(AutoOptions {
+            register_tile: false,
+            ..options
+        })?;
+        checked = first_illegality(&state.scop, &state.deps, &found.schedule);
+    }
+    match checked {
         Ok(None) => {
             state.schedule = found.schedule;
             state.chosen.push(format!("{call_text} chose, outermost band first:"));
