@@ -91,7 +91,7 @@ pub fn first_illegality_but_jams(
     if let Some(i) = first_carried_mark(scop, deps, schedule)? {
         return Ok(Some(i));
     }
-    first_unsound_jam(scop, deps, schedule, proven, &[])
+    first_unsound_jam(scop, deps, schedule, proven)
 }
 
 /// The first mark that `schedule` breaks: a parallel or vector loop that
@@ -102,22 +102,10 @@ pub fn first_unsound_mark(
     deps: &[Dependence],
     schedule: &Schedule,
 ) -> Result<Option<Illegal>, PolyError> {
-    first_unsound_mark_within(scop, deps, schedule, &[])
-}
-
-/// [`first_unsound_mark`] of the pieces under `within` only (their marks
-/// and jams, each checked with everything in its loop): what `auto`
-/// checks of one band before it keeps a second jam there.
-pub fn first_unsound_mark_within(
-    scop: &Scop,
-    deps: &[Dependence],
-    schedule: &Schedule,
-    within: &[i64],
-) -> Result<Option<Illegal>, PolyError> {
-    if let Some(i) = carried_mark_within(scop, deps, schedule, within)? {
+    if let Some(i) = first_carried_mark(scop, deps, schedule)? {
         return Ok(Some(i));
     }
-    first_unsound_jam(scop, deps, schedule, &[], within)
+    first_unsound_jam(scop, deps, schedule, &[])
 }
 
 /// The first loop marked parallel or vector that carries a dependence (a
@@ -129,16 +117,6 @@ pub fn first_carried_mark(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
-) -> Result<Option<Illegal>, PolyError> {
-    carried_mark_within(scop, deps, schedule, &[])
-}
-
-/// [`first_carried_mark`] of the pieces under `within`.
-fn carried_mark_within(
-    scop: &Scop,
-    deps: &[Dependence],
-    schedule: &Schedule,
-    within: &[i64],
 ) -> Result<Option<Illegal>, PolyError> {
     let mut checked: Vec<(Vec<i64>, usize, Option<u32>)> = Vec::new();
     for (statement, st) in schedule.statements.iter().enumerate() {
@@ -161,9 +139,6 @@ fn carried_mark_within(
             };
             for p in 0..st.pieces.len() {
                 let Some(beta) = st.beta(p) else { continue };
-                if !beta.starts_with(within) {
-                    continue;
-                }
                 let prefix = beta[..depth].to_vec();
                 if checked.contains(&(prefix.clone(), depth, distance)) {
                     continue;
@@ -219,7 +194,6 @@ fn first_unsound_jam(
     deps: &[Dependence],
     schedule: &Schedule,
     proven: &[JamLoop],
-    within: &[i64],
 ) -> Result<Option<Illegal>, PolyError> {
     let mut checked: Vec<Vec<JamLoop>> = proven.iter().map(|j| vec![j.clone()]).collect();
     for (statement, st) in schedule.statements.iter().enumerate() {
@@ -233,9 +207,6 @@ fn first_unsound_jam(
         }
         for p in 0..st.pieces.len() {
             let Some(beta) = st.beta(p) else { continue };
-            if !beta.starts_with(within) {
-                continue;
-            }
             let loops: Vec<JamLoop> = jams
                 .iter()
                 .filter(|(d, _)| *d <= beta.len())
