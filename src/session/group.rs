@@ -12,7 +12,7 @@
 
 use super::refusal;
 use super::table::{is_auto, is_context, to_directive};
-use super::{RecipeError, RecipeState, CALL_WORK_LIMIT};
+use super::{unchanged, RecipeError, RecipeState, CALL_WORK_LIMIT};
 use crate::apply::{self, Directive};
 use crate::lang::recipe::Call;
 use crate::poly::with_work_limit;
@@ -54,13 +54,7 @@ fn group_unlimited(
         match apply::rewrite(&inner.scop, &inner.deps, &inner.schedule, &directive) {
             Ok(next) => {
                 if next == inner.schedule {
-                    warnings.push(
-                        Diagnostic::warning(
-                            format!("`{}` changes nothing", call.name),
-                            call.span.clone(),
-                        )
-                        .with_label("this directive leaves the schedule as it was"),
-                    );
+                    warnings.push(unchanged(call));
                 }
                 inner.schedule = next;
             }

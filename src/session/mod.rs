@@ -135,6 +135,15 @@ pub fn step(state: &mut RecipeState, call: &Call) -> Result<Option<Diagnostic>, 
 /// (1.9 s); every other stays under 2.6 million.
 pub const CALL_WORK_LIMIT: u64 = 10_000_000;
 
+/// The warning on a call that left the schedule as it was.
+fn unchanged(call: &Call) -> Diagnostic {
+    Diagnostic::warning(
+        format!("`{}` changes nothing", call.name),
+        call.span.clone(),
+    )
+    .with_label("this directive leaves the schedule as it was")
+}
+
 /// [`step`] without its work limit.
 fn step_unlimited(state: &mut RecipeState, call: &Call) -> Result<Option<Diagnostic>, RecipeError> {
     if table::is_context(&call.name) {
@@ -148,13 +157,7 @@ fn step_unlimited(state: &mut RecipeState, call: &Call) -> Result<Option<Diagnos
     let directive = to_directive(call, &state.scop, &state.schedule)?;
     match apply(&state.scop, &state.deps, &state.schedule, &directive) {
         Ok(applied) => {
-            let warning = (!applied.changed).then(|| {
-                Diagnostic::warning(
-                    format!("`{}` changes nothing", call.name),
-                    call.span.clone(),
-                )
-                .with_label("this directive leaves the schedule as it was")
-            });
+            let warning = (!applied.changed).then(|| unchanged(call));
             state.schedule = applied.schedule;
             Ok(warning)
         }
