@@ -62,13 +62,28 @@ pub fn run_recipe(
     recipe: &Recipe,
 ) -> Result<RecipeOutcome, RecipeError> {
     let mut state = RecipeState::new(scop, deps, schedule);
+    let warnings = apply_calls(&mut state, &recipe.calls)?;
+    Ok(RecipeOutcome {
+        schedule: state.schedule,
+        chosen: state.chosen,
+        warnings,
+        scop: state.scop,
+    })
+}
+
+/// Apply `calls` (a recipe's) to `state` in order: each call by [`step`],
+/// each `group { … }`'s calls together by [`step_group`]. The warnings of
+/// calls that changed nothing; the first refusal stops.
+pub fn apply_calls(
+    state: &mut RecipeState,
+    calls: &[Call],
+) -> Result<Vec<Diagnostic>, RecipeError> {
     let mut warnings = Vec::new();
-    let calls = &recipe.calls;
     let mut k = 0;
     while k < calls.len() {
         match &calls[k].group {
             None => {
-                warnings.extend(step(&mut state, &calls[k])?);
+                warnings.extend(step(state, &calls[k])?);
                 k += 1;
             }
             Some(g) => {
@@ -76,17 +91,12 @@ pub fn run_recipe(
                     .iter()
                     .position(|c| c.group.as_ref() != Some(g))
                     .map_or(calls.len(), |n| k + n);
-                warnings.extend(group::step_group(&mut state, &calls[k..end], g)?);
+                warnings.extend(step_group(state, &calls[k..end], g)?);
                 k = end;
             }
         }
     }
-    Ok(RecipeOutcome {
-        schedule: state.schedule,
-        chosen: state.chosen,
-        warnings,
-        scop: state.scop,
-    })
+    Ok(warnings)
 }
 
 /// What a recipe has done so far: the schedule, and the scop and

@@ -15,6 +15,7 @@ use rhai::{Dynamic, Engine, EvalAltResult, Map, NativeCallContext};
 
 use crate::lang::recipe::Call;
 use crate::session::{directive_names, step, RecipeError};
+use crate::syntax::diagnostic::Diagnostic;
 
 use super::shared::{reason, Shared};
 use super::span::call_spans;
@@ -98,7 +99,14 @@ fn plain(
 ) -> Result<(), Box<EvalAltResult>> {
     let result = to_call(session, ctx, name, args).and_then(|call| {
         let mut s = session.borrow_mut();
-        step(&mut s.state, &call)
+        match &mut s.group {
+            // Inside a `group`: kept, applied with the others at its end.
+            Some(calls) => {
+                calls.push(call);
+                Ok(None)
+            }
+            None => step(&mut s.state, &call),
+        }
     });
     let mut s = session.borrow_mut();
     match result {
@@ -123,6 +131,17 @@ fn attempt(
     name: &str,
     args: &mut [&mut Dynamic],
 ) -> Result<Map, Box<EvalAltResult>> {
+    if session.borrow().group.is_some() {
+        let mut s = session.borrow_mut();
+        let spans = call_spans(&s.text, ctx.call_position(), &format!("try_{name}"), 0);
+        let d = Diagnostic::error(format!("`try_{name}` cannot be inside a group"), spans.call)
+            .with_label("its answer would be known only at the group's end")
+            .with_help(format!(
+                "write `{name}(…)`: the group is checked as a whole"
+            ));
+        s.stop = Some(RecipeError::Rejected(d));
+        return Err(unwind(ctx));
+    }
     let result = to_call(session, ctx, name, args).and_then(|call| {
         let mut s = session.borrow_mut();
         step(&mut s.state, &call)

@@ -14,7 +14,7 @@
 use rhai::{Dynamic, Engine, EvalAltResult, FnPtr, Map, NativeCallContext, INT};
 
 use crate::lang::recipe::parse_recipe;
-use crate::session::{step, RecipeError};
+use crate::session::{apply_calls, RecipeError};
 use crate::syntax::diagnostic::Diagnostic;
 
 use super::directives::unwind;
@@ -78,6 +78,14 @@ fn measure(
             ctx,
             "`measure` cannot be called inside a variant".into(),
             "called while another variant is being built",
+        ));
+    }
+    if session.borrow().group.is_some() {
+        return Err(misuse(
+            session,
+            ctx,
+            "`measure` cannot be called inside a group".into(),
+            "called while a group's directives are being collected",
         ));
     }
     // The variant starts from a fresh copy of the program.
@@ -162,14 +170,11 @@ fn build(
             Err(d) => return Ok(refused(d)),
         };
         let mut s = session.borrow_mut();
-        for call in &recipe.calls {
-            match step(&mut s.state, call) {
-                Ok(_) => {}
-                Err(RecipeError::Rejected(d)) => return Ok(refused(d)),
-                Err(e) => return Ok(Some((reason(&e), reason(&e)))),
-            }
-        }
-        return Ok(None);
+        return Ok(match apply_calls(&mut s.state, &recipe.calls) {
+            Ok(_) => None,
+            Err(RecipeError::Rejected(d)) => refused(d),
+            Err(e) => Some((reason(&e), reason(&e))),
+        });
     }
     let what = variant.type_name().to_string();
     Err(misuse(

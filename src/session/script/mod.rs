@@ -15,6 +15,7 @@
 mod directives;
 mod engine;
 mod errors;
+mod group;
 mod measure;
 mod queries;
 mod shared;
@@ -103,6 +104,7 @@ pub fn run_script(
         log: Vec::new(),
         stop: None,
         variant: None,
+        group: None,
         measurer,
     }));
     let result = run(&session, text, opts);
@@ -127,6 +129,7 @@ fn run(session: &shared::Shared, text: &str, opts: &ScriptOptions) -> Result<(),
     directives::register(&mut engine, session);
     queries::register(&mut engine, session);
     measure::register(&mut engine, session);
+    group::register(&mut engine, session);
     let mut scope = Scope::new();
     for (name, value) in &opts.constants {
         let v = match value.trim().parse::<i64>() {

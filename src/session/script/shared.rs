@@ -6,6 +6,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::lang::recipe::Call;
 use crate::scop::{Schedule, Scop};
 use crate::session::{RecipeError, RecipeState};
 use crate::syntax::diagnostic::Diagnostic;
@@ -33,6 +34,9 @@ pub struct Session {
     /// While `measure` runs a variant: `Some(None)`, then `Some(Some(e))`
     /// once a directive of the variant was refused.
     pub variant: Option<Option<RecipeError>>,
+    /// While a `group` body runs: the directive calls it made, applied
+    /// and checked together when it returns.
+    pub group: Option<Vec<Call>>,
     pub measurer: Option<Box<Measurer>>,
 }
 
