@@ -4,10 +4,11 @@
 //!
 //! Jamming reorders instances; whether that order respects the
 //! dependences is decided by the `unroll_jam` directive, on the schedule.
-//! Here only the shape is checked: a perfect nest whose inner bounds and
-//! guards do not depend on the unrolled variable.
+//! Here only the shape is checked: a perfect nest whose guards do not
+//! depend on the unrolled variable, and whose inner bounds do not either,
+//! but for one loop's (a triangle: [`triangle`]).
 
-use super::ast::{Cond, Node, Quotient, Sum};
+use super::ast::{Cond, Expr, Loop, Node, Quotient, Sum};
 
 /// The same nodes with adjacent guards on the same conditions merged into
 /// one (`if (c) A; if (c) B;` is `if (c) { A; B; }`), at every depth.
@@ -69,32 +70,37 @@ pub fn jammed(
     stride: i64,
     groups: usize,
 ) -> Option<Vec<Node>> {
+    jam_nest(body, var, factor, stride, groups, None)
+}
+
+/// [`jammed`], each copy under its guard of `guards` (one per copy) when
+/// given: the guarded parts of a [`triangle`], whose nest below must not
+/// read `var` in its bounds.
+fn jam_nest(
+    body: &[Node],
+    var: &str,
+    factor: i64,
+    stride: i64,
+    groups: usize,
+    guards: Option<&[Vec<Cond>]>,
+) -> Option<Vec<Node>> {
     let [only] = body else {
         return None;
     };
     match only {
         Node::For(l) => {
             if l.lower.mentions(var) || l.upper.mentions(var) {
-                return None;
+                return match guards {
+                    None => triangle(l, var, factor, stride, groups),
+                    Some(_) => None,
+                };
             }
             let mut inner = l.clone();
-            if l.body.iter().any(Node::has_loop) {
-                inner.body = jammed(&l.body, var, factor, stride, groups)?;
+            inner.body = if l.body.iter().any(Node::has_loop) {
+                jam_nest(&l.body, var, factor, stride, groups, guards)?
             } else {
-                if groups == 0 || !l.body.len().is_multiple_of(groups) {
-                    return None;
-                }
-                let mut copies = Vec::new();
-                for group in l.body.chunks(l.body.len() / groups) {
-                    for j in 0..factor {
-                        let offset = j.checked_mul(stride)?;
-                        for n in group {
-                            copies.push(shifted(n, var, offset)?);
-                        }
-                    }
-                }
-                inner.body = copies;
-            }
+                copies(&l.body, var, factor, stride, groups, guards)?
+            };
             Some(vec![Node::For(inner)])
         }
         Node::If {
@@ -109,11 +115,11 @@ pub fn jammed(
             // into: jam only when each branch is a nest or empty.
             let otherwise = match otherwise.as_slice() {
                 [] => Vec::new(),
-                nodes => jammed(nodes, var, factor, stride, groups)?,
+                nodes => jam_nest(nodes, var, factor, stride, groups, guards)?,
             };
             Some(vec![Node::If {
                 conds: conds.clone(),
-                body: jammed(body, var, factor, stride, groups)?,
+                body: jam_nest(body, var, factor, stride, groups, guards)?,
                 otherwise,
             }])
         }
@@ -121,18 +127,253 @@ pub fn jammed(
     }
 }
 
+/// The innermost body `body` (statements, in `groups` equal runs) with
+/// the `factor` copies of each run side by side, each under its guard of
+/// `guards` when given.
+fn copies(
+    body: &[Node],
+    var: &str,
+    factor: i64,
+    stride: i64,
+    groups: usize,
+    guards: Option<&[Vec<Cond>]>,
+) -> Option<Vec<Node>> {
+    if groups == 0 || !body.len().is_multiple_of(groups) {
+        return None;
+    }
+    let mut out = Vec::new();
+    for group in body.chunks(body.len() / groups) {
+        for j in 0..factor {
+            let offset = j.checked_mul(stride)?;
+            for n in group {
+                let copy = shifted(n, var, offset)?;
+                out.push(match guards {
+                    Some(g) => Node::If {
+                        conds: g.get(usize::try_from(j).ok()?)?.clone(),
+                        body: vec![copy],
+                        otherwise: Vec::new(),
+                    },
+                    None => copy,
+                });
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The loop `l` of a jammed nest, whose bounds read `var`, with the
+/// `factor` copies of the enclosing loop over `var` (step `stride`)
+/// jammed into its innermost loop: each copy runs over its own range of
+/// `l`, so `l` runs over their union, in up to three parts. Where every
+/// copy's range holds `l.var` (from the largest lower bound to the
+/// smallest upper one) the copies run unguarded; before and after, each
+/// copy is guarded by its own bounds. Each value of `l.var` runs its
+/// copies in order, as the jammed schedule that `unroll_jam` checked
+/// orders them. `None` (a plain unroll) when `l` counts down or by more
+/// than 1, runs once, has a loop below whose bounds read `var` too, or has
+/// a bound a guard cannot state (a lower bound that is a minimum or a
+/// floor, an upper one that is a maximum or a ceiling, a strided start).
+fn triangle(l: &Loop, var: &str, factor: i64, stride: i64, groups: usize) -> Option<Vec<Node>> {
+    if l.down || l.stride != 1 || l.once {
+        return None;
+    }
+    let mut lowers = Vec::new();
+    let mut uppers = Vec::new();
+    let mut guards = Vec::new();
+    for j in 0..factor {
+        let offset = j.checked_mul(stride)?;
+        let lower = shifted_expr(&l.lower, var, offset)?;
+        let upper = shifted_expr(&l.upper, var, offset)?;
+        let mut conds = at_least(&l.var, &lower)?;
+        conds.extend(at_most(&l.var, &upper)?);
+        lowers.push(lower);
+        uppers.push(upper);
+        guards.push(conds);
+    }
+    let nest = |guarded: bool| -> Option<Vec<Node>> {
+        let guards = guarded.then_some(guards.as_slice());
+        if l.body.iter().any(Node::has_loop) {
+            jam_nest(&l.body, var, factor, stride, groups, guards)
+        } else {
+            copies(&l.body, var, factor, stride, groups, guards)
+        }
+    };
+    let (lmin, lmax) = (extreme(false, lowers.clone()), extreme(true, lowers));
+    let (umin, umax) = (extreme(false, uppers.clone()), extreme(true, uppers));
+    let part = |lower: Expr, upper: Expr, body: Vec<Node>| {
+        let mut p = l.clone();
+        p.lower = lower;
+        p.upper = upper;
+        p.body = body;
+        Node::For(Box::new(p))
+    };
+    let before = extreme(false, vec![plus(&lmax, -1)?, umax.clone()]);
+    let after = extreme(true, vec![plus(&umin, 1)?, lmax.clone()]);
+    // Copies that start (or end) together need no guarded part there.
+    let mut parts = Vec::new();
+    if lmin != lmax {
+        parts.push(part(lmin, before, nest(true)?));
+    }
+    let end_together = umin == umax;
+    parts.push(part(lmax, umin, nest(false)?));
+    if !end_together {
+        parts.push(part(after, umax, nest(true)?));
+    }
+    Some(parts)
+}
+
+/// The maximum (`max`) or minimum of `items`, written small: nested
+/// extremes of the same kind flattened, and of the whole affine bounds
+/// (`ceil`/`floor` by 1) that differ only in their constant, only the
+/// greatest (or least) kept (`min(i, i + 1, i + 2)` is `i`). Exact.
+fn extreme(max: bool, items: Vec<Expr>) -> Expr {
+    let mut flat: Vec<Expr> = Vec::new();
+    for e in items {
+        match e {
+            Expr::Max(v) if max => flat.extend(v),
+            Expr::Min(v) if !max => flat.extend(v),
+            e => flat.push(e),
+        }
+    }
+    let mut kept: Vec<Expr> = Vec::new();
+    for e in flat {
+        let same_terms = |k: &Expr| match (k, &e) {
+            (Expr::Ceil(a, 1) | Expr::Floor(a, 1), Expr::Ceil(b, 1) | Expr::Floor(b, 1)) => {
+                a.terms == b.terms
+            }
+            _ => *k == e,
+        };
+        match kept.iter().position(same_terms) {
+            Some(at) => {
+                let better = match (&kept[at], &e) {
+                    (
+                        Expr::Ceil(a, 1) | Expr::Floor(a, 1),
+                        Expr::Ceil(b, 1) | Expr::Floor(b, 1),
+                    ) => {
+                        if max {
+                            b.constant > a.constant
+                        } else {
+                            b.constant < a.constant
+                        }
+                    }
+                    _ => false,
+                };
+                if better {
+                    kept[at] = e;
+                }
+            }
+            None => kept.push(e),
+        }
+    }
+    match kept.len() {
+        1 => kept.remove(0),
+        _ if max => Expr::Max(kept),
+        _ => Expr::Min(kept),
+    }
+}
+
+/// `e` plus `k`, as a bound; `None` for a strided start or on overflow.
+fn plus(e: &Expr, k: i64) -> Option<Expr> {
+    Some(match e {
+        Expr::Ceil(a, d) => Expr::Ceil(a.plus(k.checked_mul(*d)?)?, *d),
+        Expr::Floor(a, d) => Expr::Floor(a.plus(k.checked_mul(*d)?)?, *d),
+        Expr::Max(v) => Expr::Max(v.iter().map(|e| plus(e, k)).collect::<Option<_>>()?),
+        Expr::Min(v) => Expr::Min(v.iter().map(|e| plus(e, k)).collect::<Option<_>>()?),
+        Expr::StrideStart { .. } => return None,
+    })
+}
+
+/// `name >= e` as guard rows: `d·name - a >= 0` for each `ceil(a / d)` of
+/// a maximum.
+fn at_least(name: &str, e: &Expr) -> Option<Vec<Cond>> {
+    match e {
+        Expr::Ceil(a, d) => Some(vec![row(variable(name, *d).minus(a)?)]),
+        Expr::Max(v) => Some(
+            v.iter()
+                .map(|e| at_least(name, e))
+                .collect::<Option<Vec<_>>>()?
+                .concat(),
+        ),
+        _ => None,
+    }
+}
+
+/// `name <= e` as guard rows: `a - d·name >= 0` for each `floor(a / d)`
+/// of a minimum.
+fn at_most(name: &str, e: &Expr) -> Option<Vec<Cond>> {
+    match e {
+        Expr::Floor(a, d) => Some(vec![row(a.minus(&variable(name, *d))?)]),
+        Expr::Min(v) => Some(
+            v.iter()
+                .map(|e| at_most(name, e))
+                .collect::<Option<Vec<_>>>()?
+                .concat(),
+        ),
+        _ => None,
+    }
+}
+
+/// `d · name`.
+fn variable(name: &str, d: i64) -> Sum {
+    Sum {
+        terms: vec![(d, name.to_string())],
+        constant: 0,
+    }
+}
+
+/// The guard row `aff >= 0`.
+fn row(aff: Sum) -> Cond {
+    Cond {
+        aff,
+        eq: false,
+        modulo: None,
+        floors: Vec::new(),
+        sides: None,
+    }
+}
+
+/// `a` with `var` replaced by `var + offset`; `None` on overflow.
+fn shifted_sum(a: &Sum, var: &str, offset: i64) -> Option<Sum> {
+    let mut a = a.clone();
+    for (c, name) in &a.terms {
+        if name == var {
+            a.constant = a.constant.checked_add(c.checked_mul(offset)?)?;
+        }
+    }
+    Some(a)
+}
+
+/// A bound with `var` replaced by `var + offset`; `None` on overflow.
+fn shifted_expr(e: &Expr, var: &str, offset: i64) -> Option<Expr> {
+    Some(match e {
+        Expr::Ceil(a, d) => Expr::Ceil(shifted_sum(a, var, offset)?, *d),
+        Expr::Floor(a, d) => Expr::Floor(shifted_sum(a, var, offset)?, *d),
+        Expr::Max(v) => Expr::Max(
+            v.iter()
+                .map(|e| shifted_expr(e, var, offset))
+                .collect::<Option<_>>()?,
+        ),
+        Expr::Min(v) => Expr::Min(
+            v.iter()
+                .map(|e| shifted_expr(e, var, offset))
+                .collect::<Option<_>>()?,
+        ),
+        Expr::StrideStart {
+            lower,
+            offset: o,
+            stride: s,
+        } => Expr::StrideStart {
+            lower: Box::new(shifted_expr(lower, var, offset)?),
+            offset: shifted_sum(o, var, offset)?,
+            stride: *s,
+        },
+    })
+}
+
 /// `n` (a loop-free node) with `var` replaced by `var + offset`; `None` on
 /// overflow.
 fn shifted(n: &Node, var: &str, offset: i64) -> Option<Node> {
-    let aff = |a: &Sum| -> Option<Sum> {
-        let mut a = a.clone();
-        for (c, name) in &a.terms {
-            if name == var {
-                a.constant = a.constant.checked_add(c.checked_mul(offset)?)?;
-            }
-        }
-        Some(a)
-    };
+    let aff = |a: &Sum| shifted_sum(a, var, offset);
     Some(match n {
         Node::Stmt {
             statement,
