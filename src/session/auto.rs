@@ -78,6 +78,10 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
                 options.unroll_jam = b == 1
             }
             (Some("unroll_jam"), _) => return Err(bad("`true` or `false`")),
+            (Some("register_tile"), &Value::Int(b)) if b == 0 || b == 1 => {
+                options.register_tile = b == 1
+            }
+            (Some("register_tile"), _) => return Err(bad("`true` or `false`")),
             (Some("fuse"), value) => {
                 options.fusion = match value {
                     Value::Ident(f) | Value::Str(f) => fusion(f),
@@ -111,7 +115,7 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
                     )
                     .with_label("unknown option")
                     .with_help(
-                        "options: `tile = SIZE | false`, `parallel = true | false`, `fuse = no | smart | max`, `wavefront = true | false`, `unroll_jam = true | false`",
+                        "options: `tile = SIZE | false`, `parallel = true | false`, `fuse = no | smart | max`, `wavefront = true | false`, `unroll_jam = true | false`, `register_tile = true | false`",
                     ),
                 ))
             }

@@ -554,6 +554,7 @@ pub fn random_directive(
                 "auto(pluto, wavefront = true);",
                 "auto(pluto, wavefront = true, tile = 4);",
                 "auto(pluto, tile = 8, unroll_jam = false);",
+                "auto(pluto, register_tile = false);",
             ])
             .to_string();
     }
