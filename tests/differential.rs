@@ -22,9 +22,10 @@
 //!   prints every verdict; `POLYC_DIFF_KERNEL=modulo` keeps the kernels
 //!   whose path contains `modulo` (to aim a run at a new code shape).
 //!   `POLYC_DIFF_FIRST=K` starts at case K: a case depends only on the
-//!   seed and its number, so shards `FIRST=0 CASES=50000` and
-//!   `FIRST=50000 CASES=50000` of one seed are one run of 100,000 cases,
-//!   split over cores or resumed after an interruption.
+//!   seed, its number and the kernels (so on the commit), so shards
+//!   `FIRST=0 CASES=50000` and `FIRST=50000 CASES=50000` of one seed on
+//!   one commit are one run of 100,000 cases, split over cores or resumed
+//!   after an interruption.
 //! * `POLYC_DIFF_REGRESSIONS=tests/regressions/slow cargo test --release
 //!   differential::every_regression`: the slow reproducers (not in CI).
 //!
