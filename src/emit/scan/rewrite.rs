@@ -70,20 +70,30 @@ pub fn jammed(
     stride: i64,
     groups: usize,
 ) -> Option<Vec<Node>> {
-    jam_nest(body, var, factor, stride, groups, None)
+    let jam = Jam {
+        var,
+        factor,
+        stride,
+        groups,
+    };
+    jam_nest(body, &jam, None)
+}
+
+/// One jam being printed: the unrolled loop's variable and step, how many
+/// copies, and how many runs of equal length the innermost bodies hold
+/// (one per copy of the loops jammed around).
+struct Jam<'a> {
+    var: &'a str,
+    factor: i64,
+    stride: i64,
+    groups: usize,
 }
 
 /// [`jammed`], each copy under its guard of `guards` (one per copy) when
 /// given: the guarded parts of a [`triangle`], whose nest below must not
 /// read `var` in its bounds.
-fn jam_nest(
-    body: &[Node],
-    var: &str,
-    factor: i64,
-    stride: i64,
-    groups: usize,
-    guards: Option<&[Vec<Cond>]>,
-) -> Option<Vec<Node>> {
+fn jam_nest(body: &[Node], jam: &Jam, guards: Option<&[Vec<Cond>]>) -> Option<Vec<Node>> {
+    let var = jam.var;
     let [only] = body else {
         return None;
     };
@@ -91,15 +101,15 @@ fn jam_nest(
         Node::For(l) => {
             if l.lower.mentions(var) || l.upper.mentions(var) {
                 return match guards {
-                    None => triangle(l, var, factor, stride, groups),
+                    None => triangle(l, jam),
                     Some(_) => None,
                 };
             }
             let mut inner = l.clone();
             inner.body = if l.body.iter().any(Node::has_loop) {
-                jam_nest(&l.body, var, factor, stride, groups, guards)?
+                jam_nest(&l.body, jam, guards)?
             } else {
-                copies(&l.body, var, factor, stride, groups, guards)?
+                copies(&l.body, jam, guards)?
             };
             Some(vec![Node::For(inner)])
         }
@@ -115,11 +125,11 @@ fn jam_nest(
             // into: jam only when each branch is a nest or empty.
             let otherwise = match otherwise.as_slice() {
                 [] => Vec::new(),
-                nodes => jam_nest(nodes, var, factor, stride, groups, guards)?,
+                nodes => jam_nest(nodes, jam, guards)?,
             };
             Some(vec![Node::If {
                 conds: conds.clone(),
-                body: jam_nest(body, var, factor, stride, groups, guards)?,
+                body: jam_nest(body, jam, guards)?,
                 otherwise,
             }])
         }
@@ -130,14 +140,8 @@ fn jam_nest(
 /// The innermost body `body` (statements, in `groups` equal runs) with
 /// the `factor` copies of each run side by side, each under its guard of
 /// `guards` when given.
-fn copies(
-    body: &[Node],
-    var: &str,
-    factor: i64,
-    stride: i64,
-    groups: usize,
-    guards: Option<&[Vec<Cond>]>,
-) -> Option<Vec<Node>> {
+fn copies(body: &[Node], jam: &Jam, guards: Option<&[Vec<Cond>]>) -> Option<Vec<Node>> {
+    let (var, factor, stride, groups) = (jam.var, jam.factor, jam.stride, jam.groups);
     if groups == 0 || !body.len().is_multiple_of(groups) {
         return None;
     }
@@ -173,7 +177,8 @@ fn copies(
 /// than 1, runs once, has a loop below whose bounds read `var` too, or has
 /// a bound a guard cannot state (a lower bound that is a minimum or a
 /// floor, an upper one that is a maximum or a ceiling, a strided start).
-fn triangle(l: &Loop, var: &str, factor: i64, stride: i64, groups: usize) -> Option<Vec<Node>> {
+fn triangle(l: &Loop, jam: &Jam) -> Option<Vec<Node>> {
+    let (var, factor, stride) = (jam.var, jam.factor, jam.stride);
     if l.down || l.stride != 1 || l.once {
         return None;
     }
@@ -193,9 +198,9 @@ fn triangle(l: &Loop, var: &str, factor: i64, stride: i64, groups: usize) -> Opt
     let nest = |guarded: bool| -> Option<Vec<Node>> {
         let guards = guarded.then_some(guards.as_slice());
         if l.body.iter().any(Node::has_loop) {
-            jam_nest(&l.body, var, factor, stride, groups, guards)
+            jam_nest(&l.body, jam, guards)
         } else {
-            copies(&l.body, var, factor, stride, groups, guards)
+            copies(&l.body, jam, guards)
         }
     };
     let (lmin, lmax) = (extreme(false, lowers.clone()), extreme(true, lowers));
