@@ -9,7 +9,7 @@ use crate::common;
 use common::{all_kernels, holds};
 use polyc::lang::c::read_source;
 use polyc::poly::parse_basic_map;
-use polyc::scop::validity::{carried_dependence, first_violation, Violation};
+use polyc::scop::validity::{carried_dependence, first_violation, first_violation_from, Violation};
 use polyc::scop::{dependences, DepKind, DepOptions, Schedule, Scop, StatementSchedule};
 
 fn scop_of(src: &str) -> Scop {
@@ -175,6 +175,45 @@ fn loop_independent_order_matters_too() {
     assert_eq!(
         first_violation(&scop, &distributed, &deps).expect("decided"),
         None
+    );
+}
+
+#[test]
+fn a_check_inside_a_loop_sees_only_the_pairs_in_one_iteration_of_the_loops_around() {
+    // S1 reads what it wrote at the previous `i`, and what S0 wrote just
+    // before. Run backwards over `i`, the schedule breaks a dependence at
+    // `i`'s date, outside the loop `[0, 0]` (the `j` loop): a check from
+    // inside that loop does not see it. S0 and S1 swapped inside the `j`
+    // loop break one there, and that check sees it.
+    let src = "void f(int n, double A[n][n]) {\n#pragma scop\n\
+        for (i = 1; i < n; i++)\n  for (j = 0; j < n; j++) {\n    A[i][j] = i;\n    \
+        A[i][j] = A[i][j] + A[i - 1][j];\n  }\n#pragma endscop\n}\n";
+    let scop = scop_of(src);
+    let deps = dependences(&scop, &DepOptions::default()).expect("deps");
+    let backwards = schedule(&[
+        "[n] -> { S0[i, j] -> [0, -i, 0, j, 0] }",
+        "[n] -> { S1[i, j] -> [0, -i, 0, j, 1] }",
+    ]);
+    let v = first_violation(&scop, &backwards, &deps)
+        .expect("decided")
+        .expect("illegal");
+    check_witness(&scop, &backwards, &v);
+    assert_eq!(
+        first_violation_from(&scop, &backwards, &deps, &[0, 0]).expect("decided"),
+        None
+    );
+    let swapped = schedule(&[
+        "[n] -> { S0[i, j] -> [0, i, 0, j, 1] }",
+        "[n] -> { S1[i, j] -> [0, i, 0, j, 0] }",
+    ]);
+    let v = first_violation_from(&scop, &swapped, &deps, &[0, 0])
+        .expect("decided")
+        .expect("illegal");
+    check_witness(&scop, &swapped, &v);
+    assert_eq!(v.source[..2], v.target[..2]);
+    assert_eq!(
+        first_violation_from(&scop, &swapped, &deps, &[]).expect("decided"),
+        Some(v)
     );
 }
 

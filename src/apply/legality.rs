@@ -13,7 +13,9 @@ use super::tree::under;
 use super::ApplyError;
 use crate::poly::{Constraint, Map, PolyError};
 use crate::scop::schedule::{alpha_date, Mark};
-use crate::scop::validity::{carried_closer_than, carried_dependence, first_violation, Violation};
+use crate::scop::validity::{
+    carried_closer_than, carried_dependence, first_violation, first_violation_from, Violation,
+};
 use crate::scop::{Dependence, Schedule, Scop};
 
 /// Why a schedule is not proven legal: a broken dependence or mark, with
@@ -299,9 +301,10 @@ pub(super) fn jam_marks(marks: &[Vec<Mark>]) -> Vec<(usize, u32)> {
 /// one after it.
 ///
 /// `schedule` must respect every dependence (each caller has checked it,
-/// or it is a directive's legal input): the dependences with neither end
-/// in a jammed loop keep their dates on the jammed schedule, so only the
-/// others are checked again.
+/// or it is a directive's legal input): jamming changes only the dates
+/// from the outer jammed loop's on, of the instances in it, so only the
+/// pairs in one iteration of every loop around it are checked again
+/// ([`first_violation_from`]).
 pub fn jam_violation(
     scop: &Scop,
     deps: &[Dependence],
@@ -316,15 +319,20 @@ pub fn jam_violation(
         }
     }
     let touched: Vec<usize> = (0..deps.len())
-        .filter(|&k| inside[deps[k].source] || inside[deps[k].target])
+        .filter(|&k| inside[deps[k].source] && inside[deps[k].target])
         .collect();
     let near: Vec<Dependence> = touched.iter().map(|&k| deps[k].clone()).collect();
     let (scop, near, jammed) = jammed_schedule(scop, &near, schedule, jams)?;
-    Ok(first_violation(&scop, &jammed, &near)?.map(|mut v| {
-        v.params.truncate(np);
-        v.dependence = touched[v.dependence];
-        v
-    }))
+    let outer = jams
+        .first()
+        .map_or(&[][..], |(prefix, _)| prefix.as_slice());
+    Ok(
+        first_violation_from(&scop, &jammed, &near, outer)?.map(|mut v| {
+            v.params.truncate(np);
+            v.dependence = touched[v.dependence];
+            v
+        }),
+    )
 }
 
 /// The loops marked `unroll_jam` around the statements of the loop

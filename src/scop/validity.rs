@@ -86,12 +86,32 @@ pub fn first_violation(
     schedule: &Schedule,
     deps: &[Dependence],
 ) -> Result<Option<Violation>, PolyError> {
+    first_violation_from(scop, schedule, deps, &[])
+}
+
+/// [`first_violation`] among the pairs of instances that share an
+/// iteration of every loop around the loop `prefix` and are both in it:
+/// pieces whose β starts with `prefix`, with equal dates before the loop's
+/// (`α` at depth `prefix.len()`). With an empty `prefix`, every pair.
+/// Exact. The check of a rewrite that changes only the dates inside a loop
+/// of a legal schedule: every other pair keeps its order.
+pub fn first_violation_from(
+    scop: &Scop,
+    schedule: &Schedule,
+    deps: &[Dependence],
+    prefix: &[i64],
+) -> Result<Option<Violation>, PolyError> {
+    let from = if prefix.is_empty() {
+        0
+    } else {
+        alpha_date(prefix.len())
+    };
     for (index, dep) in deps.iter().enumerate() {
-        for pair in pairs(scop, schedule, dep, None)? {
+        for pair in pairs(scop, schedule, dep, Some(prefix))? {
             let len = pair.n_src_dates.max(pair.n_tgt_dates);
             // θ(t) <=lex θ(s): first difference at k with θ(t)_k < θ(s)_k, or none.
             // E_k: the pairs with equal dates before k. V_k = E_k ∩ {θ(s)_k > θ(t)_k}.
-            for k in 0..=len {
+            for k in from.min(len)..=len {
                 if k < len {
                     if let (Some(s), Some(t)) = (pair.src_constant(k), pair.tgt_constant(k)) {
                         // Both dates constant (a β): decided without a test.
