@@ -2,7 +2,8 @@
 //! reaches them: Clay's conventions (golden values from Clay's own tests),
 //! round trips, preconditions and dependence violations.
 
-use polyc::apply::{apply, ApplyError, Directive};
+use polyc::apply::legality::first_illegality_but_jams;
+use polyc::apply::{apply, proven_jams, ApplyError, Directive};
 use polyc::lang::c::read_source;
 use polyc::scop::{dependences, DepOptions, Dependence, Schedule, Scop};
 
@@ -632,4 +633,50 @@ fn stripmine_of_part_of_a_loop_is_still_checked() {
             "{whole:?}"
         );
     }
+}
+
+#[test]
+fn a_jam_proof_is_reused_only_where_what_it_read_is_unchanged() {
+    let (scop, deps) = load(NEST);
+    let original = Schedule::original(&scop);
+    let jam = Directive::UnrollJam {
+        beta: vec![0],
+        depth: 1,
+        factor: 2,
+    };
+    let proven = proven_jams(&original, &jam).expect("a loop");
+    assert_eq!(proven.len(), 1);
+    assert_eq!(proven[0].jam, (vec![0], 2));
+    assert!(proven[0].holds_on(&original));
+    // The jam's own rewrite adds marks, no date: the proof holds on it.
+    let jammed = apply(&scop, &deps, &original, &jam)
+        .expect("i jams: nothing depends on anything")
+        .schedule;
+    assert!(proven[0].holds_on(&jammed));
+    // Shifted, the same loop holds other dates: proven again, not reused.
+    let shifted = apply(
+        &scop,
+        &deps,
+        &jammed,
+        &Directive::Shift {
+            beta: vec![0],
+            depth: 1,
+            params: vec![0],
+            constant: 3,
+        },
+    )
+    .expect("a shift of the whole loop")
+    .schedule;
+    assert!(!proven[0].holds_on(&shifted));
+    assert_eq!(
+        first_illegality_but_jams(&scop, &deps, &shifted, &proven).expect("decided"),
+        None
+    );
+    // No other directive proves a jam.
+    let par = Directive::Parallelize {
+        beta: vec![0],
+        depth: 1,
+        options: Default::default(),
+    };
+    assert!(proven_jams(&original, &par).expect("a loop").is_empty());
 }

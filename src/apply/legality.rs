@@ -9,9 +9,9 @@
 use super::affine::shift;
 use super::blocking::stripmine_pieces_shifted;
 use super::dates::swap_dates;
-use super::tree::under;
+use super::tree::{under, PieceRef};
 use super::ApplyError;
-use crate::poly::{Constraint, Map, PolyError};
+use crate::poly::{BasicMap, Constraint, Map, PolyError};
 use crate::scop::schedule::{alpha_date, Mark};
 use crate::scop::validity::{
     carried_closer_than, carried_dependence, first_violation, first_violation_from, Violation,
@@ -78,14 +78,14 @@ pub fn first_illegality(
     first_illegality_but_jams(scop, deps, schedule, &[])
 }
 
-/// [`first_illegality`] without the jam checks of `proven`: loops (by β
-/// prefix, with their factor) already found jammable on these same
-/// pieces, as `unroll_jam` finds the loops it marks. Exact.
+/// [`first_illegality`] without the jam checks of `proven` that hold on
+/// `schedule` (loops found jammable alone, as `unroll_jam` finds the loops
+/// it marks, on the same pieces). Exact.
 pub fn first_illegality_but_jams(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
-    proven: &[(Vec<i64>, u32)],
+    proven: &[ProvenJam],
 ) -> Result<Option<Illegal>, PolyError> {
     if let Some(v) = first_violation(scop, schedule, deps)? {
         return Ok(Some(Illegal::Violation(v)));
@@ -185,6 +185,52 @@ pub type JamLoop = (Vec<i64>, u32);
 /// [`jam_violation`] checks them together.
 pub const MAX_NESTED_JAMS: usize = 2;
 
+/// A loop found jammable alone ([`jam_violation`] gave no violation), with
+/// all that the check read of its schedule: which pieces lie in the loop,
+/// and every piece of their statements (the scop and dependences are the
+/// same for every schedule of a region). On a schedule where those are the
+/// same the check gives the same answer, so it need not run again
+/// ([`ProvenJam::holds_on`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProvenJam {
+    pub jam: JamLoop,
+    inside: Vec<PieceRef>,
+    pieces: Vec<(usize, Vec<BasicMap>)>,
+}
+
+impl ProvenJam {
+    /// `jam`, proven jammable on `schedule` by the caller: what the proof
+    /// read of it. Cheap.
+    pub fn on(schedule: &Schedule, jam: JamLoop) -> Result<ProvenJam, PolyError> {
+        let inside = under(schedule, &jam.0).map_err(unproven)?;
+        let pieces = statements_of(schedule, &inside);
+        Ok(ProvenJam {
+            jam,
+            inside,
+            pieces,
+        })
+    }
+
+    /// Whether the proof holds on `schedule`: the same pieces lie in the
+    /// loop, and their statements have the same pieces. Cheap.
+    pub fn holds_on(&self, schedule: &Schedule) -> bool {
+        under(schedule, &self.jam.0).is_ok_and(|inside| {
+            inside == self.inside && statements_of(schedule, &inside) == self.pieces
+        })
+    }
+}
+
+/// The statements of `inside`, each once, with all their pieces.
+fn statements_of(schedule: &Schedule, inside: &[PieceRef]) -> Vec<(usize, Vec<BasicMap>)> {
+    let mut statements: Vec<usize> = inside.iter().map(|t| t.statement).collect();
+    statements.sort_unstable();
+    statements.dedup();
+    statements
+        .into_iter()
+        .map(|s| (s, schedule.statements[s].pieces.clone()))
+        .collect()
+}
+
 /// The first loop marked `unroll_jam` that cannot be jammed
 /// ([`jam_violation`] on the pieces in it), `proven` ones aside: each
 /// jammed loop alone (code generation runs the other's remainder
@@ -195,9 +241,13 @@ fn first_unsound_jam(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
-    proven: &[JamLoop],
+    proven: &[ProvenJam],
 ) -> Result<Option<Illegal>, PolyError> {
-    let mut checked: Vec<Vec<JamLoop>> = proven.iter().map(|j| vec![j.clone()]).collect();
+    let mut checked: Vec<Vec<JamLoop>> = proven
+        .iter()
+        .filter(|p| p.holds_on(schedule))
+        .map(|p| vec![p.jam.clone()])
+        .collect();
     for (statement, st) in schedule.statements.iter().enumerate() {
         let jams = jam_marks(&st.marks);
         if jams.len() > MAX_NESTED_JAMS {

@@ -30,7 +30,9 @@ pub use split::SplitForm;
 use crate::poly::PolyError;
 use crate::scop::validity::Violation;
 use crate::scop::{Dependence, Schedule, Scop};
-use legality::{first_illegality, first_illegality_but_jams, first_unsound_mark, Illegal};
+use legality::{
+    first_illegality, first_illegality_but_jams, first_unsound_mark, Illegal, ProvenJam,
+};
 
 /// One directive with its arguments checked for type (not yet for meaning).
 /// Depths are 1-based; β-vectors address a loop or a statement.
@@ -272,16 +274,8 @@ pub fn apply(
     let next = rewrite(scop, deps, schedule, directive)?;
     let illegal = match directive {
         // The rewrite checked every loop it jams, on these same pieces.
-        Directive::UnrollJam {
-            beta,
-            depth,
-            factor,
-        } => {
-            let proven: Vec<(Vec<i64>, u32)> = marks::jammed_loops(schedule, beta, *depth)?
-                .into_iter()
-                .map(|prefix| (prefix, *factor))
-                .collect();
-            first_illegality_but_jams(scop, deps, &next, &proven)?
+        Directive::UnrollJam { .. } => {
+            first_illegality_but_jams(scop, deps, &next, &proven_jams(schedule, directive)?)?
         }
         _ if preserves_order(schedule, directive) => first_unsound_mark(scop, deps, &next)?,
         _ => first_illegality(scop, deps, &next)?,
@@ -294,6 +288,28 @@ pub fn apply(
         schedule: next,
         changed,
     })
+}
+
+/// The jams that [`rewrite`] proves when it applies `directive` to
+/// `schedule` and succeeds: each loop an `unroll_jam` marks, alone (none
+/// for another directive). Cheap.
+pub fn proven_jams(
+    schedule: &Schedule,
+    directive: &Directive,
+) -> Result<Vec<ProvenJam>, ApplyError> {
+    let Directive::UnrollJam {
+        beta,
+        depth,
+        factor,
+    } = directive
+    else {
+        return Ok(Vec::new());
+    };
+    let mut proven = Vec::new();
+    for prefix in marks::jammed_loops(schedule, beta, *depth)? {
+        proven.push(ProvenJam::on(schedule, (prefix, *factor))?);
+    }
+    Ok(proven)
 }
 
 /// The exact legality check [`apply`] runs after a directive (every

@@ -44,6 +44,7 @@ pub use choice::BandChoice;
 pub use scheduler::{Algorithm, Fusion, ScheduleFailure};
 pub use subtree::schedule_nest;
 
+use crate::apply::legality::ProvenJam;
 use crate::apply::ApplyError;
 use crate::scop::{Dependence, Schedule, Scop};
 use feautrier::AffineRow;
@@ -104,6 +105,9 @@ impl Default for AutoOptions {
 pub struct AutoSchedule {
     pub schedule: Schedule,
     pub bands: Vec<BandChoice>,
+    /// Loops proven jammable alone on the way (each, with what the proof
+    /// read, for [`crate::apply::legality::first_illegality_but_jams`]).
+    pub proven_jams: Vec<ProvenJam>,
 }
 
 /// Why `auto(...)` gave no schedule.
@@ -151,10 +155,15 @@ pub(crate) fn schedule_below(
     )
     .map_err(AutoFailure::Schedule)?;
     let plain = tree.to_schedule(scop, false);
-    let (schedule, mut bands) = tiling::tile_and_mark(scop, deps, &tree, plain, &options)
+    let tiled = tiling::tile_and_mark(scop, deps, &tree, plain, &options)
         .map_err(AutoFailure::Directive)?;
+    let mut bands = tiled.choices;
     if outer > 0 && !bands.is_empty() {
         bands.remove(0); // the loops that stay
     }
-    Ok(AutoSchedule { schedule, bands })
+    Ok(AutoSchedule {
+        schedule: tiled.schedule,
+        bands,
+        proven_jams: tiled.proven_jams,
+    })
 }

@@ -85,9 +85,12 @@ pub fn schedule_nest(
             ),
             other => other,
         })?;
+    // Its proven jams are left behind: they name the sub-region's
+    // statements and pieces, and the caller proves every jam again.
     let AutoSchedule {
         schedule: found,
         mut bands,
+        ..
     } = found;
     for band in &mut bands {
         band.renumber(members);
@@ -127,6 +130,7 @@ pub fn schedule_nest(
     Ok(AutoSchedule {
         schedule: next,
         bands,
+        proven_jams: Vec::new(),
     })
 }
 

@@ -34,7 +34,10 @@ use super::feautrier::AffineRow;
 use super::locality;
 use super::tree::Tree;
 use super::{AutoOptions, TileSize};
-use crate::apply::{rewrite, ApplyError, Directive, ParallelOptions};
+use crate::apply::legality::ProvenJam;
+use crate::apply::{
+    proven_jams as proven_jams_of, rewrite, ApplyError, Directive, ParallelOptions,
+};
 use crate::scop::{Dependence, Schedule, Scop, ThreadSchedule};
 
 /// The factor of the unroll-and-jam `auto` offers the point loop around
@@ -93,14 +96,15 @@ struct Step {
 /// outermost coincident loop of each band marked parallel and the
 /// innermost loop vectorised when it is coincident and proven so. Not
 /// checked here but for the vector marks: the caller checks the result.
-/// Also what was chosen for each band, outermost first.
+/// Also what was chosen for each band, outermost first, and the jams each
+/// proven alone when offered.
 pub(crate) fn tile_and_mark(
     scop: &Scop,
     deps: &[Dependence],
     tree: &Tree,
     mut schedule: Schedule,
     options: &AutoOptions,
-) -> Result<(Schedule, Vec<BandChoice>), ApplyError> {
+) -> Result<Tiled, ApplyError> {
     let parallel = options.parallel;
     let mut sites = Vec::new();
     collect(tree, 1, false, &mut sites);
@@ -344,6 +348,7 @@ pub(crate) fn tile_and_mark(
     // The bands whose first jam was offered: a band's second one is the
     // register tile's outer loop.
     let mut jam_offered: Vec<usize> = Vec::new();
+    let mut proven_jams = Vec::new();
     for Step {
         site,
         statement,
@@ -390,6 +395,7 @@ pub(crate) fn tile_and_mark(
             if second && choices[site].jam.is_none() {
                 continue;
             }
+            proven_jams.extend(proven_jams_of(&schedule, &directive)?);
             match directive {
                 Directive::UnrollJam { factor, .. } if second => {
                     choices[site].jam_outer = Some(factor)
@@ -400,7 +406,22 @@ pub(crate) fn tile_and_mark(
             schedule = next;
         }
     }
-    Ok((schedule, choices))
+    Ok(Tiled {
+        schedule,
+        choices,
+        proven_jams,
+    })
+}
+
+/// What [`tile_and_mark`] gives.
+pub(crate) struct Tiled {
+    pub schedule: Schedule,
+    /// What was chosen for each band, outermost first.
+    pub choices: Vec<BandChoice>,
+    /// The loops each offered `unroll_jam` proved jammable alone, on the
+    /// schedule of that step: the caller's check of the whole schedule
+    /// need not prove them again where they still hold.
+    pub proven_jams: Vec<ProvenJam>,
 }
 
 /// Swap the loops at depths `d` and `d + 1`.

@@ -5,7 +5,7 @@
 
 use super::args::Args;
 use super::{RecipeError, RecipeState};
-use crate::apply::legality::{first_illegality, Illegal};
+use crate::apply::legality::{first_illegality_but_jams, Illegal};
 use crate::apply::tree::set_constant_date;
 use crate::auto::{
     schedule, schedule_nest, Algorithm, AutoFailure, AutoOptions, AutoSchedule, Fusion, TileSize,
@@ -153,7 +153,12 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
         _ => whole_region(state, algorithm, options, name, &refuse),
     };
     let mut found = find(options)?;
-    let mut checked = first_illegality(&state.scop, &state.deps, &found.schedule);
+    let mut checked = first_illegality_but_jams(
+        &state.scop,
+        &state.deps,
+        &found.schedule,
+        &found.proven_jams,
+    );
     // A register tile (two jams of one nest) is offered unproven: where
     // the two jams together, or a mark inside them, fail, the bands are
     // scheduled again with one jam each, each proven when offered.
@@ -168,7 +173,12 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
             register_tile: false,
             ..options
         })?;
-        checked = first_illegality(&state.scop, &state.deps, &found.schedule);
+        checked = first_illegality_but_jams(
+            &state.scop,
+            &state.deps,
+            &found.schedule,
+            &found.proven_jams,
+        );
     }
     match checked {
         Ok(None) => {
