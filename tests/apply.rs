@@ -680,3 +680,34 @@ fn a_jam_proof_is_reused_only_where_what_it_read_is_unchanged() {
     };
     assert!(proven_jams(&original, &par).expect("a loop").is_empty());
 }
+
+#[test]
+fn reduction_updates_are_read_off_the_assignment() {
+    use polyc::scop::reduction::{update_operator, ReductionOp::*};
+    for (statement, expected) in [
+        ("x += A[i];", Some(Add)),
+        ("x -= A[i] * 2;", Some(Add)),
+        ("x = x + A[i] - 1;", Some(Add)),
+        ("x = (x - A[i]) + A[i + 1];", Some(Add)),
+        ("x *= A[i];", Some(Mul)),
+        ("x = (x * A[i]) * 2;", Some(Mul)),
+        // The accumulator first, and nowhere else; one operator.
+        ("x = A[i] + x;", None),
+        ("x = x + A[i] * x;", None),
+        ("x += x;", None),
+        ("x = x * A[i] + 1;", None),
+        ("x = x / A[i];", None),
+        ("x = A[i];", None),
+        ("A[i] += x;", None),
+    ] {
+        let src = format!(
+            "void f(int n, long A[n]) {{\n  long x;\n#pragma scop\n  for (i = 0; i < n; i++)\n    {statement}\n#pragma endscop\n}}\n"
+        );
+        let (scop, _) = load(&src);
+        assert_eq!(
+            update_operator(&scop.statements[0], "x"),
+            expected,
+            "{statement}"
+        );
+    }
+}

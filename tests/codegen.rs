@@ -371,3 +371,65 @@ fn gcc_vectorises_the_full_tile_of_gemm() {
         "gcc did not vectorise the loop of line {line}:\n{text}"
     );
 }
+
+#[test]
+fn a_loaded_reduction_is_checked_as_the_option_is() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let kernel = "tests/kernels/reduction.c";
+    let emitted = |args: &[&str]| {
+        let mut all = vec![kernel];
+        all.extend_from_slice(args);
+        let out = common::polyc(&all);
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        out.stdout
+    };
+    let load = |name: &str, json: &serde_json::Value| {
+        let path = dir.path().join(name);
+        fs::write(&path, json.to_string()).expect("writable");
+        common::polyc(&[kernel, "--schedule", &path.to_string_lossy()])
+    };
+    // The recipe's schedule, written and read back: the same code.
+    let recipe = "tests/recipes/reduction-parallel.poly";
+    let text = emitted(&["--recipe", recipe, "--emit", "schedule"]);
+    let mut json: serde_json::Value = serde_json::from_str(&text).expect("schedule JSON");
+    let out = load("same.json", &json);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, emitted(&["--recipe", recipe]));
+    // The dot product's loop reducing another scalar carries `dot`'s
+    // updates.
+    let marks = &mut json["scops"][0]["statements"][1]["marks"][0];
+    assert_eq!(marks[1], serde_json::json!({"reduction": ["+", "dot"]}));
+    marks[1] = serde_json::json!({"reduction": ["+", "total"]});
+    let out = load("other.json", &json);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("marks loop 1 of S1 parallel, but it carries a dependence"),
+        "{}",
+        out.stderr
+    );
+    // The running sum's loop, whose second statement reads the sum.
+    let mut json: serde_json::Value =
+        serde_json::from_str(&emitted(&["--emit", "schedule"])).expect("schedule JSON");
+    for s in [7, 8] {
+        json["scops"][0]["statements"][s]["marks"] =
+            serde_json::json!([["parallel", {"reduction": ["+", "running"]}]]);
+    }
+    let out = load("running.json", &json);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "marks loop 1 parallel with a reduction, but statement S8 in the loop at depth 1 reads or writes `running`"
+        ),
+        "{}",
+        out.stderr
+    );
+    // A reduction of an array.
+    for s in [7, 8] {
+        json["scops"][0]["statements"][s]["marks"] =
+            serde_json::json!([["parallel", {"reduction": ["+", "S"]}]]);
+    }
+    let out = load("array.json", &json);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("`S` is an array"), "{}", out.stderr);
+}

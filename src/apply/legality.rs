@@ -1,6 +1,8 @@
 //! Whether a whole schedule is legal: every dependence respected
 //! ([`crate::scop::validity::first_violation`]), no loop marked parallel
-//! or vector carrying one ([`crate::scop::validity::carried_dependence`]),
+//! or vector carrying one ([`crate::scop::validity::carried_dependence`];
+//! a parallel loop with a reduction may carry its updates',
+//! [`super::reduction`]),
 //! and every loop marked `unroll_jam` jammable ([`jam_violation`]). The one
 //! entry point for this question: [`super::apply`] asks it after each
 //! directive (a later directive can break an earlier mark), the CLI for a
@@ -9,9 +11,11 @@
 use super::affine::shift;
 use super::blocking::stripmine_pieces_shifted;
 use super::dates::swap_dates;
-use super::tree::{under, PieceRef};
+use super::jam_proof::{JamLoop, ProvenJam};
+use super::reduction::{deps_but_reduction, reduction_break};
+use super::tree::under;
 use super::ApplyError;
-use crate::poly::{BasicMap, Constraint, Map, PolyError};
+use crate::poly::{Constraint, Map, PolyError};
 use crate::scop::schedule::{alpha_date, Mark};
 use crate::scop::validity::{
     carried_closer_than, carried_dependence, first_violation, first_violation_from, Violation,
@@ -49,6 +53,11 @@ pub enum Illegal {
         with: Option<(usize, u32)>,
         violation: Violation,
     },
+    /// The loop at `depth`, marked parallel with `reduction(op: x)`,
+    /// cannot reduce `x`: `why` (a statement in it reads `x` other than as
+    /// an update, as a later `fuse` can make; `x` is not a scalar of the
+    /// region, as a loaded schedule can say).
+    Reduction { depth: usize, why: String },
     /// `statement` would be jammed at more than two depths (`outer` and
     /// `inner` are the outermost and innermost), as a later `fuse` can
     /// make it: polyc checks two jams together, not three.
@@ -139,11 +148,35 @@ pub fn first_carried_mark(
                 Some(n) if !marks.contains(&Mark::Parallel) => Some(n),
                 _ => None,
             };
+            // A parallel loop with a reduction may carry the dependences
+            // between its updates, as long as only updates touch it.
+            let reduction = marks.iter().find_map(|m| match m {
+                Mark::Reduction(op, x) if marks.contains(&Mark::Parallel) => Some((*op, x)),
+                _ => None,
+            });
+            let reduced = reduction.map(|(op, x)| deps_but_reduction(scop, deps, x, op));
+            let (deps, index) = match &reduced {
+                Some((kept, index)) => (kept.as_slice(), Some(index)),
+                None => (deps, None),
+            };
+            let original = |mut v: Violation| {
+                if let Some(index) = index {
+                    v.dependence = index[v.dependence];
+                }
+                v
+            };
             for p in 0..st.pieces.len() {
                 let Some(beta) = st.beta(p) else { continue };
                 let prefix = beta[..depth].to_vec();
                 if checked.contains(&(prefix.clone(), depth, distance)) {
                     continue;
+                }
+                if let Some((op, x)) = reduction {
+                    if let Some(why) =
+                        reduction_break(scop, schedule, &prefix, depth, x, op).map_err(unproven)?
+                    {
+                        return Ok(Some(Illegal::Reduction { depth, why }));
+                    }
                 }
                 if let Some(violation) =
                     carried_closer_than(scop, schedule, deps, &prefix, depth, distance)?
@@ -152,7 +185,7 @@ pub fn first_carried_mark(
                         statement,
                         depth,
                         jammed: Vec::new(),
-                        violation,
+                        violation: original(violation),
                     }));
                 }
                 let around = jams_around(schedule, &prefix)?;
@@ -166,7 +199,7 @@ pub fn first_carried_mark(
                             statement,
                             depth,
                             jammed: set,
-                            violation,
+                            violation: original(violation),
                         }));
                     }
                 }
@@ -177,59 +210,9 @@ pub fn first_carried_mark(
     Ok(None)
 }
 
-/// A loop marked `unroll_jam`: its β prefix (its depth is the prefix's
-/// length) and its factor.
-pub type JamLoop = (Vec<i64>, u32);
-
 /// The most loops of one nest that may be jammed: two (a register tile);
 /// [`jam_violation`] checks them together.
 pub const MAX_NESTED_JAMS: usize = 2;
-
-/// A loop found jammable alone ([`jam_violation`] gave no violation), with
-/// all that the check read of its schedule: which pieces lie in the loop,
-/// and every piece of their statements (the scop and dependences are the
-/// same for every schedule of a region). On a schedule where those are the
-/// same the check gives the same answer, so it need not run again
-/// ([`ProvenJam::holds_on`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProvenJam {
-    pub jam: JamLoop,
-    inside: Vec<PieceRef>,
-    pieces: Vec<(usize, Vec<BasicMap>)>,
-}
-
-impl ProvenJam {
-    /// `jam`, proven jammable on `schedule` by the caller: what the proof
-    /// read of it. Cheap.
-    pub fn on(schedule: &Schedule, jam: JamLoop) -> Result<ProvenJam, PolyError> {
-        let inside = under(schedule, &jam.0).map_err(unproven)?;
-        let pieces = statements_of(schedule, &inside);
-        Ok(ProvenJam {
-            jam,
-            inside,
-            pieces,
-        })
-    }
-
-    /// Whether the proof holds on `schedule`: the same pieces lie in the
-    /// loop, and their statements have the same pieces. Cheap.
-    pub fn holds_on(&self, schedule: &Schedule) -> bool {
-        under(schedule, &self.jam.0).is_ok_and(|inside| {
-            inside == self.inside && statements_of(schedule, &inside) == self.pieces
-        })
-    }
-}
-
-/// The statements of `inside`, each once, with all their pieces.
-fn statements_of(schedule: &Schedule, inside: &[PieceRef]) -> Vec<(usize, Vec<BasicMap>)> {
-    let mut statements: Vec<usize> = inside.iter().map(|t| t.statement).collect();
-    statements.sort_unstable();
-    statements.dedup();
-    statements
-        .into_iter()
-        .map(|s| (s, schedule.statements[s].pieces.clone()))
-        .collect()
-}
 
 /// The first loop marked `unroll_jam` that cannot be jammed
 /// ([`jam_violation`] on the pieces in it), `proven` ones aside: each

@@ -5,6 +5,7 @@
 //! dates, which its `safelen` mark records ([`vector_safelen`]).
 
 use super::legality::{jam_marks, jam_violation, MAX_NESTED_JAMS};
+use super::reduction::{deps_but_reduction, reduction_operator};
 use super::tree::under;
 use super::{check_depth, ApplyError};
 use crate::scop::validity::{carried_closer_than, carried_dependence, Violation};
@@ -18,6 +19,9 @@ pub struct ParallelOptions {
     /// `collapse(n)`, `n >= 2`: the loop and the `n - 1` loops inside it
     /// share their iterations as one.
     pub collapse: Option<u32>,
+    /// `reduction(op: x)`: the scalar `x`, whose updates the loop may
+    /// carry ([`super::reduction`]); the operator is the updates'.
+    pub reduction: Option<String>,
 }
 
 /// Mark the loop at `depth` around the statements under `beta` parallel
@@ -51,12 +55,43 @@ pub fn parallelize(
             .with_help("collapse fewer loops"));
         }
     }
+    let loops = loops_around(schedule, beta, depth, "parallelize")?;
+    // With a reduction, the loops may carry the dependences between its
+    // updates: the others are checked (indices kept for the witness).
+    let reduction = match &options.reduction {
+        Some(x) => Some((
+            reduction_operator(scop, schedule, &loops, depth, x)?,
+            x.clone(),
+        )),
+        None => None,
+    };
+    let (checked, index) = match &reduction {
+        Some((op, x)) => deps_but_reduction(scop, deps, x, *op),
+        None => (deps.to_vec(), (0..deps.len()).collect()),
+    };
     let mut next = schedule.clone();
     for k in 0..n as usize {
         if k > 0 {
             one_loop_inside_each(&next, beta, depth + k)?;
         }
-        next = mark_loops(scop, deps, &next, beta, depth + k, Mark::Parallel)?;
+        next =
+            mark_loops(scop, &checked, &next, beta, depth + k, Mark::Parallel).map_err(
+                |e| match e {
+                    ApplyError::Carried {
+                        depth,
+                        jammed,
+                        mut violation,
+                    } => {
+                        violation.dependence = index[violation.dependence];
+                        ApplyError::Carried {
+                            depth,
+                            jammed,
+                            violation,
+                        }
+                    }
+                    other => other,
+                },
+            )?;
     }
     let clauses: Vec<Mark> = options
         .schedule
@@ -64,11 +99,19 @@ pub fn parallelize(
         .into_iter()
         .chain(options.collapse.map(Mark::Collapse))
         .collect();
-    for prefix in loops_around(schedule, beta, depth, "parallelize")? {
+    let reduction = reduction.map(|(op, x)| Mark::Reduction(op, x));
+    for prefix in loops {
         for t in under(schedule, &prefix)? {
-            let marks = &mut next.statements[t.statement].marks[depth - 1];
-            marks.retain(|m| !matches!(m, Mark::Schedule(..) | Mark::Collapse(_)));
-            marks.extend(clauses.iter().cloned());
+            let marks = &mut next.statements[t.statement].marks;
+            marks[depth - 1].retain(|m| !matches!(m, Mark::Schedule(..) | Mark::Collapse(_)));
+            marks[depth - 1].extend(clauses.iter().cloned());
+            // Every collapsed loop carries the updates: each keeps the
+            // reduction (only the outermost prints the clause).
+            for k in 0..n as usize {
+                let at = &mut marks[depth - 1 + k];
+                at.retain(|m| !matches!(m, Mark::Reduction(..)));
+                at.extend(reduction.clone());
+            }
         }
     }
     Ok(next)

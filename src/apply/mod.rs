@@ -17,9 +17,11 @@ mod affine;
 mod blocking;
 pub mod dates;
 mod injective;
+pub mod jam_proof;
 pub mod legality;
 mod marks;
 mod order;
+mod reduction;
 mod shape;
 mod split;
 pub mod tree;
@@ -30,9 +32,8 @@ pub use split::SplitForm;
 use crate::poly::PolyError;
 use crate::scop::validity::Violation;
 use crate::scop::{Dependence, Schedule, Scop};
-use legality::{
-    first_illegality, first_illegality_but_jams, first_unsound_mark, Illegal, ProvenJam,
-};
+use jam_proof::ProvenJam;
+use legality::{first_illegality, first_illegality_but_jams, first_unsound_mark, Illegal};
 
 /// One directive with its arguments checked for type (not yet for meaning).
 /// Depths are 1-based; β-vectors address a loop or a statement.
@@ -358,6 +359,10 @@ fn refused(illegal: Illegal) -> ApplyError {
              each of its statements has them all"
         ))
         .with_help("apply `unroll_jam` after the directives that merge loops"),
+        Illegal::Reduction { depth, why } => ApplyError::precondition(format!(
+            "the loop at depth {depth} is marked parallel with a reduction, and {why}"
+        ))
+        .with_help("keep only the updates of a reduced variable in its loop"),
         Illegal::NestedJam {
             statement,
             outer,

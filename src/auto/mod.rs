@@ -44,7 +44,7 @@ pub use choice::BandChoice;
 pub use scheduler::{Algorithm, Fusion, ScheduleFailure};
 pub use subtree::schedule_nest;
 
-use crate::apply::legality::ProvenJam;
+use crate::apply::jam_proof::ProvenJam;
 use crate::apply::ApplyError;
 use crate::scop::{Dependence, Schedule, Scop};
 use feautrier::AffineRow;

@@ -34,7 +34,7 @@ use super::feautrier::AffineRow;
 use super::locality;
 use super::tree::Tree;
 use super::{AutoOptions, TileSize};
-use crate::apply::legality::ProvenJam;
+use crate::apply::jam_proof::ProvenJam;
 use crate::apply::{
     proven_jams as proven_jams_of, rewrite, ApplyError, Directive, ParallelOptions,
 };
@@ -274,6 +274,7 @@ pub(crate) fn tile_and_mark(
                 let options = ParallelOptions {
                     schedule: Some((ThreadSchedule::Static, Some(1))),
                     collapse: None,
+                    reduction: None,
                 };
                 step(
                     Directive::Parallelize {

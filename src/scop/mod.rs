@@ -2,7 +2,8 @@
 //! domains, affine accesses and the original 2d+1 schedule; its
 //! dependences ([`dependences`]); the [`Schedule`] in Clay form; and the
 //! exact legality check of a schedule against the dependences
-//! ([`validity`]).
+//! ([`validity`]); which statements are reduction updates
+//! ([`reduction`]).
 //!
 //! Built by the C front end ([`crate::lang::c`]), read by dependence analysis,
 //! the directives and the code generators. Knows nothing about text: bodies
@@ -12,6 +13,7 @@ mod deps;
 pub mod deps_view;
 mod json;
 mod model;
+pub mod reduction;
 pub mod schedule;
 pub mod validity;
 

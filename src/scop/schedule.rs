@@ -21,6 +21,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::reduction::ReductionOp;
 use super::Scop;
 use crate::poly::{parse_basic_map, BasicMap, ConstraintKind};
 
@@ -51,6 +52,11 @@ pub enum Mark {
     /// least this many apart (OpenMP's `safelen(n)`, in dates: code
     /// generation divides by the loop's step and unroll factor).
     Safelen(u32),
+    /// On a parallel loop: each thread updates its own copy of this
+    /// scalar with this operator, combined at the end (OpenMP's
+    /// `reduction(op: x)`); the loop may carry the dependences between
+    /// its updates ([`super::reduction`]).
+    Reduction(ReductionOp, String),
 }
 
 /// OpenMP's schedule kinds for a parallel loop.
@@ -313,6 +319,7 @@ fn mark_text(m: &Mark) -> String {
         Mark::Schedule(kind, Some(chunk)) => format!("schedule({}, {chunk})", kind.name()),
         Mark::Collapse(n) => format!("collapse({n})"),
         Mark::Safelen(n) => format!("safelen({n})"),
+        Mark::Reduction(op, x) => format!("reduction({}: {x})", op.symbol()),
     }
 }
 

@@ -168,8 +168,9 @@ impl Args<'_> {
     }
 
     /// `parallelize`'s options: `schedule = static|dynamic|guided`,
-    /// `chunk = N` (with a schedule, positive, a C `int`) and
-    /// `collapse = N` (positive; 1 collapses nothing, as in OpenMP).
+    /// `chunk = N` (with a schedule, positive, a C `int`),
+    /// `collapse = N` (positive; 1 collapses nothing, as in OpenMP) and
+    /// `reduction = x` (a name; `apply` checks it).
     pub fn parallel_options(&self) -> Result<ParallelOptions, RecipeError> {
         let mut options = ParallelOptions::default();
         let chunk = match self.option("chunk") {
@@ -200,6 +201,12 @@ impl Args<'_> {
                 .with_label("a chunk of which schedule?")
                 .with_help("add `schedule = static`, `dynamic` or `guided`"),
             ));
+        }
+        if let Some(arg) = self.option("reduction") {
+            match &arg.value {
+                Value::Ident(x) | Value::Str(x) => options.reduction = Some(x.clone()),
+                _ => return Err(self.bad_option(arg, "the name of a scalar, like `sum`")),
+            }
         }
         if let Some(arg) = self.option("collapse") {
             match arg.value {

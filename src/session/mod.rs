@@ -24,7 +24,7 @@ mod refusal;
 pub mod script;
 pub mod table;
 
-use crate::apply::apply;
+use crate::apply::{apply, Directive};
 use crate::lang::recipe::{Call, Recipe};
 use crate::poly::with_work_limit;
 use crate::scop::{Dependence, Schedule, Scop};
@@ -154,6 +154,40 @@ fn unchanged(call: &Call) -> Diagnostic {
     .with_label("this directive leaves the schedule as it was")
 }
 
+/// The warning on a reduction of a scalar that is not declared with an
+/// integer type: OpenMP combines the threads' copies in an unspecified
+/// order, which rounds floating-point sums and products differently.
+fn inexact_reduction(scop: &Scop, variable: &str, call: &Call) -> Option<Diagnostic> {
+    let declared = scop
+        .arrays
+        .iter()
+        .find(|a| a.name == variable)
+        .and_then(|a| a.element_type.as_deref());
+    let integer = declared.is_some_and(|t| {
+        t.split_whitespace().all(|w| {
+            matches!(
+                w,
+                "char" | "short" | "int" | "long" | "unsigned" | "signed" | "const"
+            )
+        })
+    });
+    if integer {
+        return None;
+    }
+    let what = match declared {
+        Some(t) => format!("a `{t}`"),
+        None => "of a type polyc does not see".to_string(),
+    };
+    Some(
+        Diagnostic::warning(
+            format!("the reduction reorders the updates of `{variable}`, {what}"),
+            call.span.clone(),
+        )
+        .with_label("each thread updates its own copy, combined in no fixed order")
+        .with_note("floating-point results may differ in the last digits from the original's"),
+    )
+}
+
 /// [`step`] without its work limit.
 fn step_unlimited(state: &mut RecipeState, call: &Call) -> Result<Option<Diagnostic>, RecipeError> {
     if table::is_context(&call.name) {
@@ -167,7 +201,14 @@ fn step_unlimited(state: &mut RecipeState, call: &Call) -> Result<Option<Diagnos
     let directive = to_directive(call, &state.scop, &state.schedule)?;
     match apply(&state.scop, &state.deps, &state.schedule, &directive) {
         Ok(applied) => {
-            let warning = (!applied.changed).then(|| unchanged(call));
+            let warning = match (applied.changed, &directive) {
+                (false, _) => Some(unchanged(call)),
+                (_, Directive::Parallelize { options, .. }) => options
+                    .reduction
+                    .as_deref()
+                    .and_then(|x| inexact_reduction(&state.scop, x, call)),
+                _ => None,
+            };
             state.schedule = applied.schedule;
             Ok(warning)
         }

@@ -7,6 +7,7 @@ use super::RecipeState;
 use crate::apply::{tree, ApplyError, Directive};
 use crate::lang::recipe::Call;
 use crate::poly::PolyError;
+use crate::scop::reduction::update_operator;
 use crate::scop::validity::Violation;
 use crate::scop::{DepKind, Dependence, Schedule, Scop};
 use crate::syntax::diagnostic::Diagnostic;
@@ -187,11 +188,38 @@ fn carried(
             dep_text(scop, dep)
         )
     };
+    // A dependence between two updates of one scalar, by one operator:
+    // a reduction the user may ask for.
+    let asked = call
+        .args
+        .iter()
+        .any(|a| a.name.as_deref() == Some("reduction"));
+    let reduction = if call.name == "parallelize" && !asked {
+        let update = |s: usize| update_operator(&scop.statements[s], &dep.array);
+        let scalar = scop
+            .arrays
+            .iter()
+            .any(|a| a.name == dep.array && a.n_dims == 0);
+        match (update(dep.source), update(dep.target)) {
+            (Some(a), Some(b)) if scalar && a == b => Some(a),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    let help = match reduction {
+        Some(op) => format!(
+            "both ends update `{x}` with `{}`: `parallelize(…, reduction = {x})` lets the loop carry them (each thread updates its own copy; floating-point sums may then differ in the last digits)",
+            op.symbol(),
+            x = dep.array
+        ),
+        None => "a loop that carries no dependence may be parallel; skewing or interchanging can move the dependence outward".to_string(),
+    };
     Diagnostic::error(message, call.span.clone())
-    .with_label("this loop's iterations are not independent")
-    .with_note(dep_details(dep))
-    .with_note(format!("for example: {}", v.describe(scop, deps)))
-    .with_help("a loop that carries no dependence may be parallel; skewing or interchanging can move the dependence outward")
+        .with_label("this loop's iterations are not independent")
+        .with_note(dep_details(dep))
+        .with_note(format!("for example: {}", v.describe(scop, deps)))
+        .with_help(help)
 }
 
 fn kind(k: DepKind) -> &'static str {

@@ -375,9 +375,9 @@ pub const DIRECTIVES: &[DirectiveSpec] = &[
     DirectiveSpec {
         name: "parallelize",
         aliases: &[],
-        prototype: "parallelize(beta, depth[, schedule = static|dynamic|guided][, chunk = N][, collapse = N])",
+        prototype: "parallelize(beta, depth[, schedule = static|dynamic|guided][, chunk = N][, collapse = N][, reduction = x])",
         arity: 2,
-        options: &["schedule", "chunk", "collapse"],
+        options: &["schedule", "chunk", "collapse", "reduction"],
         summary: "mark a loop parallel",
         handler: Handler::Rewrite(|a| {
             Ok(Directive::Parallelize {

@@ -5,6 +5,7 @@
 //! a β that names nothing, a factor of 0 or 2000, a shift by 1000) to
 //! exercise the preconditions.
 
+use polyc::scop::reduction::update_operator;
 use polyc::scop::{Schedule, Scop};
 
 /// A small deterministic generator (SplitMix64): the tester must replay a
@@ -57,6 +58,14 @@ struct View {
     iterators: Vec<usize>,
     params: Vec<String>,
     iterator_names: Vec<Vec<String>>,
+    /// The scalars declared with an integer type: a reduction of one
+    /// prints the same in any order of its updates (a `double`'s would
+    /// not, and the checker compares outputs byte for byte).
+    integer_scalars: Vec<String>,
+    /// The arrays of the region (a reduction of one is refused).
+    arrays: Vec<String>,
+    /// Per statement, the integer scalar it updates as a reduction.
+    updates: Vec<Option<String>>,
 }
 
 impl View {
@@ -69,6 +78,18 @@ impl View {
                 }
             }
         }
+        let integer_scalars: Vec<String> = scop
+            .arrays
+            .iter()
+            .filter(|a| {
+                a.n_dims == 0
+                    && matches!(
+                        a.element_type.as_deref(),
+                        Some("int" | "long" | "long long")
+                    )
+            })
+            .map(|a| a.name.clone())
+            .collect();
         View {
             pieces,
             depth: schedule.statements.iter().map(|s| s.depth()).collect(),
@@ -79,6 +100,23 @@ impl View {
                 .iter()
                 .map(|s| s.iterators.clone())
                 .collect(),
+            arrays: scop
+                .arrays
+                .iter()
+                .filter(|a| a.n_dims > 0)
+                .map(|a| a.name.clone())
+                .collect(),
+            updates: scop
+                .statements
+                .iter()
+                .map(|st| {
+                    integer_scalars
+                        .iter()
+                        .find(|x| update_operator(st, x).is_some())
+                        .cloned()
+                })
+                .collect(),
+            integer_scalars,
         }
     }
 
@@ -224,7 +262,7 @@ impl Gen<'_> {
     /// at or inside the loop `beta` names.
     /// `parallelize`'s options, each drawn alone: a schedule kind, a
     /// chunk (sometimes without a schedule, a refusal), a collapse.
-    fn parallel_options(&mut self) -> String {
+    fn parallel_options(&mut self, beta: &[i64]) -> String {
         let mut options = String::new();
         if self.rng.chance(0.25) {
             let kind = self.rng.pick(&["static", "dynamic", "guided"]);
@@ -237,6 +275,25 @@ impl Gen<'_> {
         if self.rng.chance(0.25) {
             let n = self.rng.pick(&[2, 2, 3]);
             options.push_str(&format!(", collapse = {n}"));
+        }
+        // A reduction: of an integer scalar, or now and then of an array
+        // (refused). A double scalar's is never drawn: it may change the
+        // output's last digits, and the checker compares byte for byte.
+        // Mostly the scalar a statement in the loop updates.
+        let updated = self
+            .view
+            .under(beta)
+            .find_map(|(st, _)| self.view.updates[*st].clone());
+        if let Some(x) = updated.filter(|_| self.rng.chance(0.6)) {
+            options.push_str(&format!(", reduction = \"{x}\""));
+        } else if !self.view.integer_scalars.is_empty() && self.rng.chance(0.2) {
+            let k = self.rng.below(self.view.integer_scalars.len());
+            let x = self.view.integer_scalars[k].clone();
+            options.push_str(&format!(", reduction = \"{x}\""));
+        } else if !self.view.arrays.is_empty() && self.rng.chance(0.03) {
+            let k = self.rng.below(self.view.arrays.len());
+            let x = self.view.arrays[k].clone();
+            options.push_str(&format!(", reduction = \"{x}\""));
         }
         options
     }
@@ -492,7 +549,7 @@ impl Gen<'_> {
                     self.depth_for(&b)
                 };
                 let options = if kind == "parallelize" {
-                    self.parallel_options()
+                    self.parallel_options(&b)
                 } else {
                     String::new()
                 };

@@ -105,6 +105,10 @@ pub(super) fn check_loaded(
             "the schedule of scop region {} jams {} at depth {own} inside a loop jammed at depth {jammed_at} without it; polyc checks the jams of a nest together only when each of its statements has them all",
             scop.region, scop.statements[statement].name
         ))),
+        Some(Illegal::Reduction { depth, why }) => Err(fail(format!(
+            "the schedule of scop region {} marks loop {depth} parallel with a reduction, but {why}",
+            scop.region
+        ))),
         Some(Illegal::NestedJam {
             statement,
             outer,

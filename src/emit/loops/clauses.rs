@@ -1,5 +1,5 @@
 //! The clauses `parallelize` options put on a parallel loop's pragma:
-//! `schedule(kind[, chunk])` and `collapse(n)`, and the check that a
+//! `schedule(kind[, chunk])`, `collapse(n)` and `reduction(op: x)`, and the check that a
 //! collapsed nest is one OpenMP accepts: `n` loops perfectly nested (each
 //! the only node of the one around it, none unrolled or of one iteration,
 //! each marked parallel: a directive after `parallelize` may have moved
@@ -27,6 +27,7 @@ pub(super) fn parallel_clauses(l: &Loop) -> Result<(String, u32), String> {
                 text.push_str(&format!(" collapse({n})"));
                 inner = n.saturating_sub(1);
             }
+            Mark::Reduction(op, x) => text.push_str(&format!(" reduction({}: {x})", op.symbol())),
             _ => {}
         }
     }

@@ -55,6 +55,7 @@ fn covered(nodes: &[Node]) -> Option<bool> {
                             | Mark::Schedule(..)
                             | Mark::Collapse(_)
                             | Mark::Safelen(_)
+                            | Mark::Reduction(..)
                     )
                 };
                 if !l.marks.iter().all(clause_or_mark) {
