@@ -244,6 +244,7 @@ fn marks_need_a_loop_that_carries_nothing() {
     let vec_k = Directive::Vectorize {
         beta: vec![0, 1],
         depth: 2,
+        reduction: None,
     };
     assert!(matches!(
         run(&scop, &deps, &[vec_k]),
@@ -252,6 +253,7 @@ fn marks_need_a_loop_that_carries_nothing() {
     let vec_j = Directive::Vectorize {
         beta: vec![0, 1],
         depth: 3,
+        reduction: None,
     };
     assert!(run(&scop, &deps, &[vec_j])
         .expect("j is innermost and free")

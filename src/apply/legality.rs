@@ -148,10 +148,11 @@ pub fn first_carried_mark(
                 Some(n) if !marks.contains(&Mark::Parallel) => Some(n),
                 _ => None,
             };
-            // A parallel loop with a reduction may carry the dependences
-            // between its updates, as long as only updates touch it.
+            // A parallel or vector loop with a reduction may carry the
+            // dependences between its updates, as long as only updates
+            // touch the scalar.
             let reduction = marks.iter().find_map(|m| match m {
-                Mark::Reduction(op, x) if marks.contains(&Mark::Parallel) => Some((*op, x)),
+                Mark::Reduction(op, x) => Some((*op, x)),
                 _ => None,
             });
             let reduced = reduction.map(|(op, x)| deps_but_reduction(scop, deps, x, op));

@@ -26,7 +26,7 @@ pub struct ParallelOptions {
 
 /// Mark the loop at `depth` around the statements under `beta` parallel
 /// (or, with `vector`, vector: it must also be innermost), with the
-/// clauses of `options` (parallel only).
+/// clauses of `options` (a vector loop takes only `reduction`).
 pub fn parallelize(
     scop: &Scop,
     deps: &[Dependence],
@@ -36,10 +36,8 @@ pub fn parallelize(
     vector: bool,
     options: &ParallelOptions,
 ) -> Result<Schedule, ApplyError> {
-    if vector {
-        return mark_loops(scop, deps, schedule, beta, depth, Mark::Vector);
-    }
-    let n = options.collapse.unwrap_or(1);
+    let what = if vector { "vectorize" } else { "parallelize" };
+    let n = options.collapse.filter(|_| !vector).unwrap_or(1);
     if n > 1 {
         let targets = under(schedule, beta)?;
         let last = depth + n as usize - 1;
@@ -55,12 +53,12 @@ pub fn parallelize(
             .with_help("collapse fewer loops"));
         }
     }
-    let loops = loops_around(schedule, beta, depth, "parallelize")?;
+    let loops = loops_around(schedule, beta, depth, what)?;
     // With a reduction, the loops may carry the dependences between its
     // updates: the others are checked (indices kept for the witness).
     let reduction = match &options.reduction {
         Some(x) => Some((
-            reduction_operator(scop, schedule, &loops, depth, x)?,
+            reduction_operator(scop, schedule, &loops, depth, x, what)?,
             x.clone(),
         )),
         None => None,
@@ -69,42 +67,45 @@ pub fn parallelize(
         Some((op, x)) => deps_but_reduction(scop, deps, x, *op),
         None => (deps.to_vec(), (0..deps.len()).collect()),
     };
+    let mark = if vector { Mark::Vector } else { Mark::Parallel };
     let mut next = schedule.clone();
     for k in 0..n as usize {
         if k > 0 {
             one_loop_inside_each(&next, beta, depth + k)?;
         }
-        next =
-            mark_loops(scop, &checked, &next, beta, depth + k, Mark::Parallel).map_err(
-                |e| match e {
+        next = mark_loops(scop, &checked, &next, beta, depth + k, mark.clone()).map_err(
+            |e| match e {
+                ApplyError::Carried {
+                    depth,
+                    jammed,
+                    mut violation,
+                } => {
+                    violation.dependence = index[violation.dependence];
                     ApplyError::Carried {
                         depth,
                         jammed,
-                        mut violation,
-                    } => {
-                        violation.dependence = index[violation.dependence];
-                        ApplyError::Carried {
-                            depth,
-                            jammed,
-                            violation,
-                        }
+                        violation,
                     }
-                    other => other,
-                },
-            )?;
+                }
+                other => other,
+            },
+        )?;
     }
     let clauses: Vec<Mark> = options
         .schedule
+        .filter(|_| !vector)
         .map(|(kind, chunk)| Mark::Schedule(kind, chunk))
         .into_iter()
-        .chain(options.collapse.map(Mark::Collapse))
+        .chain(options.collapse.filter(|_| !vector).map(Mark::Collapse))
         .collect();
     let reduction = reduction.map(|(op, x)| Mark::Reduction(op, x));
     for prefix in loops {
         for t in under(schedule, &prefix)? {
             let marks = &mut next.statements[t.statement].marks;
-            marks[depth - 1].retain(|m| !matches!(m, Mark::Schedule(..) | Mark::Collapse(_)));
-            marks[depth - 1].extend(clauses.iter().cloned());
+            if !vector {
+                marks[depth - 1].retain(|m| !matches!(m, Mark::Schedule(..) | Mark::Collapse(_)));
+                marks[depth - 1].extend(clauses.iter().cloned());
+            }
             // Every collapsed loop carries the updates: each keeps the
             // reduction (only the outermost prints the clause).
             for k in 0..n as usize {

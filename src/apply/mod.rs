@@ -140,8 +140,14 @@ pub enum Directive {
         depth: usize,
         options: ParallelOptions,
     },
-    /// Mark the innermost loop at `depth` vector (it must carry no dependence).
-    Vectorize { beta: Vec<i64>, depth: usize },
+    /// Mark the innermost loop at `depth` vector (it must carry no
+    /// dependence but those `safelen` or the reduction of this scalar
+    /// allow).
+    Vectorize {
+        beta: Vec<i64>,
+        depth: usize,
+        reduction: Option<String>,
+    },
 }
 
 impl Directive {
@@ -459,14 +465,21 @@ pub fn rewrite(
             depth,
             options,
         } => marks::parallelize(scop, deps, schedule, beta, *depth, false, options)?,
-        Directive::Vectorize { beta, depth } => marks::parallelize(
+        Directive::Vectorize {
+            beta,
+            depth,
+            reduction,
+        } => marks::parallelize(
             scop,
             deps,
             schedule,
             beta,
             *depth,
             true,
-            &ParallelOptions::default(),
+            &ParallelOptions {
+                reduction: reduction.clone(),
+                ..ParallelOptions::default()
+            },
         )?,
     };
     tree::normalize(&mut next)?;

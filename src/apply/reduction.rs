@@ -1,6 +1,7 @@
-//! `parallelize(…, reduction = x)`: a parallel loop that carries the
-//! dependences between the updates of the scalar `x` (each thread updates
-//! its own copy, OpenMP's `reduction(op: x)`). Legal when every statement
+//! `parallelize(…, reduction = x)` and `vectorize(…, reduction = x)`: a
+//! parallel or vector loop that carries the dependences between the
+//! updates of the scalar `x` (each thread, or SIMD lane, updates its own
+//! copy: OpenMP's `reduction(op: x)`). Legal when every statement
 //! in the loop that reads or writes `x` is an update of it with one
 //! operator ([`crate::scop::reduction`]) and the loop carries no other
 //! dependence. Both halves are checked when the mark is set and again
@@ -22,9 +23,10 @@ pub(super) fn reduction_operator(
     prefixes: &[Vec<i64>],
     depth: usize,
     variable: &str,
+    what: &str,
 ) -> Result<ReductionOp, ApplyError> {
     let refuse = |why: String, help: &str| {
-        Err(ApplyError::precondition(format!("parallelize: {why}")).with_help(help))
+        Err(ApplyError::precondition(format!("{what}: {why}")).with_help(help))
     };
     if let Some(why) = not_a_scalar(scop, variable) {
         return refuse(

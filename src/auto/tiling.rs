@@ -300,6 +300,7 @@ pub(crate) fn tile_and_mark(
                 Directive::Vectorize {
                     beta: Vec::new(),
                     depth: innermost_depth,
+                    reduction: None,
                 },
                 false,
             );
@@ -364,7 +365,7 @@ pub(crate) fn tile_and_mark(
             Directive::Stripmine { beta: b, depth, .. }
             | Directive::Skew { beta: b, depth, .. }
             | Directive::Parallelize { beta: b, depth, .. }
-            | Directive::Vectorize { beta: b, depth }
+            | Directive::Vectorize { beta: b, depth, .. }
             | Directive::UnrollJam { beta: b, depth, .. }
             | Directive::Interchange {
                 beta: b, d1: depth, ..

@@ -202,12 +202,7 @@ impl Args<'_> {
                 .with_help("add `schedule = static`, `dynamic` or `guided`"),
             ));
         }
-        if let Some(arg) = self.option("reduction") {
-            match &arg.value {
-                Value::Ident(x) | Value::Str(x) => options.reduction = Some(x.clone()),
-                _ => return Err(self.bad_option(arg, "the name of a scalar, like `sum`")),
-            }
-        }
+        options.reduction = self.reduction()?;
         if let Some(arg) = self.option("collapse") {
             match arg.value {
                 Value::Int(1) => {}
@@ -221,6 +216,18 @@ impl Args<'_> {
             }
         }
         Ok(options)
+    }
+
+    /// The `reduction = x` option of `parallelize` and `vectorize`: a name
+    /// (`apply` checks it).
+    pub fn reduction(&self) -> Result<Option<String>, RecipeError> {
+        match self.option("reduction") {
+            None => Ok(None),
+            Some(arg) => match &arg.value {
+                Value::Ident(x) | Value::Str(x) => Ok(Some(x.clone())),
+                _ => Err(self.bad_option(arg, "the name of a scalar, like `sum`")),
+            },
+        }
     }
 
     /// A list of integers, written `[1, 0]` (the β syntax).

@@ -183,7 +183,7 @@ fn inexact_reduction(scop: &Scop, variable: &str, call: &Call) -> Option<Diagnos
             format!("the reduction reorders the updates of `{variable}`, {what}"),
             call.span.clone(),
         )
-        .with_label("each thread updates its own copy, combined in no fixed order")
+        .with_label("each thread or SIMD lane updates its own copy, combined in no fixed order")
         .with_note("floating-point results may differ in the last digits from the original's"),
     )
 }
@@ -205,6 +205,9 @@ fn step_unlimited(state: &mut RecipeState, call: &Call) -> Result<Option<Diagnos
                 (false, _) => Some(unchanged(call)),
                 (_, Directive::Parallelize { options, .. }) => options
                     .reduction
+                    .as_deref()
+                    .and_then(|x| inexact_reduction(&state.scop, x, call)),
+                (_, Directive::Vectorize { reduction, .. }) => reduction
                     .as_deref()
                     .and_then(|x| inexact_reduction(&state.scop, x, call)),
                 _ => None,

@@ -387,19 +387,21 @@ pub const DIRECTIVES: &[DirectiveSpec] = &[
             })
         }),
     },
-    spec(
-        "vectorize",
-        &[],
-        "vectorize(beta, depth)",
-        2,
-        "mark an innermost loop vector",
-        |a| {
+    DirectiveSpec {
+        name: "vectorize",
+        aliases: &[],
+        prototype: "vectorize(beta, depth[, reduction = x])",
+        arity: 2,
+        options: &["reduction"],
+        summary: "mark an innermost loop vector",
+        handler: Handler::Rewrite(|a| {
             Ok(Directive::Vectorize {
                 beta: a.beta(0)?,
                 depth: a.depth(1)?,
+                reduction: a.reduction()?,
             })
-        },
-    ),
+        }),
+    },
     DirectiveSpec {
         name: "auto",
         aliases: &[],

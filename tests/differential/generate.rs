@@ -276,26 +276,32 @@ impl Gen<'_> {
             let n = self.rng.pick(&[2, 2, 3]);
             options.push_str(&format!(", collapse = {n}"));
         }
-        // A reduction: of an integer scalar, or now and then of an array
-        // (refused). A double scalar's is never drawn: it may change the
-        // output's last digits, and the checker compares byte for byte.
-        // Mostly the scalar a statement in the loop updates.
+        options.push_str(&self.reduction_option(beta));
+        options
+    }
+
+    /// `reduction = x` for `parallelize` or `vectorize` of a loop around
+    /// `beta`, or nothing: mostly the integer scalar a statement in the
+    /// loop updates, now and then another integer scalar or an array
+    /// (refused). A double scalar's is never drawn: it may change the
+    /// output's last digits, and the checker compares byte for byte.
+    fn reduction_option(&mut self, beta: &[i64]) -> String {
         let updated = self
             .view
             .under(beta)
             .find_map(|(st, _)| self.view.updates[*st].clone());
-        if let Some(x) = updated.filter(|_| self.rng.chance(0.6)) {
-            options.push_str(&format!(", reduction = \"{x}\""));
+        let x = if let Some(x) = updated.filter(|_| self.rng.chance(0.6)) {
+            x
         } else if !self.view.integer_scalars.is_empty() && self.rng.chance(0.2) {
             let k = self.rng.below(self.view.integer_scalars.len());
-            let x = self.view.integer_scalars[k].clone();
-            options.push_str(&format!(", reduction = \"{x}\""));
+            self.view.integer_scalars[k].clone()
         } else if !self.view.arrays.is_empty() && self.rng.chance(0.03) {
             let k = self.rng.below(self.view.arrays.len());
-            let x = self.view.arrays[k].clone();
-            options.push_str(&format!(", reduction = \"{x}\""));
-        }
-        options
+            self.view.arrays[k].clone()
+        } else {
+            return String::new();
+        };
+        format!(", reduction = \"{x}\"")
     }
 
     fn depth_for(&mut self, beta: &[i64]) -> usize {
@@ -551,7 +557,7 @@ impl Gen<'_> {
                 let options = if kind == "parallelize" {
                     self.parallel_options(&b)
                 } else {
-                    String::new()
+                    self.reduction_option(&b)
                 };
                 format!("{kind}({}, {d}{options});", list(&b))
             }

@@ -27,11 +27,22 @@ pub(super) fn parallel_clauses(l: &Loop) -> Result<(String, u32), String> {
                 text.push_str(&format!(" collapse({n})"));
                 inner = n.saturating_sub(1);
             }
-            Mark::Reduction(op, x) => text.push_str(&format!(" reduction({}: {x})", op.symbol())),
             _ => {}
         }
     }
     Ok((text, inner))
+}
+
+/// ` reduction(op: x)` on a parallel or vector loop that reduces `x`
+/// (once, also on a `for simd`), else nothing.
+pub(super) fn reduction_clause(l: &Loop) -> String {
+    l.marks
+        .iter()
+        .find_map(|m| match m {
+            Mark::Reduction(op, x) => Some(format!(" reduction({}: {x})", op.symbol())),
+            _ => None,
+        })
+        .unwrap_or_default()
 }
 
 /// Whether `l` heads `n` perfectly nested, rectangular loops, none

@@ -3,7 +3,7 @@
 //! wavefront with an `omp for` on each of its parallel loops ([`region`]),
 //! the clauses of `parallelize`'s options ([`clauses`]), `omp simd` on a
 //! vector loop (`for simd` on one that is both; `safelen` on one that
-//! carries dependences); and where printing stands among the constructs
+//! carries dependences; `reduction` on either that reduces a scalar); and where printing stands among the constructs
 //! opened.
 
 use std::fmt::Write;
@@ -54,6 +54,7 @@ impl Printer<'_> {
             } else {
                 String::new()
             };
+            let clauses = format!("{clauses}{}", super::clauses::reduction_clause(l));
             if self.place == Place::Serial && region::heads_region(l) {
                 // Every variable of the region is private to each thread:
                 // the sequential loop's own too.
@@ -79,7 +80,7 @@ impl Printer<'_> {
                 // On an unrolled loop the mark goes on the main (unrolled)
                 // loop: its iterations are groups of the original's, which
                 // the directive proved carry no dependence.
-                let _ = writeln!(self.out, "{indent}#pragma omp{simd}");
+                let _ = writeln!(self.out, "{indent}#pragma omp{simd}{clauses}");
             }
         }
     }
