@@ -3,7 +3,7 @@
 //! round trips, preconditions and dependence violations.
 
 use polyc::apply::legality::first_illegality_but_jams;
-use polyc::apply::{apply, proven_jams, ApplyError, Directive};
+use polyc::apply::{apply, proven_jams, ApplyError, Directive, ParallelOptions};
 use polyc::lang::c::read_source;
 use polyc::scop::{dependences, DepOptions, Dependence, Schedule, Scop};
 
@@ -712,4 +712,38 @@ fn reduction_updates_are_read_off_the_assignment() {
             "{statement}"
         );
     }
+}
+
+#[test]
+fn statements_of_one_loop_are_checked_with_each_ones_reduction() {
+    // Fused after their marks, the loop holds a statement marked with the
+    // reduction of `dot` and one marked parallel without it: checked with
+    // each statement's marks, the second carries `dot`'s updates (code
+    // generation prints one statement's clauses).
+    let (scop, deps) = load(
+        "long A[100], B[100];\nlong dot;\nvoid f(void) {\n#pragma scop\n\
+         for (i = 0; i < 100; i++)\n  dot += A[i] * 3;\n\
+         for (i = 0; i < 100; i++)\n  B[i] = A[i] + 1;\n#pragma endscop\n}\n",
+    );
+    let par = |beta: Vec<i64>, reduction: Option<&str>| Directive::Parallelize {
+        beta,
+        depth: 1,
+        options: ParallelOptions {
+            reduction: reduction.map(str::to_string),
+            ..ParallelOptions::default()
+        },
+    };
+    let fuse = Directive::Fuse { beta: vec![0] };
+    match run(
+        &scop,
+        &deps,
+        &[par(vec![0], Some("dot")), par(vec![1], None), fuse.clone()],
+    ) {
+        Err(ApplyError::Carried { violation, .. }) => {
+            assert_eq!(deps[violation.dependence].array, "dot")
+        }
+        other => panic!("fused with mixed marks: {other:?}"),
+    }
+    let text = run(&scop, &deps, &[fuse, par(vec![0], Some("dot"))]).expect("fused, then marked");
+    assert_eq!(text.matches("reduction(+: dot)").count(), 2, "{text}");
 }

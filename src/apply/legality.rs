@@ -16,6 +16,7 @@ use super::reduction::{deps_but_reduction, reduction_break};
 use super::tree::under;
 use super::ApplyError;
 use crate::poly::{Constraint, Map, PolyError};
+use crate::scop::reduction::ReductionOp;
 use crate::scop::schedule::{alpha_date, Mark};
 use crate::scop::validity::{
     carried_closer_than, carried_dependence, first_violation, first_violation_from, Violation,
@@ -129,7 +130,11 @@ pub fn first_carried_mark(
     deps: &[Dependence],
     schedule: &Schedule,
 ) -> Result<Option<Illegal>, PolyError> {
-    let mut checked: Vec<(Vec<i64>, usize, Option<u32>)> = Vec::new();
+    // A loop is checked once per set of marks that decide the check:
+    // statements of one loop may disagree (a later `fuse` merges loops
+    // marked apart), and code generation prints one statement's.
+    type Key = (Vec<i64>, usize, Option<u32>, Option<(ReductionOp, String)>);
+    let mut checked: Vec<Key> = Vec::new();
     for (statement, st) in schedule.statements.iter().enumerate() {
         for (k, marks) in st.marks.iter().enumerate() {
             if !marks
@@ -169,7 +174,13 @@ pub fn first_carried_mark(
             for p in 0..st.pieces.len() {
                 let Some(beta) = st.beta(p) else { continue };
                 let prefix = beta[..depth].to_vec();
-                if checked.contains(&(prefix.clone(), depth, distance)) {
+                let key = (
+                    prefix.clone(),
+                    depth,
+                    distance,
+                    reduction.map(|(op, x)| (op, x.clone())),
+                );
+                if checked.contains(&key) {
                     continue;
                 }
                 if let Some((op, x)) = reduction {
@@ -204,7 +215,7 @@ pub fn first_carried_mark(
                         }));
                     }
                 }
-                checked.push((prefix, depth, distance));
+                checked.push(key);
             }
         }
     }
