@@ -26,6 +26,9 @@ pub struct BandChoice {
     pub(crate) parallel: Option<usize>,
     /// Whether the innermost loop kept its vector mark.
     pub(crate) vector: bool,
+    /// An untiled innermost loop deep in the nest, left unmarked (no
+    /// threads, no `omp simd`: `tiling::tile_and_mark`).
+    pub(crate) left_to_compiler: bool,
     /// The factor by which the point loop around the vector loop was
     /// unrolled and jammed into it, when it was.
     pub(crate) jam: Option<u32>,
@@ -134,6 +137,9 @@ impl BandChoice {
             if let Some(&last) = self.order.last() {
                 parts.push(format!("vector: {}", members[last]));
             }
+        }
+        if self.left_to_compiler {
+            parts.push("innermost inside three or more loops: left unmarked".to_string());
         }
         if let (Some(factor), [.., outer, _]) = (self.jam, self.order.as_slice()) {
             parts.push(format!(

@@ -122,6 +122,7 @@ pub(crate) fn tile_and_mark(
             order: (0..site.members).collect(),
             parallel: None,
             vector: false,
+            left_to_compiler: false,
             jam: None,
             jam_outer: None,
         })
@@ -250,6 +251,13 @@ pub(crate) fn tile_and_mark(
         choice.tile = tiled;
         choice.wavefront = wavefront;
         choice.order.clone_from(&order);
+        // The band's last loop is an untiled innermost loop inside three
+        // or more others (doitgen's `p` under `r`, `q` and `s`). Inside
+        // one or two (a time loop, adi's sweeps) the threads pay on the
+        // sizes measured (docs/performance.md, "Innermost loops deep in a
+        // nest").
+        let inner_untiled = site.innermost && tiled.is_none() && p > 3;
+        choice.left_to_compiler = inner_untiled && parallel && site.coincident[order[k - 1]];
         if parallel {
             // `(member, depth)`: the second tile loop of a wavefront; the
             // outermost coincident member: its tile loop when tiled, else
@@ -265,6 +273,10 @@ pub(crate) fn tile_and_mark(
                 }
             });
             let at = at.or(Some((1, p + 1)).filter(|_| wavefront));
+            // Such a loop is not worth threads: each run of it is one
+            // loop's work between two barriers (doitgen: 3.4 million `omp
+            // for`s, 16x slower than gcc on one thread).
+            let at = at.filter(|&(_, depth)| !(inner_untiled && depth == p + k - 1));
             choice.parallel = at.map(|(member, _)| member);
             if let Some((_, depth)) = at {
                 // Tiles are dealt round-robin (`schedule(static, 1)`): a
@@ -294,7 +306,10 @@ pub(crate) fn tile_and_mark(
         let innermost_depth = points + k - 1;
         // The parallel loop itself when it is innermost (a one-member
         // band: jacobi-1d's `i`), printed `for simd`.
-        let vector = parallel && site.innermost && site.coincident[last];
+        // Nor is it marked vector: gcc vectorises such a loop itself, and
+        // gcc 12 -O3 miscompiles some `omp simd` loops inside a loop it
+        // unrolls and jams (docs/codegen.md, "Compilers").
+        let vector = parallel && site.innermost && site.coincident[last] && !inner_untiled;
         if vector {
             step(
                 Directive::Vectorize {
