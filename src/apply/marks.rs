@@ -63,9 +63,12 @@ pub fn parallelize(
         )),
         None => None,
     };
-    let (checked, index) = match &reduction {
-        Some((op, x)) => deps_but_reduction(scop, deps, x, *op),
-        None => (deps.to_vec(), (0..deps.len()).collect()),
+    let reduced = reduction
+        .as_ref()
+        .map(|(op, x)| deps_but_reduction(scop, deps, x, *op));
+    let (checked, index) = match &reduced {
+        Some((kept, index)) => (kept.as_slice(), Some(index)),
+        None => (deps, None),
     };
     let mark = if vector { Mark::Vector } else { Mark::Parallel };
     let mut next = schedule.clone();
@@ -73,13 +76,16 @@ pub fn parallelize(
         if k > 0 {
             one_loop_inside_each(&next, beta, depth + k)?;
         }
-        next = mark_loops(scop, &checked, &next, beta, depth + k, mark.clone()).map_err(
-            |e| match e {
-                ApplyError::Carried {
-                    depth,
-                    jammed,
-                    mut violation,
-                } => {
+        next = mark_loops(scop, checked, &next, beta, depth + k, mark.clone()).map_err(
+            |e| match (e, index) {
+                (
+                    ApplyError::Carried {
+                        depth,
+                        jammed,
+                        mut violation,
+                    },
+                    Some(index),
+                ) => {
                     violation.dependence = index[violation.dependence];
                     ApplyError::Carried {
                         depth,
@@ -87,7 +93,7 @@ pub fn parallelize(
                         violation,
                     }
                 }
-                other => other,
+                (other, _) => other,
             },
         )?;
     }
