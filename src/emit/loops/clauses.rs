@@ -1,6 +1,6 @@
 //! The clauses `parallelize` options put on a parallel loop's pragma:
-//! `schedule(kind[, chunk])`, `collapse(n)` and `reduction(op: x)`, and the check that a
-//! collapsed nest is one OpenMP accepts: `n` loops perfectly nested (each
+//! `schedule(kind[, chunk])`, `collapse(n)` and (on a vector loop too)
+//! `reduction(op: x)`, and the check that a collapsed nest is one OpenMP accepts: `n` loops perfectly nested (each
 //! the only node of the one around it, none unrolled or of one iteration,
 //! each marked parallel: a directive after `parallelize` may have moved
 //! another loop inside) whose bounds read none of the collapsed loops' variables (a

@@ -3,8 +3,8 @@
 //! wavefront with an `omp for` on each of its parallel loops ([`region`]),
 //! the clauses of `parallelize`'s options ([`clauses`]), `omp simd` on a
 //! vector loop (`for simd` on one that is both; `safelen` on one that
-//! carries dependences; `reduction` on either that reduces a scalar); and where printing stands among the constructs
-//! opened.
+//! carries dependences; `reduction` on either that reduces a scalar); and
+//! where printing stands among the constructs opened.
 
 use std::fmt::Write;
 
