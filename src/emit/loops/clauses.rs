@@ -1,11 +1,12 @@
 //! The clauses `parallelize` options put on a parallel loop's pragma:
 //! `schedule(kind[, chunk])`, `collapse(n)` and (on a vector loop too)
-//! `reduction(op: x)`, and the check that a collapsed nest is one OpenMP accepts: `n` loops perfectly nested (each
-//! the only node of the one around it, none unrolled or of one iteration,
-//! each marked parallel: a directive after `parallelize` may have moved
-//! another loop inside) whose bounds read none of the collapsed loops' variables (a
-//! rectangular nest; the scanner's bounds are only known here, so this is
-//! where a nest that is not one is refused).
+//! `reduction(op: x)`, and the check that a collapsed nest is one OpenMP
+//! accepts: `n` loops perfectly nested (each the only node of the one
+//! around it, none unrolled or of one iteration, each marked parallel: a
+//! directive after `parallelize` may have moved another loop inside) whose
+//! bounds read none of the collapsed loops' variables (a rectangular nest;
+//! the scanner's bounds are only known here, so this is where a nest that
+//! is not one is refused).
 
 use crate::emit::scan::{Loop, Node};
 use crate::scop::schedule::Mark;
