@@ -262,3 +262,31 @@ fn constants_beyond_int_are_refused_unless_the_kernel_has_them() {
     assert_eq!(status, 0, "{stderr}");
     assert!(stdout.contains("n >= 3000000001"), "{stdout}");
 }
+
+#[test]
+fn a_reduction_of_a_double_warns_and_one_of_an_integer_does_not() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let run = |kernel: &str, text: &str| {
+        let recipe = dir.path().join("r.poly");
+        std::fs::write(&recipe, text).expect("write recipe");
+        let recipe = recipe.to_string_lossy().into_owned();
+        let (status, stdout, stderr) = polyc_bin(&[kernel, "--recipe", &recipe]);
+        assert_eq!(status, 0, "{stderr}");
+        assert!(stdout.contains("reduction(+: "), "{stdout}");
+        stderr
+    };
+    let warning = "the reduction reorders the updates of `sum`, a `double`";
+    let durbin = "tests/kernels/durbin.c";
+    let alone = run(durbin, "vectorize([3, 2], 2, reduction = sum);\n");
+    assert!(alone.contains(warning), "{alone}");
+    let grouped = run(durbin, "group { vectorize([3, 2], 2, reduction = sum); }\n");
+    assert!(
+        grouped.contains(warning) && grouped.contains("in this group"),
+        "{grouped}"
+    );
+    let integer = run(
+        "tests/kernels/reduction.c",
+        "parallelize([1], 1, reduction = dot);\n",
+    );
+    assert!(!integer.contains("warning"), "{integer}");
+}

@@ -12,7 +12,7 @@
 
 use super::refusal;
 use super::table::{is_auto, is_context, to_directive};
-use super::{unchanged, RecipeError, RecipeState, CALL_WORK_LIMIT};
+use super::{inexact_reduction, unchanged, RecipeError, RecipeState, CALL_WORK_LIMIT};
 use crate::apply::{self, Directive};
 use crate::lang::recipe::Call;
 use crate::poly::with_work_limit;
@@ -55,6 +55,8 @@ fn group_unlimited(
             Ok(next) => {
                 if next == inner.schedule {
                     warnings.push(unchanged(call));
+                } else if let Some(w) = inexact_reduction(&inner.scop, &directive, call) {
+                    warnings.push(in_group(w));
                 }
                 inner.schedule = next;
             }

@@ -154,10 +154,15 @@ fn unchanged(call: &Call) -> Diagnostic {
     .with_label("this directive leaves the schedule as it was")
 }
 
-/// The warning on a reduction of a scalar that is not declared with an
-/// integer type: OpenMP combines the threads' copies in an unspecified
+/// The warning on a `directive` that reduces a scalar not declared with
+/// an integer type: OpenMP combines the threads' copies in an unspecified
 /// order, which rounds floating-point sums and products differently.
-fn inexact_reduction(scop: &Scop, variable: &str, call: &Call) -> Option<Diagnostic> {
+fn inexact_reduction(scop: &Scop, directive: &Directive, call: &Call) -> Option<Diagnostic> {
+    let variable = match directive {
+        Directive::Parallelize { options, .. } => options.reduction.as_deref()?,
+        Directive::Vectorize { reduction, .. } => reduction.as_deref()?,
+        _ => return None,
+    };
     let declared = scop
         .arrays
         .iter()
@@ -201,16 +206,10 @@ fn step_unlimited(state: &mut RecipeState, call: &Call) -> Result<Option<Diagnos
     let directive = to_directive(call, &state.scop, &state.schedule)?;
     match apply(&state.scop, &state.deps, &state.schedule, &directive) {
         Ok(applied) => {
-            let warning = match (applied.changed, &directive) {
-                (false, _) => Some(unchanged(call)),
-                (_, Directive::Parallelize { options, .. }) => options
-                    .reduction
-                    .as_deref()
-                    .and_then(|x| inexact_reduction(&state.scop, x, call)),
-                (_, Directive::Vectorize { reduction, .. }) => reduction
-                    .as_deref()
-                    .and_then(|x| inexact_reduction(&state.scop, x, call)),
-                _ => None,
+            let warning = if applied.changed {
+                inexact_reduction(&state.scop, &directive, call)
+            } else {
+                Some(unchanged(call))
             };
             state.schedule = applied.schedule;
             Ok(warning)
