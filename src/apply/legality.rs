@@ -3,7 +3,8 @@
 //! or vector carrying one ([`crate::scop::validity::carried_dependence`];
 //! a parallel loop with a reduction may carry its updates',
 //! [`super::reduction`]),
-//! and every loop marked `unroll_jam` jammable ([`jam_violation`]). The one
+//! every loop marked `unroll_jam` jammable ([`jam_violation`]), and every
+//! packed loop still packable ([`super::pack`]). The one
 //! entry point for this question: [`super::apply`] asks it after each
 //! directive (a later directive can break an earlier mark), the CLI for a
 //! schedule loaded from JSON.
@@ -12,6 +13,7 @@ use super::affine::shift;
 use super::blocking::stripmine_pieces_shifted;
 use super::dates::swap_dates;
 use super::jam_proof::{JamLoop, ProvenJam};
+use super::pack::first_unsound_pack;
 use super::reduction::{deps_but_reduction, reduction_break};
 use super::tree::under;
 use super::ApplyError;
@@ -59,6 +61,13 @@ pub enum Illegal {
     /// an update, as a later `fuse` can make; `x` is not a scalar of the
     /// region, as a loaded schedule can say).
     Reduction { depth: usize, why: String },
+    /// The loop at `depth` packs `array`, and `why` it no longer may
+    /// ([`super::pack::first_unsound_pack`]).
+    Pack {
+        depth: usize,
+        array: String,
+        why: String,
+    },
     /// `statement` would be jammed at more than two depths (`outer` and
     /// `inner` are the outermost and innermost), as a later `fuse` can
     /// make it: polyc checks two jams together, not three.
@@ -103,6 +112,9 @@ pub fn first_illegality_but_jams(
     if let Some(i) = first_carried_mark(scop, deps, schedule)? {
         return Ok(Some(i));
     }
+    if let Some(i) = unsound_pack(scop, schedule)? {
+        return Ok(Some(i));
+    }
     first_unsound_jam(scop, deps, schedule, proven)
 }
 
@@ -117,7 +129,22 @@ pub fn first_unsound_mark(
     if let Some(i) = first_carried_mark(scop, deps, schedule)? {
         return Ok(Some(i));
     }
+    if let Some(i) = unsound_pack(scop, schedule)? {
+        return Ok(Some(i));
+    }
     first_unsound_jam(scop, deps, schedule, &[])
+}
+
+/// The first packed loop that may no longer pack its array, as an
+/// [`Illegal::Pack`]. Exact.
+fn unsound_pack(scop: &Scop, schedule: &Schedule) -> Result<Option<Illegal>, PolyError> {
+    Ok(
+        first_unsound_pack(scop, schedule)?.map(|(depth, array, why)| Illegal::Pack {
+            depth,
+            array,
+            why,
+        }),
+    )
 }
 
 /// The first loop marked parallel or vector that carries a dependence (a

@@ -253,7 +253,7 @@ pub(super) fn jammed_loops(
 /// prefixes, closed over statements: marks belong to statements, not
 /// pieces, so a statement split by `iss` gets a mark in every part, and
 /// every loop holding a part (with all it holds) is marked and checked.
-fn loops_around(
+pub(super) fn loops_around(
     schedule: &Schedule,
     beta: &[i64],
     depth: usize,

@@ -21,6 +21,7 @@ pub mod jam_proof;
 pub mod legality;
 mod marks;
 mod order;
+mod pack;
 mod reduction;
 mod shape;
 mod split;
@@ -148,6 +149,13 @@ pub enum Directive {
         depth: usize,
         reduction: Option<String>,
     },
+    /// Copy the cells of `array` that the loop at `depth` reads into a
+    /// buffer before it starts, and read the buffer in it.
+    Pack {
+        beta: Vec<i64>,
+        depth: usize,
+        array: String,
+    },
 }
 
 impl Directive {
@@ -178,7 +186,8 @@ impl Directive {
             | Directive::Unroll { beta, .. }
             | Directive::UnrollJam { beta, .. }
             | Directive::Parallelize { beta, .. }
-            | Directive::Vectorize { beta, .. } => beta,
+            | Directive::Vectorize { beta, .. }
+            | Directive::Pack { beta, .. } => beta,
         }
     }
 }
@@ -369,6 +378,10 @@ fn refused(illegal: Illegal) -> ApplyError {
             "the loop at depth {depth} is marked parallel with a reduction, and {why}"
         ))
         .with_help("keep only the updates of a reduced variable in its loop"),
+        Illegal::Pack { depth, array, why } => ApplyError::precondition(format!(
+            "the loop at depth {depth} packs `{array}`, and {why}"
+        ))
+        .with_help("apply `pack` after the directives that change its loop"),
         Illegal::NestedJam {
             statement,
             outer,
@@ -481,6 +494,7 @@ pub fn rewrite(
                 ..ParallelOptions::default()
             },
         )?,
+        Directive::Pack { beta, depth, array } => pack::pack(scop, schedule, beta, *depth, array)?,
     };
     tree::normalize(&mut next)?;
     tree::check_tree(&next)?;

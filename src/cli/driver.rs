@@ -13,7 +13,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::cli::{Cli, Emit, Target};
-use crate::emit::{print_loops, scan, splice, PrintOptions, HELPERS};
+use crate::emit::{pack, print_loops, scan, splice, PrintOptions, HELPERS};
 use crate::lang::c::{read_source, SourceFile};
 use crate::scop::deps_view::{deps_json, deps_text, DepsJson};
 use crate::scop::schedule::ScheduleJson;
@@ -354,9 +354,15 @@ fn generate(
                 ),
             )
         };
+        let lowered = pack::lower(scop, schedule).map_err(|e| failed(e.to_string()))?;
+        let (scop, schedule, buffers) = match &lowered {
+            Some(l) => (&l.scop, &l.schedule, l.buffers.as_slice()),
+            None => (scop, schedule, &[][..]),
+        };
         let nodes = scan(scop, schedule).map_err(|e| failed(e.to_string()))?;
         let indent = splice::leading_indent(&file.text[r.body.clone()]);
-        let body = print_loops(&nodes, scop, indent, opts).map_err(|e| failed(e.to_string()))?;
+        let body =
+            print_loops(&nodes, scop, indent, opts, buffers).map_err(|e| failed(e.to_string()))?;
         bodies.push(body);
     }
     let out = splice::splice(&file.text, &file.regions, &bodies);

@@ -28,6 +28,7 @@ mod region;
 mod substitute;
 mod unroll;
 
+use super::pack::Buffer;
 use super::scan::{Cond, Expr, Loop, Node, Quotient, Sum};
 use crate::scop::schedule::Mark;
 use crate::scop::Scop;
@@ -59,6 +60,9 @@ const STEP: &str = "  ";
 
 struct Printer<'a> {
     scop: &'a Scop,
+    /// The buffers of packed loops (`emit::pack`): declared before the
+    /// loops, private to the threads of a parallel loop around their copy.
+    buffers: &'a [Buffer],
     opts: PrintOptions,
     /// Unrolled copies: a loop variable stands for itself plus this offset.
     offsets: HashMap<String, i64>,
@@ -112,12 +116,35 @@ impl std::fmt::Display for PrintError {
 }
 
 /// The loop AST as C statements, each line starting with `indent`; an
-/// error when a constant it would print is not a C `int`.
+/// error when a constant it would print is not a C `int`. With
+/// `buffers`, the statements are a block that declares them first.
 pub fn print_loops(
     nodes: &[Node],
     scop: &Scop,
     indent: &str,
     opts: PrintOptions,
+    buffers: &[Buffer],
+) -> Result<String, PrintError> {
+    if !buffers.is_empty() {
+        let inner = format!("{indent}{STEP}");
+        let mut out = format!("{indent}{{\n");
+        for b in buffers {
+            let dims: String = b.extents.iter().map(|e| format!("[{e}]")).collect();
+            let _ = writeln!(out, "{inner}{} {}{dims};", b.element_type, b.name);
+        }
+        out.push_str(&print_block(nodes, scop, &inner, opts, buffers)?);
+        let _ = writeln!(out, "{indent}}}");
+        return Ok(out);
+    }
+    print_block(nodes, scop, indent, opts, buffers)
+}
+
+fn print_block(
+    nodes: &[Node],
+    scop: &Scop,
+    indent: &str,
+    opts: PrintOptions,
+    buffers: &[Buffer],
 ) -> Result<String, PrintError> {
     let int_only = domains_are_int(scop);
     if int_only {
@@ -127,6 +154,7 @@ pub fn print_loops(
     }
     let mut p = Printer {
         scop,
+        buffers,
         opts,
         offsets: HashMap::new(),
         out: String::new(),
@@ -676,7 +704,7 @@ mod tests {
     }
 
     fn printed(nodes: &[Node]) -> String {
-        print_loops(nodes, &scop(), "", PrintOptions { pragmas: true }).expect("no overflow")
+        print_loops(nodes, &scop(), "", PrintOptions { pragmas: true }, &[]).expect("no overflow")
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Code generation: scanning a schedule into a loop AST ([`scan`]),
+//! Code generation: packs lowered to copy statements ([`pack`]),
+//! scanning a schedule into a loop AST ([`scan`]),
 //! printing it as C ([`loops`]; statement bodies and expressions with
 //! [`crate::syntax::print`]), and splicing the result into the source file
 //! in place of each scop region ([`splice`]).
@@ -7,6 +8,7 @@
 //! trees.
 
 pub mod loops;
+pub mod pack;
 pub mod scan;
 pub mod splice;
 

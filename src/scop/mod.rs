@@ -3,7 +3,8 @@
 //! dependences ([`dependences`]); the [`Schedule`] in Clay form; and the
 //! exact legality check of a schedule against the dependences
 //! ([`validity`]); which statements are reduction updates
-//! ([`reduction`]).
+//! ([`reduction`]); the cells an array's reads touch in one loop and the
+//! box that holds them ([`footprint`]).
 //!
 //! Built by the C front end ([`crate::lang::c`]), read by dependence analysis,
 //! the directives and the code generators. Knows nothing about text: bodies
@@ -11,6 +12,7 @@
 
 mod deps;
 pub mod deps_view;
+pub mod footprint;
 mod json;
 mod model;
 pub mod reduction;

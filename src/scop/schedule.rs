@@ -57,6 +57,11 @@ pub enum Mark {
     /// `reduction(op: x)`); the loop may carry the dependences between
     /// its updates ([`super::reduction`]).
     Reduction(ReductionOp, String),
+    /// Before the loop starts, copy the cells of this array that the
+    /// marked statements read in it into a local buffer, and read the
+    /// buffer instead ([`super::footprint`]; no statement in the loop may
+    /// write the array).
+    Pack(String),
 }
 
 /// OpenMP's schedule kinds for a parallel loop.
@@ -320,6 +325,7 @@ fn mark_text(m: &Mark) -> String {
         Mark::Collapse(n) => format!("collapse({n})"),
         Mark::Safelen(n) => format!("safelen({n})"),
         Mark::Reduction(op, x) => format!("reduction({}: {x})", op.symbol()),
+        Mark::Pack(array) => format!("pack({array})"),
     }
 }
 

@@ -230,6 +230,15 @@ impl Args<'_> {
         }
     }
 
+    /// An array's name, written as a name or a string (`pack`; `apply`
+    /// checks that the region has it).
+    pub fn array(&self, k: usize) -> Result<String, RecipeError> {
+        match &self.arg(k).value {
+            Value::Ident(x) | Value::Str(x) => Ok(x.clone()),
+            _ => Err(self.wrong(k, "the name of an array, like `B`")),
+        }
+    }
+
     /// A list of integers, written `[1, 0]` (the β syntax).
     pub fn list(&self, k: usize) -> Result<Vec<i64>, RecipeError> {
         match &self.arg(k).value {

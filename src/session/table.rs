@@ -403,6 +403,21 @@ pub const DIRECTIVES: &[DirectiveSpec] = &[
         }),
     },
     DirectiveSpec {
+        name: "pack",
+        aliases: &[],
+        prototype: "pack(beta, depth, array)",
+        arity: 3,
+        options: &[],
+        summary: "copy the cells of an array a loop reads into a buffer before it",
+        handler: Handler::Rewrite(|a| {
+            Ok(Directive::Pack {
+                beta: a.beta(0)?,
+                depth: a.depth(1)?,
+                array: a.array(2)?,
+            })
+        }),
+    },
+    DirectiveSpec {
         name: "auto",
         aliases: &[],
         prototype: "auto(scheduler)",

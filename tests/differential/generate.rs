@@ -181,6 +181,7 @@ pub const KINDS: &[&str] = &[
     "unroll",
     "unroll_noepilog",
     "unroll_jam",
+    "pack",
 ];
 
 fn list(values: &[i64]) -> String {
@@ -572,6 +573,20 @@ impl Gen<'_> {
                 let k = self.factor();
                 format!("unroll_jam({}, {d}, {k});", list(&b))
             }
+            "pack" => {
+                // Most often a loop after a tiling (a bounded footprint),
+                // an array of the region (read-only in the loop or not),
+                // now and then a scalar or an unknown name (refused).
+                let b = self.any_beta();
+                let d = self.depth_for(&b);
+                let a = if !self.view.arrays.is_empty() && self.rng.chance(0.95) {
+                    let k = self.rng.below(self.view.arrays.len());
+                    self.view.arrays[k].clone()
+                } else {
+                    self.rng.pick(&["nosuch", "alpha"]).to_string()
+                };
+                format!("pack({}, {d}, \"{a}\");", list(&b))
+            }
             other => format!("{other}();"),
         }
     }
@@ -655,6 +670,15 @@ pub fn random_directive(
     // A second jam makes a register tile (two jams checked together).
     if history.iter().any(|h| h.starts_with("unroll_jam(")) && rng.chance(0.2) {
         kind = "unroll_jam";
+    }
+    // A tiled loop often has a bounded footprint: a pack may follow.
+    let tiled = ["tile(", "tile_band(", "stripmine("];
+    if history
+        .iter()
+        .any(|h| tiled.iter().any(|t| h.starts_with(t)))
+        && rng.chance(0.2)
+    {
+        kind = "pack";
     }
     for _ in 0..3 {
         let Some((_, needs)) = UNDOES.iter().find(|(k, _)| *k == kind) else {

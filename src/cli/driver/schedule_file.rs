@@ -109,6 +109,10 @@ pub(super) fn check_loaded(
             "the schedule of scop region {} marks loop {depth} parallel with a reduction, but {why}",
             scop.region
         ))),
+        Some(Illegal::Pack { depth, array, why }) => Err(fail(format!(
+            "the schedule of scop region {} packs `{array}` in loop {depth}, but {why}",
+            scop.region
+        ))),
         Some(Illegal::NestedJam {
             statement,
             outer,

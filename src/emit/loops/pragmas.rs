@@ -9,6 +9,7 @@
 use std::fmt::Write;
 
 use super::{clauses, region, Printer};
+use crate::emit::pack::Buffer;
 use crate::emit::scan::{Loop, Node};
 use crate::scop::schedule::Mark;
 
@@ -62,7 +63,7 @@ impl Printer<'_> {
                 if !l.declare {
                     private.push(l.var.clone());
                 }
-                collect_private(&l.body, &mut private);
+                collect_private(&l.body, self.buffers, &mut private);
                 self.pragma(indent, "parallel", &private);
                 self.place = Place::Region;
             } else if self.place == Place::Region && region::is_shared(l) {
@@ -70,7 +71,7 @@ impl Printer<'_> {
                 self.place = Place::Parallel;
             } else if l.marks.contains(&Mark::Parallel) {
                 let mut private = Vec::new();
-                collect_private(&l.body, &mut private);
+                collect_private(&l.body, self.buffers, &mut private);
                 // The loop's own variable is private to each thread by
                 // OpenMP's rule for the loop of a `for` construct.
                 private.retain(|n| *n != l.var);
@@ -128,22 +129,29 @@ fn safelen_clause(l: &Loop) -> String {
 
 /// Loop variables in `nodes` that the file declares outside the region:
 /// a parallel loop must make them private.
-fn collect_private(nodes: &[Node], out: &mut Vec<String>) {
+fn collect_private(nodes: &[Node], buffers: &[Buffer], out: &mut Vec<String>) {
     for n in nodes {
         match n {
             Node::For(l) => {
                 if !l.declare && !out.contains(&l.var) {
                     out.push(l.var.clone());
                 }
-                collect_private(&l.body, out);
+                collect_private(&l.body, buffers, out);
             }
             Node::If {
                 body, otherwise, ..
             } => {
-                collect_private(body, out);
-                collect_private(otherwise, out);
+                collect_private(body, buffers, out);
+                collect_private(otherwise, buffers, out);
             }
-            Node::Stmt { .. } => {}
+            // A buffer filled inside the loop is each thread's own.
+            Node::Stmt { statement, .. } => {
+                for b in buffers.iter().filter(|b| b.copy == *statement) {
+                    if !out.contains(&b.name) {
+                        out.push(b.name.clone());
+                    }
+                }
+            }
         }
     }
 }

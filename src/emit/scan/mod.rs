@@ -31,6 +31,11 @@ pub use build::scan;
 
 use crate::poly::PolyError;
 
+/// The prefix of polyc's own names: iterators that [`super::pack`] adds
+/// (scanning solves them like any iterator, and never names a loop after
+/// one) and its buffers.
+pub const POLYC_PREFIX: &str = "polyc_";
+
 /// Why a schedule could not be scanned.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ScanError {

@@ -320,7 +320,7 @@ impl Builder<'_> {
         match name {
             "true" => Ok(Value::Int(1)),
             "false" => Ok(Value::Int(0)),
-            _ if self.vars.looks_like_variable(name) => Err(self.vars.unknown(name, at)),
+            _ if self.vars.looks_like_variable(name) => Err(self.vars.unknown_argument(name, at)),
             _ => Ok(Value::Ident(name.to_string())),
         }
     }

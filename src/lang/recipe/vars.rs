@@ -112,6 +112,21 @@ impl Vars {
         )
     }
 
+    /// [`Self::unknown`] for a bare word given as an argument: when no
+    /// `let` or close name explains it, a note that a program's name
+    /// (`pack`'s array, a reduced scalar) is quoted.
+    pub fn unknown_argument(&self, name: &str, span: Span) -> Diagnostic {
+        let d = self.unknown(name, span);
+        let explained =
+            self.all_lets.iter().any(|(n, _)| n == name) || self.similar(name).is_some();
+        if explained {
+            return d;
+        }
+        d.with_note(format!(
+            "a single letter or a capitalised word is a recipe variable; a name of the program (an array, a scalar) is quoted: \"{name}\""
+        ))
+    }
+
     /// "unknown variable `name`", with what helps most: the `let` defined
     /// after its use, a close name, or the names defined so far.
     pub fn unknown(&self, name: &str, span: Span) -> Diagnostic {

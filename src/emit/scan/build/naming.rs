@@ -29,7 +29,9 @@ impl Scanner<'_> {
             let used = vals
                 .iter()
                 .any(|v| matches!(v, Val::Var { name: n, .. } if n == name));
-            if agree && !used {
+            // polyc's own iterators (`emit::pack`'s) never name a loop.
+            let own = name.starts_with(super::super::POLYC_PREFIX);
+            if agree && !used && !own {
                 return (name.clone(), *sign, !self.outer_declared.contains(name));
             }
         }

@@ -1,0 +1,242 @@
+//! `pack(beta, depth, array)`: before the loop at `depth` starts, copy
+//! the cells of `array` that its statements read in it into a local
+//! buffer laid out as the box of their footprint
+//! ([`crate::scop::footprint`]), and read the buffer instead. A mark
+//! ([`Mark::Pack`]) on the statements that read the array; `emit::pack`
+//! prints the copy and the buffer's accesses.
+//!
+//! Legal when no statement in the loop writes the array: the copy reads
+//! exactly the cells the loop reads, at the loop's start, and nothing
+//! changes them before the loop's reads (a parallel loop around it
+//! carries no dependence, so no other thread writes them either). Also
+//! needed: the footprint has a box of constant extents (at most
+//! [`MAX_BUFFER_CELLS`]), and no loop around the packed one is unrolled
+//! (its copies would share one buffer) or collapsed through it. Checked
+//! when marked and again after every directive ([`first_unsound_pack`]).
+
+use super::marks::loops_around;
+use super::ApplyError;
+use crate::poly::PolyError;
+use crate::scop::footprint::{footprint, pack_box, pieces_in_loop, MAX_BUFFER_CELLS};
+use crate::scop::{AccessKind, Mark, Schedule, Scop};
+
+/// Mark the statements that read `array` in the loop at `depth` around
+/// the statements under `beta` to pack it there.
+pub fn pack(
+    scop: &Scop,
+    schedule: &Schedule,
+    beta: &[i64],
+    depth: usize,
+    array: &str,
+) -> Result<Schedule, ApplyError> {
+    let refuse = |why: String| ApplyError::precondition(format!("pack: {why}"));
+    let Some(a) = scop.arrays.iter().find(|a| a.name == array) else {
+        let names: Vec<&str> = scop
+            .arrays
+            .iter()
+            .filter(|a| a.n_dims > 0)
+            .map(|a| a.name.as_str())
+            .collect();
+        return Err(refuse(format!("the region has no array `{array}`"))
+            .with_help(format!("its arrays: {}", names.join(", "))));
+    };
+    if a.n_dims == 0 {
+        return Err(
+            refuse(format!("`{array}` is a scalar, and pack copies arrays"))
+                .with_help("a scalar is already a register; pack an array the loop reads"),
+        );
+    }
+    if a.element_type.is_none() {
+        return Err(refuse(format!(
+            "the element type of `{array}` is not declared in the file, and the buffer needs it"
+        )));
+    }
+    let mut next = schedule.clone();
+    for prefix in loops_around(schedule, beta, depth, "pack")? {
+        let readers: Vec<usize> = statements_in(schedule, &prefix)
+            .into_iter()
+            .filter(|&s| reads(scop, s, array))
+            .collect();
+        if readers.is_empty() {
+            return Err(refuse(format!(
+                "no statement in the loop at depth {depth} (β {prefix:?}) reads `{array}`"
+            )));
+        }
+        for &s in &readers {
+            let marks = &schedule.statements[s].marks;
+            if let Some(k) = (0..marks.len())
+                .filter(|&k| k + 1 != depth)
+                .find(|&k| marks[k].contains(&Mark::Pack(array.to_string())))
+            {
+                return Err(refuse(format!(
+                    "statement S{s} already packs `{array}` in its loop at depth {}",
+                    k + 1
+                ))
+                .with_help("pack an array once in a nest"));
+            }
+            let at = &mut next.statements[s].marks[depth - 1];
+            if !at.contains(&Mark::Pack(array.to_string())) {
+                at.push(Mark::Pack(array.to_string()));
+            }
+        }
+        if let Some((why, help)) =
+            pack_problem(scop, &next, &prefix, depth, array).map_err(unproven)?
+        {
+            return Err(refuse(why).with_help(help));
+        }
+    }
+    Ok(next)
+}
+
+/// Why packing `array` in the loop `prefix` (at `depth`) of `schedule` is
+/// not sound, and what would make it so, in words; `None` when it is
+/// sound. Exact.
+pub fn pack_problem(
+    scop: &Scop,
+    schedule: &Schedule,
+    prefix: &[i64],
+    depth: usize,
+    array: &str,
+) -> Result<Option<(String, &'static str)>, PolyError> {
+    let members = pieces_in_loop(schedule, prefix);
+    let mark = Mark::Pack(array.to_string());
+    for s in statements_in(schedule, prefix) {
+        if scop.statements[s]
+            .accesses
+            .iter()
+            .any(|a| a.kind == AccessKind::Write && a.array == array)
+        {
+            return Ok(Some((
+                format!(
+                    "statement S{s} writes `{array}` in the loop, and a packed array is copied in, never back"
+                ),
+                "pack an array that the loop only reads",
+            )));
+        }
+        let marks = &schedule.statements[s].marks;
+        for (k, at) in marks.iter().enumerate().take(depth - 1) {
+            if at.iter().any(|m| {
+                matches!(
+                    m,
+                    Mark::Unroll(_) | Mark::UnrollNoEpilog(_) | Mark::UnrollJam(_)
+                )
+            }) {
+                return Ok(Some((
+                    format!(
+                        "the loop at depth {} around it is unrolled (its copies would share one buffer)",
+                        k + 1
+                    ),
+                    "unroll or jam loops inside the packed one, or pack inside the unrolled loop",
+                )));
+            }
+            if at
+                .iter()
+                .any(|m| matches!(m, Mark::Collapse(n) if k + *n as usize > depth - 1))
+            {
+                return Ok(Some((
+                    format!(
+                        "it lies in the nest that `collapse` merges at depth {} (the copy would break it)",
+                        k + 1
+                    ),
+                    "collapse fewer loops, or pack outside the collapsed nest",
+                )));
+            }
+        }
+    }
+    let marked: Vec<(usize, usize)> = members
+        .into_iter()
+        .filter(|&(s, _)| {
+            schedule.statements[s]
+                .marks
+                .get(depth - 1)
+                .is_some_and(|m| m.contains(&mark))
+        })
+        .collect();
+    let rank = scop
+        .arrays
+        .iter()
+        .find(|a| a.name == array)
+        .map_or(0, |a| a.n_dims);
+    let cells = footprint(scop, schedule, &marked, depth, array)?;
+    if cells.basics().is_empty() {
+        return Ok(None);
+    }
+    let Some(b) = pack_box(&cells, depth - 1, rank)? else {
+        return Ok(Some((
+            format!("the cells of `{array}` it reads in one run of the loop have no bounded box"),
+            "tile the loops first, and pack a loop that reads one tile of the array",
+        )));
+    };
+    match b.cells() {
+        Some(n) if n <= MAX_BUFFER_CELLS => Ok(None),
+        n => Ok(Some((
+            format!(
+                "the box of the cells of `{array}` it reads in one run of the loop ({}) holds {} cells, more than the {MAX_BUFFER_CELLS} a buffer may",
+                b.extents
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" × "),
+                n.map_or("over 2^63".to_string(), |n| n.to_string())
+            ),
+            "use smaller tiles, or pack a loop further in",
+        ))),
+    }
+}
+
+/// The first packed loop of `schedule` that is no longer sound (a later
+/// directive fused a writer into it, unrolled a loop around it, or made
+/// its footprint unbounded): its depth, array and why. Exact.
+pub fn first_unsound_pack(
+    scop: &Scop,
+    schedule: &Schedule,
+) -> Result<Option<(usize, String, String)>, PolyError> {
+    let mut checked: Vec<(Vec<i64>, String)> = Vec::new();
+    for st in &schedule.statements {
+        for (k, marks) in st.marks.iter().enumerate() {
+            for m in marks {
+                let Mark::Pack(array) = m else { continue };
+                let depth = k + 1;
+                for p in 0..st.pieces.len() {
+                    let Some(beta) = st.beta(p) else {
+                        return Ok(Some((
+                            depth,
+                            array.clone(),
+                            "a β date of a statement in it is not a constant".into(),
+                        )));
+                    };
+                    let key = (beta[..depth].to_vec(), array.clone());
+                    if checked.contains(&key) {
+                        continue;
+                    }
+                    if let Some((why, _)) = pack_problem(scop, schedule, &key.0, depth, array)? {
+                        return Ok(Some((depth, array.clone(), why)));
+                    }
+                    checked.push(key);
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The statements with a piece in the loop `prefix`, in order. Cheap.
+fn statements_in(schedule: &Schedule, prefix: &[i64]) -> Vec<usize> {
+    let mut out: Vec<usize> = pieces_in_loop(schedule, prefix)
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect();
+    out.dedup();
+    out
+}
+
+fn reads(scop: &Scop, s: usize, array: &str) -> bool {
+    scop.statements[s]
+        .accesses
+        .iter()
+        .any(|a| a.kind == AccessKind::Read && a.array == array)
+}
+
+fn unproven(e: PolyError) -> ApplyError {
+    ApplyError::from(e)
+}
