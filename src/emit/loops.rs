@@ -3,7 +3,8 @@
 //! the OpenMP pragmas of the loop marks (`--target openmp`).
 //!
 //! Bounds that need them use the helpers `polyc_floord`, `polyc_ceild`,
-//! `polyc_max` and `polyc_min`, defined once per file by [`HELPERS`].
+//! `polyc_max` and `polyc_min`, defined once per file by [`HELPERS`]
+//! (inline functions: nested macros would expand exponentially).
 //!
 //! Unrolled loops are printed by [`unroll`] (their copies of one update
 //! folded into one assignment by [`fold`]), statement bodies rewritten by
@@ -39,13 +40,20 @@ use int_range::{domains_are_int, first_constant_beyond_int, is_int};
 use pragmas::Place;
 use substitute::{substitute, Substitute};
 
-/// The helper macros, guarded so that a file that has them keeps one copy.
+/// The helpers, guarded so that a file that has them keeps one copy.
+/// Functions, not macros: a macro repeats its arguments, so a bound of
+/// sixteen nested `polyc_max` (a jammed wavefront's) expanded to 2^16
+/// copies of the innermost, and gcc and clang took minutes on 33 KB of
+/// C (seed 301). `long long` holds every value a loop of `int`s or of the
+/// kernel's own wider types compares with; `unused` keeps clang quiet
+/// about the ones a file does not call.
 pub const HELPERS: &str = "\
 #ifndef polyc_floord
-#define polyc_floord(n, d) (((n) < 0) ? -((-(n) + (d) - 1) / (d)) : (n) / (d))
-#define polyc_ceild(n, d) (((n) < 0) ? -((-(n)) / (d)) : ((n) + (d) - 1) / (d))
-#define polyc_max(x, y) ((x) > (y) ? (x) : (y))
-#define polyc_min(x, y) ((x) < (y) ? (x) : (y))
+#define polyc_floord polyc_floord
+static inline __attribute__((unused)) long long polyc_floord(long long n, long long d) { return n < 0 ? -((-n + d - 1) / d) : n / d; }
+static inline __attribute__((unused)) long long polyc_ceild(long long n, long long d) { return n < 0 ? -((-n) / d) : (n + d - 1) / d; }
+static inline __attribute__((unused)) long long polyc_max(long long x, long long y) { return x > y ? x : y; }
+static inline __attribute__((unused)) long long polyc_min(long long x, long long y) { return x < y ? x : y; }
 #endif
 ";
 

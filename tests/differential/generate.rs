@@ -6,7 +6,7 @@
 //! exercise the preconditions.
 
 use polyc::scop::reduction::update_operator;
-use polyc::scop::{Schedule, Scop};
+use polyc::scop::{AccessKind, Schedule, Scop};
 
 /// A small deterministic generator (SplitMix64): the tester must replay a
 /// seed exactly, on every machine, without a dependency.
@@ -66,6 +66,9 @@ struct View {
     arrays: Vec<String>,
     /// Per statement, the integer scalar it updates as a reduction.
     updates: Vec<Option<String>>,
+    /// Per statement, the arrays it reads that no statement writes (the
+    /// arrays `pack` may copy).
+    read_only: Vec<Vec<String>>,
 }
 
 impl View {
@@ -114,6 +117,28 @@ impl View {
                         .iter()
                         .find(|x| update_operator(st, x).is_some())
                         .cloned()
+                })
+                .collect(),
+            read_only: scop
+                .statements
+                .iter()
+                .map(|st| {
+                    let mut names: Vec<String> = st
+                        .accesses
+                        .iter()
+                        .filter(|a| a.kind == AccessKind::Read)
+                        .map(|a| a.array.clone())
+                        .filter(|a| {
+                            scop.statements.iter().all(|t| {
+                                t.accesses
+                                    .iter()
+                                    .all(|b| b.kind != AccessKind::Write || b.array != *a)
+                            })
+                        })
+                        .filter(|a| scop.arrays.iter().any(|x| x.name == *a && x.n_dims > 0))
+                        .collect();
+                    names.dedup();
+                    names
                 })
                 .collect(),
             integer_scalars,
@@ -577,9 +602,25 @@ impl Gen<'_> {
                 // Most often a loop after a tiling (a bounded footprint),
                 // an array of the region (read-only in the loop or not),
                 // now and then a scalar or an unknown name (refused).
+                // Half the time the innermost loop and an array its
+                // statements only read (most often accepted after a tile).
                 let b = self.any_beta();
-                let d = self.depth_for(&b);
-                let a = if !self.view.arrays.is_empty() && self.rng.chance(0.95) {
+                let innermost = self.view.min_depth(&b);
+                let d = if innermost > 0 && self.rng.chance(0.5) {
+                    self.rng
+                        .range(innermost.saturating_sub(2).max(1) as i64, innermost as i64)
+                        as usize
+                } else {
+                    self.depth_for(&b)
+                };
+                let read_only: Vec<String> = self
+                    .view
+                    .under(&b)
+                    .flat_map(|(s, _)| self.view.read_only[*s].clone())
+                    .collect();
+                let a = if !read_only.is_empty() && self.rng.chance(0.7) {
+                    read_only[self.rng.below(read_only.len())].clone()
+                } else if !self.view.arrays.is_empty() && self.rng.chance(0.9) {
                     let k = self.rng.below(self.view.arrays.len());
                     self.view.arrays[k].clone()
                 } else {
