@@ -290,3 +290,34 @@ fn a_reduction_of_a_double_warns_and_one_of_an_integer_does_not() {
     );
     assert!(!integer.contains("warning"), "{integer}");
 }
+
+/// A loaded schedule's `pack` marks are checked as `pack` checks them:
+/// the one `--emit schedule` prints for gemm-pack is accepted and prints
+/// the buffer; the same packing a name that is no array is refused.
+#[test]
+fn a_loaded_schedule_packs_only_what_pack_would() {
+    let k = "tests/kernels/gemm.c";
+    let (status, json, stderr) = polyc_bin(&[
+        k,
+        "--recipe",
+        "tests/recipes/gemm-pack.poly",
+        "--emit",
+        "schedule",
+    ]);
+    assert_eq!((status, stderr.as_str()), (0, ""));
+    assert!(json.contains("\"pack\": \"B\""), "{json}");
+    let dir = common::scratch("loaded-pack");
+    let good = dir.join("pack-b.json");
+    std::fs::write(&good, &json).expect("write");
+    let (status, code, stderr) = polyc_bin(&[k, "--schedule", good.to_str().expect("path")]);
+    assert_eq!((status, stderr.as_str()), (0, ""));
+    assert!(code.contains("double polyc_pack_B[32][32];"), "{code}");
+    let bad = dir.join("pack-alpha.json");
+    std::fs::write(&bad, json.replace("\"pack\": \"B\"", "\"pack\": \"alpha\"")).expect("write");
+    let (status, _, stderr) = polyc_bin(&[k, "--schedule", bad.to_str().expect("path")]);
+    assert_eq!(status, 1, "{stderr}");
+    assert!(
+        stderr.contains("packs `alpha` in loop 4, but `alpha` is not an array of the region"),
+        "{stderr}"
+    );
+}

@@ -149,8 +149,9 @@ pub enum Directive {
         depth: usize,
         reduction: Option<String>,
     },
-    /// Copy the cells of `array` that the loop at `depth` reads into a
-    /// buffer before it starts, and read the buffer in it.
+    /// Copy the cells of `array` that the loop at `depth` accesses into a
+    /// buffer before it starts, access the buffer in it, and copy the
+    /// cells it wrote back after it.
     Pack {
         beta: Vec<i64>,
         depth: usize,

@@ -1,26 +1,30 @@
 //! `pack(beta, depth, array)`: before the loop at `depth` starts, copy
-//! the cells of `array` that its statements read in it into a local
+//! the cells of `array` that its statements access in it into a local
 //! buffer laid out as the box of their footprint
-//! ([`crate::scop::footprint`]), and read the buffer instead. A mark
-//! ([`Mark::Pack`]) on the statements that read the array; `emit::pack`
-//! prints the copy and the buffer's accesses.
+//! ([`crate::scop::footprint`]), access the buffer instead, and after the
+//! loop copy the cells it wrote back. A mark ([`Mark::Pack`]) on the
+//! statements that access the array; `emit::pack` prints the copies and
+//! the buffer's accesses.
 //!
-//! Legal when no statement in the loop writes the array: the copy reads
-//! exactly the cells the loop reads, at the loop's start, and nothing
-//! changes them before the loop's reads (a parallel loop around it
-//! carries no dependence, so no other thread writes them either). Also
-//! needed: the footprint has a box of constant extents (at most
-//! [`MAX_BUFFER_CELLS`]), and no loop around the packed one is unrolled
-//! (its copies would share one buffer) or collapsed through it. Checked
-//! when marked and again after every directive ([`first_unsound_pack`]).
+//! Legal when every statement in the loop that accesses the array goes
+//! through the buffer (has the mark): the copy in reads exactly the cells
+//! the loop accesses, at its start; inside, the buffer holds what the
+//! array would; the copy back writes exactly the cells the loop wrote,
+//! with their last values, before anything after the loop runs. A
+//! parallel loop around it carries no dependence, so no other thread
+//! touches a cell this iteration writes. Also needed: the footprint has a
+//! box of constant extents (at most [`MAX_BUFFER_CELLS`]), and no loop
+//! around the packed one is unrolled (its copies would share one buffer)
+//! or collapsed through it. Checked when marked and again after every
+//! directive ([`first_unsound_pack`]).
 
 use super::marks::loops_around;
 use super::ApplyError;
 use crate::poly::PolyError;
 use crate::scop::footprint::{footprint, pack_box, pieces_in_loop, MAX_BUFFER_CELLS};
-use crate::scop::{AccessKind, Mark, Schedule, Scop};
+use crate::scop::{Mark, Schedule, Scop};
 
-/// Mark the statements that read `array` in the loop at `depth` around
+/// Mark the statements that access `array` in the loop at `depth` around
 /// the statements under `beta` to pack it there.
 pub fn pack(
     scop: &Scop,
@@ -43,7 +47,7 @@ pub fn pack(
     if a.n_dims == 0 {
         return Err(
             refuse(format!("`{array}` is a scalar, and pack copies arrays"))
-                .with_help("a scalar is already a register; pack an array the loop reads"),
+                .with_help("a scalar is already a register; pack an array the loop accesses"),
         );
     }
     if a.element_type.is_none() {
@@ -53,16 +57,16 @@ pub fn pack(
     }
     let mut next = schedule.clone();
     for prefix in loops_around(schedule, beta, depth, "pack")? {
-        let readers: Vec<usize> = statements_in(schedule, &prefix)
+        let users: Vec<usize> = statements_in(schedule, &prefix)
             .into_iter()
-            .filter(|&s| reads(scop, s, array))
+            .filter(|&s| accesses(scop, s, array))
             .collect();
-        if readers.is_empty() {
+        if users.is_empty() {
             return Err(refuse(format!(
-                "no statement in the loop at depth {depth} (β {prefix:?}) reads `{array}`"
+                "no statement in the loop at depth {depth} (β {prefix:?}) accesses `{array}`"
             )));
         }
-        for &s in &readers {
+        for &s in &users {
             let marks = &schedule.statements[s].marks;
             if let Some(k) = (0..marks.len())
                 .filter(|&k| k + 1 != depth)
@@ -98,22 +102,40 @@ pub fn pack_problem(
     depth: usize,
     array: &str,
 ) -> Result<Option<(String, &'static str)>, PolyError> {
+    if !scop.arrays.iter().any(|a| a.name == array && a.n_dims > 0) {
+        // A loaded schedule can name anything.
+        return Ok(Some((
+            format!("`{array}` is not an array of the region"),
+            "pack an array the loop accesses",
+        )));
+    }
     let members = pieces_in_loop(schedule, prefix);
     let mark = Mark::Pack(array.to_string());
+    let marked_at = |s: usize| {
+        schedule.statements[s]
+            .marks
+            .get(depth - 1)
+            .is_some_and(|m| m.contains(&mark))
+    };
     for s in statements_in(schedule, prefix) {
-        if scop.statements[s]
-            .accesses
-            .iter()
-            .any(|a| a.kind == AccessKind::Write && a.array == array)
-        {
+        if accesses(scop, s, array) && !marked_at(s) {
             return Ok(Some((
                 format!(
-                    "statement S{s} writes `{array}` in the loop, and a packed array is copied in, never back"
+                    "statement S{s} accesses `{array}` in the loop without the buffer (the copies would miss its accesses)"
                 ),
-                "pack an array that the loop only reads",
+                "apply `pack` after the directive that brings the statement into the loop",
             )));
         }
         let marks = &schedule.statements[s].marks;
+        if let Some(k) = (0..marks.len()).find(|&k| k + 1 != depth && marks[k].contains(&mark)) {
+            return Ok(Some((
+                format!(
+                    "statement S{s} in it packs `{array}` in its loop at depth {} too",
+                    k + 1
+                ),
+                "pack an array once in a nest",
+            )));
+        }
         for (k, at) in marks.iter().enumerate().take(depth - 1) {
             if at.iter().any(|m| {
                 matches!(
@@ -143,35 +165,29 @@ pub fn pack_problem(
             }
         }
     }
-    let marked: Vec<(usize, usize)> = members
-        .into_iter()
-        .filter(|&(s, _)| {
-            schedule.statements[s]
-                .marks
-                .get(depth - 1)
-                .is_some_and(|m| m.contains(&mark))
-        })
-        .collect();
+    let marked: Vec<(usize, usize)> = members.into_iter().filter(|&(s, _)| marked_at(s)).collect();
     let rank = scop
         .arrays
         .iter()
         .find(|a| a.name == array)
         .map_or(0, |a| a.n_dims);
-    let cells = footprint(scop, schedule, &marked, depth, array)?;
+    let cells = footprint(scop, schedule, &marked, depth, array, None)?;
     if cells.basics().is_empty() {
         return Ok(None);
     }
     let Some(b) = pack_box(&cells, depth - 1, rank)? else {
         return Ok(Some((
-            format!("the cells of `{array}` it reads in one run of the loop have no bounded box"),
-            "tile the loops first, and pack a loop that reads one tile of the array",
+            format!(
+                "the cells of `{array}` it accesses in one run of the loop have no bounded box"
+            ),
+            "tile the loops first, and pack a loop that accesses one tile of the array",
         )));
     };
     match b.cells() {
         Some(n) if n <= MAX_BUFFER_CELLS => Ok(None),
         n => Ok(Some((
             format!(
-                "the box of the cells of `{array}` it reads in one run of the loop ({}) holds {} cells, more than the {MAX_BUFFER_CELLS} a buffer may",
+                "the box of the cells of `{array}` it accesses in one run of the loop ({}) holds {} cells, more than the {MAX_BUFFER_CELLS} a buffer may",
                 b.extents
                     .iter()
                     .map(i64::to_string)
@@ -185,8 +201,9 @@ pub fn pack_problem(
 }
 
 /// The first packed loop of `schedule` that is no longer sound (a later
-/// directive fused a writer into it, unrolled a loop around it, or made
-/// its footprint unbounded): its depth, array and why. Exact.
+/// directive fused a statement that accesses the array into it without
+/// the mark, unrolled a loop around it, or made its footprint unbounded):
+/// its depth, array and why. Exact.
 pub fn first_unsound_pack(
     scop: &Scop,
     schedule: &Schedule,
@@ -230,11 +247,8 @@ fn statements_in(schedule: &Schedule, prefix: &[i64]) -> Vec<usize> {
     out
 }
 
-fn reads(scop: &Scop, s: usize, array: &str) -> bool {
-    scop.statements[s]
-        .accesses
-        .iter()
-        .any(|a| a.kind == AccessKind::Read && a.array == array)
+fn accesses(scop: &Scop, s: usize, array: &str) -> bool {
+    scop.statements[s].accesses.iter().any(|a| a.array == array)
 }
 
 fn unproven(e: PolyError) -> ApplyError {

@@ -89,6 +89,15 @@ pub fn unembed(schedule: &Schedule, beta: &[i64]) -> Result<Schedule, ApplyError
         let depth = st.depth();
         let piece = &st.pieces[t.piece];
         let n = piece.space().n_out();
+        if depth == 0 || n < 3 {
+            // No loop at all (seed 13 once pack joined the tester: a
+            // statement outside every loop): nothing to remove.
+            return Err(ApplyError::precondition(format!(
+                "unembed: statement S{} is in no loop",
+                t.statement
+            ))
+            .with_help("unembed undoes embed; it removes a loop of one iteration"));
+        }
         let cols = [piece.space().out_col(n - 2), piece.space().out_col(n - 1)];
         // Only the two constant definitions may mention the dropped dates.
         let only_definitions = piece.constraints().iter().all(|r| {

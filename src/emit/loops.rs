@@ -147,6 +147,8 @@ pub fn print_loops(
     print_block(nodes, scop, indent, opts, buffers)
 }
 
+/// The loop AST as C statements, each line starting with `indent`, the
+/// buffers private where a parallel loop fills them.
 fn print_block(
     nodes: &[Node],
     scop: &Scop,

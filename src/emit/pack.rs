@@ -1,8 +1,9 @@
 //! Packing, lowered before scanning: each loop marked [`Mark::Pack`]
 //! gets a copy statement just before it, which fills a local buffer with
-//! the footprint of the array's reads in the loop
-//! ([`crate::scop::footprint`]), and the marked statements read the buffer
-//! instead of the array.
+//! the footprint of the array's accesses in the loop
+//! ([`crate::scop::footprint`]), the marked statements access the buffer
+//! instead of the array, and where they write it, a copy statement just
+//! after the loop writes the cells they wrote back.
 //!
 //! ```text
 //! S1[i, k, j] in the loop at depth 4 (around it c1, c2, c3), pack(B):
@@ -22,12 +23,15 @@
 
 use std::collections::BTreeMap;
 
+mod rewrite;
+
 use super::scan::{ScanError, POLYC_PREFIX as PACK_PREFIX};
 use crate::poly::{BasicMap, BasicSet, Constraint, Set, Space, Tuple};
 use crate::scop::footprint::{footprint, pack_box, PackBox};
 use crate::scop::schedule::{alpha_date, beta_date, date_count};
-use crate::scop::{Array, Mark, Schedule, Scop, Statement, StatementSchedule};
-use crate::syntax::c::{BinaryOp, Expr, ExprKind};
+use crate::scop::{AccessKind, Array, Mark, Schedule, Scop, Statement, StatementSchedule};
+use crate::syntax::c::{Expr, ExprKind};
+use rewrite::{minus_offset, ToBuffer};
 
 /// A buffer to declare before the region's loops: `element_type
 /// name[e0][e1]…;`, private to each thread of a parallel loop around the
@@ -53,7 +57,9 @@ struct Plan {
     members: Vec<(usize, usize)>,
     depth: usize,
     array: String,
+    /// The cells the loop accesses (copied in) and writes (copied back).
     cells: Set,
+    written: Set,
     bounds: PackBox,
     buffer: String,
 }
@@ -74,8 +80,8 @@ pub fn lower(scop: &Scop, schedule: &Schedule) -> Result<Option<Lowered>, ScanEr
     add_outer_iterators(&mut scop, &mut schedule, &plans)?;
     let mut buffers = Vec::new();
     for plan in &mut plans {
-        rewrite_reads(&mut scop, plan);
-        let copy = insert_copy(&mut scop, &mut schedule, plan)?;
+        rewrite_accesses(&mut scop, plan)?;
+        let copy = insert_copies(&mut scop, &mut schedule, plan)?;
         buffers.push(Buffer {
             name: plan.buffer.clone(),
             element_type: element_type(&scop, &plan.array)?,
@@ -181,7 +187,15 @@ fn plans(scop: &Scop, schedule: &Schedule) -> Result<Vec<Plan>, ScanError> {
     let mut taken: Vec<String> = scop.arrays.iter().map(|a| a.name.clone()).collect();
     let mut out = Vec::new();
     for ((_, array), (depth, members)) in loops {
-        let cells = footprint(scop, schedule, &members, depth, &array)?;
+        let cells = footprint(scop, schedule, &members, depth, &array, None)?;
+        let written = footprint(
+            scop,
+            schedule,
+            &members,
+            depth,
+            &array,
+            Some(AccessKind::Write),
+        )?;
         if cells.basics().is_empty() {
             continue;
         }
@@ -204,6 +218,7 @@ fn plans(scop: &Scop, schedule: &Schedule) -> Result<Vec<Plan>, ScanError> {
             depth,
             array,
             cells,
+            written,
             bounds,
             buffer,
         });
@@ -218,12 +233,21 @@ fn rank(scop: &Scop, array: &str) -> usize {
         .map_or(0, |a| a.n_dims)
 }
 
+/// The buffer's element type: the array's, without qualifiers (the copy
+/// writes the buffer of a `const double` array).
 fn element_type(scop: &Scop, array: &str) -> Result<String, ScanError> {
-    scop.arrays
+    let declared = scop
+        .arrays
         .iter()
         .find(|a| a.name == array)
         .and_then(|a| a.element_type.clone())
-        .ok_or_else(|| unsupported(format!("pack: the element type of `{array}` is unknown")))
+        .ok_or_else(|| unsupported(format!("pack: the element type of `{array}` is unknown")))?;
+    let qualifier = |w: &&str| matches!(*w, "const" | "volatile" | "restrict" | "__restrict");
+    Ok(declared
+        .split_whitespace()
+        .filter(|w| !qualifier(w))
+        .collect::<Vec<_>>()
+        .join(" "))
 }
 
 /// The name of the iterator that stands for the counter of the loop at
@@ -309,9 +333,25 @@ fn widened(rows: &[Constraint], at: usize, q: usize) -> Vec<Constraint> {
         .collect()
 }
 
-/// The members' reads of the plan's array replaced by the buffer's cells.
-fn rewrite_reads(scop: &mut Scop, plan: &Plan) {
-    let params = scop.params.clone();
+/// The names of the columns of an offset: the parameters, then the
+/// counters of the loops around the packed one.
+fn offset_names(scop: &Scop, plan: &Plan) -> Vec<String> {
+    scop.params
+        .iter()
+        .cloned()
+        .chain((1..plan.depth).map(outer_name))
+        .collect()
+}
+
+/// The members' accesses of the plan's array replaced by the buffer's cells.
+fn rewrite_accesses(scop: &mut Scop, plan: &Plan) -> Result<(), ScanError> {
+    let names = offset_names(scop, plan);
+    let to_buffer = ToBuffer {
+        array: &plan.array,
+        buffer: &plan.buffer,
+        offsets: &plan.bounds.offsets,
+        names: &names,
+    };
     let mut done: Vec<usize> = Vec::new();
     for &(s, _) in &plan.members {
         if done.contains(&s) {
@@ -319,120 +359,63 @@ fn rewrite_reads(scop: &mut Scop, plan: &Plan) {
         }
         done.push(s);
         let st = &mut scop.statements[s];
-        st.body = replaced(&st.body, plan, &params);
+        st.body = to_buffer.replaced(&st.body).ok_or_else(overflow)?;
     }
+    Ok(())
 }
 
-/// `e` with every `array[subs]` read as `buffer[subs - offsets]`.
-fn replaced(e: &Expr, plan: &Plan, params: &[String]) -> Expr {
-    let mut out = e.clone();
-    replace_in(&mut out, plan, params);
-    out
+fn overflow() -> ScanError {
+    ScanError::Poly(crate::poly::PolyError::Overflow)
 }
 
-fn replace_in(e: &mut Expr, plan: &Plan, params: &[String]) {
-    match &mut e.kind {
-        ExprKind::Index(base, subs) => {
-            let ours = matches!(&base.kind, ExprKind::Var(n) if *n == plan.array);
-            for s in subs.iter_mut() {
-                replace_in(s, plan, params);
-            }
-            if ours && subs.len() == plan.bounds.offsets.len() {
-                base.kind = ExprKind::Var(plan.buffer.clone());
-                for (s, offset) in subs.iter_mut().zip(&plan.bounds.offsets) {
-                    *s = minus_offset(s.clone(), offset, params);
-                }
-            } else {
-                replace_in(base, plan, params);
-            }
-        }
-        ExprKind::Call(f, args) => {
-            replace_in(f, plan, params);
-            for a in args {
-                replace_in(a, plan, params);
-            }
-        }
-        ExprKind::Member(b, _)
-        | ExprKind::Unary(_, b)
-        | ExprKind::Cast(_, b)
-        | ExprKind::Paren(b) => replace_in(b, plan, params),
-        ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) => {
-            replace_in(a, plan, params);
-            replace_in(b, plan, params);
-        }
-        ExprKind::Conditional(c, a, b) => {
-            replace_in(c, plan, params);
-            replace_in(a, plan, params);
-            replace_in(b, plan, params);
-        }
-        ExprKind::Int(..) | ExprKind::Float(_) | ExprKind::Str(_) | ExprKind::Var(_) => {}
-    }
+/// Which way a copy statement copies.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    /// `buffer[x - o] = array[x]`, before the loop.
+    In,
+    /// `array[x] = buffer[x - o]`, after it.
+    Back,
 }
 
-/// `sub - offset` as a chain of `-` and `+` (no parentheses needed: a
-/// subscript is affine, so every operator in it binds at least as tightly
-/// as the `-` after it), the offset over `[params | outer counters]`.
-fn minus_offset(sub: Expr, offset: &(Vec<i64>, i64), params: &[String]) -> Expr {
-    let span = sub.span.clone();
-    let node = |kind| Expr {
-        kind,
-        span: span.clone(),
-    };
-    let mut acc = sub;
-    let names = params
-        .iter()
-        .cloned()
-        .chain((1..).map(outer_name))
-        .take(offset.0.len());
-    for (&c, name) in offset.0.iter().zip(names) {
-        if c == 0 {
-            continue;
-        }
-        let var = node(ExprKind::Var(name));
-        let term = match c.unsigned_abs() {
-            1 => var,
-            k => node(ExprKind::Binary(
-                BinaryOp::Mul,
-                Box::new(node(ExprKind::Int(k as i64, k.to_string()))),
-                Box::new(var),
-            )),
-        };
-        let op = if c > 0 { BinaryOp::Sub } else { BinaryOp::Add };
-        acc = node(ExprKind::Binary(op, Box::new(acc), Box::new(term)));
-    }
-    if offset.1 != 0 {
-        let k = offset.1.unsigned_abs();
-        let op = if offset.1 > 0 {
-            BinaryOp::Sub
-        } else {
-            BinaryOp::Add
-        };
-        acc = node(ExprKind::Binary(
-            op,
-            Box::new(acc),
-            Box::new(node(ExprKind::Int(k as i64, k.to_string()))),
-        ));
-    }
-    acc
-}
-
-/// The copy statement of `plan`, dated just before its loop (the pieces
-/// after it in the loop around it move one β on); its index.
-fn insert_copy(scop: &mut Scop, schedule: &mut Schedule, plan: &Plan) -> Result<usize, ScanError> {
+/// The copy statements of `plan`: the copy in, dated just before its
+/// loop, and where the loop writes the array, the copy back just after it
+/// (the pieces after each in the loop around it move one β on). The copy
+/// in's index.
+fn insert_copies(
+    scop: &mut Scop,
+    schedule: &mut Schedule,
+    plan: &Plan,
+) -> Result<usize, ScanError> {
     let depth = plan.depth;
     let &(s0, p0) = plan
         .members
         .first()
         .ok_or_else(|| unsupported("pack: a packed loop with no statement"))?;
-    let prefix = beta(schedule, s0, p0)?[..depth].to_vec();
-    // Make room: the pieces at or after the loop, in the loop around it.
+    let mut place = beta(schedule, s0, p0)?[..depth].to_vec();
+    make_room(schedule, &place)?;
+    let copy_in = copy_statement(scop, schedule, plan, &place, Direction::In)?;
+    if !plan.written.basics().is_empty() {
+        // The loop is at `place + 1` now; the copy back goes after it.
+        if let Some(last) = place.last_mut() {
+            *last += 2;
+        }
+        make_room(schedule, &place)?;
+        copy_statement(scop, schedule, plan, &place, Direction::Back)?;
+    }
+    Ok(copy_in)
+}
+
+/// Every piece at or after β `place` in the loop around it moves one β
+/// on, so that a statement can be dated at `place`.
+fn make_room(schedule: &mut Schedule, place: &[i64]) -> Result<(), ScanError> {
+    let depth = place.len();
     let at = beta_date(depth - 1);
     for s in 0..schedule.statements.len() {
         for p in 0..schedule.statements[s].pieces.len() {
             let b = beta(schedule, s, p)?;
             if b.len() >= depth
-                && b[..depth - 1] == prefix[..depth - 1]
-                && b[depth - 1] >= prefix[depth - 1]
+                && b[..depth - 1] == place[..depth - 1]
+                && b[depth - 1] >= place[depth - 1]
             {
                 let piece = &mut schedule.statements[s].pieces[p];
                 let col = piece.space().out_col(at);
@@ -441,10 +424,8 @@ fn insert_copy(scop: &mut Scop, schedule: &mut Schedule, plan: &Plan) -> Result<
                     .iter()
                     .map(|c| {
                         // t' = t + 1: a·t + … = a·t' - a + ….
-                        let constant = c
-                            .constant
-                            .checked_sub(c.coeffs[col])
-                            .ok_or(ScanError::Poly(crate::poly::PolyError::Overflow))?;
+                        let constant =
+                            c.constant.checked_sub(c.coeffs[col]).ok_or_else(overflow)?;
                         Ok(Constraint {
                             kind: c.kind,
                             coeffs: c.coeffs.clone(),
@@ -456,30 +437,49 @@ fn insert_copy(scop: &mut Scop, schedule: &mut Schedule, plan: &Plan) -> Result<
             }
         }
     }
+    Ok(())
+}
+
+/// One copy statement of `plan`, dated at β `place` inside the loops
+/// around the packed one; its index. The copy in's domain is the cells
+/// the loop accesses, the copy back's those it writes.
+fn copy_statement(
+    scop: &mut Scop,
+    schedule: &mut Schedule,
+    plan: &Plan,
+    place: &[i64],
+    direction: Direction,
+) -> Result<usize, ScanError> {
+    let depth = plan.depth;
+    let s0 = plan.members.first().map_or(0, |m| m.0);
     let rank = plan.bounds.offsets.len();
     let outer = depth - 1;
     let mut iterators: Vec<String> = (1..=outer).map(outer_name).collect();
     iterators.extend((0..rank).map(|k| format!("{PACK_PREFIX}x{k}")));
     let np = scop.params.len();
     // The domain: the footprint, its dimensions renamed.
+    let cells = match direction {
+        Direction::In => &plan.cells,
+        Direction::Back => &plan.written,
+    };
     let mut domain = Set::empty(Space::set(
         scop.params.clone(),
         Some(plan.buffer.clone()),
         iterators.clone(),
     ));
-    for b in plan.cells.basics() {
+    for b in cells.basics() {
         domain.push(BasicSet::from_parts(
             domain.space().clone(),
             b.n_local(),
             b.constraints().to_vec(),
         ));
     }
-    // The dates: [β0, c1, β1, …, c(outer), β(outer) = the loop's place, x0, 0, …].
+    // The dates: [β0, c1, β1, …, c(outer), β(outer) = place, x0, 0, …].
     let n_in = outer + rank;
     let n_out = date_count(n_in);
     let width = np + n_in + n_out;
     let mut rows = Vec::new();
-    for (k, &b) in prefix.iter().enumerate() {
+    for (k, &b) in place.iter().enumerate() {
         let mut coeffs = vec![0; width];
         coeffs[np + n_in + beta_date(k)] = 1;
         rows.push(Constraint::eq(coeffs, -b));
@@ -515,14 +515,17 @@ fn insert_copy(scop: &mut Scop, schedule: &mut Schedule, plan: &Plan) -> Result<
         })
         .collect();
     marks.resize(n_in, Vec::new());
-    let body = copy_body(plan, &iterators[outer..], &scop.params);
+    let names = offset_names(scop, plan);
+    let body = copy_body(plan, &iterators[outer..], &names, direction).ok_or_else(overflow)?;
     let span = scop.span.clone();
-    scop.arrays.push(Array {
-        name: plan.buffer.clone(),
-        n_dims: rank,
-        extents: Some(plan.bounds.extents.iter().map(i64::to_string).collect()),
-        element_type: Some(element_type(scop, &plan.array)?),
-    });
+    if direction == Direction::In {
+        scop.arrays.push(Array {
+            name: plan.buffer.clone(),
+            n_dims: rank,
+            extents: Some(plan.bounds.extents.iter().map(i64::to_string).collect()),
+            element_type: Some(element_type(scop, &plan.array)?),
+        });
+    }
     scop.statements.push(Statement {
         name: plan.buffer.clone(),
         label: None,
@@ -540,29 +543,39 @@ fn insert_copy(scop: &mut Scop, schedule: &mut Schedule, plan: &Plan) -> Result<
     Ok(scop.statements.len() - 1)
 }
 
-/// `buffer[x0 - offset0]… = array[x0]…`.
-fn copy_body(plan: &Plan, cells: &[String], params: &[String]) -> Expr {
+/// `buffer[x0 - offset0]… = array[x0]…` (in), or the other way (back);
+/// `None` on overflow.
+fn copy_body(
+    plan: &Plan,
+    cells: &[String],
+    names: &[String],
+    direction: Direction,
+) -> Option<Expr> {
     let span = 0..0;
     let node = |kind| Expr {
         kind,
         span: span.clone(),
     };
     let var = |n: &str| node(ExprKind::Var(n.to_string()));
-    let target = node(ExprKind::Index(
+    let buffer = node(ExprKind::Index(
         Box::new(var(&plan.buffer)),
         cells
             .iter()
             .zip(&plan.bounds.offsets)
-            .map(|(x, off)| minus_offset(var(x), off, params))
-            .collect(),
+            .map(|(x, off)| minus_offset(var(x), off, names))
+            .collect::<Option<_>>()?,
     ));
-    let source = node(ExprKind::Index(
+    let array = node(ExprKind::Index(
         Box::new(var(&plan.array)),
         cells.iter().map(|x| var(x)).collect(),
     ));
-    node(ExprKind::Assign(
+    let (target, source) = match direction {
+        Direction::In => (buffer, array),
+        Direction::Back => (array, buffer),
+    };
+    Some(node(ExprKind::Assign(
         "=".into(),
         Box::new(target),
         Box::new(source),
-    ))
+    )))
 }

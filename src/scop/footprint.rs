@@ -1,5 +1,5 @@
 //! Footprints: the cells of an array that the statement pieces of one
-//! loop read in one iteration of the loops around it, as a set over
+//! loop read or write in one iteration of the loops around it, as a set over
 //! `[outer loop counters | cells]`, and the box that holds them: per
 //! array dimension an offset affine in the parameters and the outer
 //! counters, and a constant extent. What `pack` copies into a buffer
@@ -39,18 +39,20 @@ impl PackBox {
     }
 }
 
-/// The footprint of the reads of `array` by `members` (statement, piece)
-/// in the loop at `depth`: a set over `[params | c1 … c(depth-1) | x0 …]`,
-/// the counters of the loops around it and the cells. One basic set per
-/// domain disjunct, piece and access disjunct; the iterators and dates are
-/// projected out where Fourier–Motzkin is exact over the integers, and
-/// kept as existentials otherwise.
+/// The footprint of the accesses of `array` of kind `kind` (`None`: reads
+/// and writes) by `members` (statement, piece) in the loop at `depth`: a
+/// set over `[params | c1 … c(depth-1) | x0 …]`, the counters of the loops
+/// around it and the cells. One basic set per domain disjunct, piece and
+/// access disjunct; the iterators and dates are projected out where
+/// Fourier–Motzkin is exact over the integers, and kept as existentials
+/// otherwise.
 pub fn footprint(
     scop: &Scop,
     schedule: &Schedule,
     members: &[(usize, usize)],
     depth: usize,
     array: &str,
+    kind: Option<AccessKind>,
 ) -> Result<Set, PolyError> {
     let rank = scop
         .arrays
@@ -78,7 +80,7 @@ pub fn footprint(
         for access in st
             .accesses
             .iter()
-            .filter(|a| a.kind == AccessKind::Read && a.array == array)
+            .filter(|a| a.array == array && kind.is_none_or(|k| a.kind == k))
         {
             for dom in st.domain.basics() {
                 for acc in access.relation.basics() {

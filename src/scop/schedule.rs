@@ -58,9 +58,10 @@ pub enum Mark {
     /// its updates ([`super::reduction`]).
     Reduction(ReductionOp, String),
     /// Before the loop starts, copy the cells of this array that the
-    /// marked statements read in it into a local buffer, and read the
-    /// buffer instead ([`super::footprint`]; no statement in the loop may
-    /// write the array).
+    /// marked statements access in it into a local buffer, access the
+    /// buffer instead, and after it copy the cells they wrote back
+    /// ([`super::footprint`]; every statement in the loop that accesses
+    /// the array must have the mark).
     Pack(String),
 }
 

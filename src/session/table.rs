@@ -408,7 +408,7 @@ pub const DIRECTIVES: &[DirectiveSpec] = &[
         prototype: "pack(beta, depth, array)",
         arity: 3,
         options: &[],
-        summary: "copy the cells of an array a loop reads into a buffer before it",
+        summary: "copy the tile of an array a loop accesses into a buffer, and back",
         handler: Handler::Rewrite(|a| {
             Ok(Directive::Pack {
                 beta: a.beta(0)?,

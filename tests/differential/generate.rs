@@ -66,8 +66,8 @@ struct View {
     arrays: Vec<String>,
     /// Per statement, the integer scalar it updates as a reduction.
     updates: Vec<Option<String>>,
-    /// Per statement, the arrays it reads that no statement writes (the
-    /// arrays `pack` may copy).
+    /// Per statement, the arrays it reads that no statement writes (a
+    /// `pack` of one copies in only; the others are drawn too).
     read_only: Vec<Vec<String>>,
 }
 
@@ -602,8 +602,9 @@ impl Gen<'_> {
                 // Most often a loop after a tiling (a bounded footprint),
                 // an array of the region (read-only in the loop or not),
                 // now and then a scalar or an unknown name (refused).
-                // Half the time the innermost loop and an array its
-                // statements only read (most often accepted after a tile).
+                // Half the time one of the innermost loops, and mostly an
+                // array its statements only read, else any array (copied
+                // back too): most often accepted after a tile.
                 let b = self.any_beta();
                 let innermost = self.view.min_depth(&b);
                 let d = if innermost > 0 && self.rng.chance(0.5) {
