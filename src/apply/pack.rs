@@ -13,7 +13,8 @@
 //! with their last values, before anything after the loop runs. A
 //! parallel loop around it carries no dependence, so no other thread
 //! touches a cell this iteration writes. Also needed: the footprint has a
-//! box of constant extents (at most [`MAX_BUFFER_CELLS`]), and no loop
+//! box of constant extents (at most [`MAX_BUFFER_CELLS`]) and no
+//! existential variable left (code generation prints its copy), no loop
 //! around the packed one is unrolled (its copies would share one buffer)
 //! or collapsed through it. Checked when marked and again after every
 //! directive ([`first_unsound_pack`]).
@@ -174,6 +175,17 @@ pub fn pack_problem(
     let cells = footprint(scop, schedule, &marked, depth, array, None)?;
     if cells.basics().is_empty() {
         return Ok(None);
+    }
+    if cells.basics().iter().any(|b| b.n_local() > 0) {
+        // Fourier–Motzkin could not project the iterators out exactly
+        // (accesses or bounds through `%` or `/`): the copy would need an
+        // exact guard on an existential, which scanning does not print.
+        return Ok(Some((
+            format!(
+                "the cells of `{array}` it accesses are not a union of polyhedra without existential variables (accesses or bounds through `%` or `/`), and polyc cannot print their copy exactly yet"
+            ),
+            "pack a loop whose accesses and bounds do not go through `%` or `/`",
+        )));
     }
     let Some(b) = pack_box(&cells, depth - 1, rank)? else {
         return Ok(Some((
