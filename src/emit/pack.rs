@@ -76,10 +76,10 @@ pub fn lower(scop: &Scop, schedule: &Schedule) -> Result<Option<Lowered>, ScanEr
         return Ok(None);
     }
     let (mut scop, mut schedule) = split_by_loop(scop, schedule)?;
-    let mut plans = plans(&scop, &schedule)?;
+    let plans = plans(&scop, &schedule)?;
     add_outer_iterators(&mut scop, &mut schedule, &plans)?;
     let mut buffers = Vec::new();
-    for plan in &mut plans {
+    for plan in &plans {
         rewrite_accesses(&mut scop, plan)?;
         let copy = insert_copies(&mut scop, &mut schedule, plan)?;
         buffers.push(Buffer {
