@@ -67,25 +67,16 @@ pub fn pack(
                 "no statement in the loop at depth {depth} (β {prefix:?}) accesses `{array}`"
             )));
         }
+        // A statement packing the array at another depth too is refused
+        // by `pack_problem`, as after any directive.
         for &s in &users {
-            let marks = &schedule.statements[s].marks;
-            if let Some(k) = (0..marks.len())
-                .filter(|&k| k + 1 != depth)
-                .find(|&k| marks[k].contains(&Mark::Pack(array.to_string())))
-            {
-                return Err(refuse(format!(
-                    "statement S{s} already packs `{array}` in its loop at depth {}",
-                    k + 1
-                ))
-                .with_help("pack an array once in a nest"));
-            }
             let at = &mut next.statements[s].marks[depth - 1];
             if !at.contains(&Mark::Pack(array.to_string())) {
                 at.push(Mark::Pack(array.to_string()));
             }
         }
         if let Some((why, help)) =
-            pack_problem(scop, &next, &prefix, depth, array).map_err(unproven)?
+            pack_problem(scop, &next, &prefix, depth, array).map_err(ApplyError::from)?
         {
             return Err(refuse(why).with_help(help));
         }
@@ -261,8 +252,4 @@ fn statements_in(schedule: &Schedule, prefix: &[i64]) -> Vec<usize> {
 
 fn accesses(scop: &Scop, s: usize, array: &str) -> bool {
     scop.statements[s].accesses.iter().any(|a| a.array == array)
-}
-
-fn unproven(e: PolyError) -> ApplyError {
-    ApplyError::from(e)
 }
