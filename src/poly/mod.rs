@@ -57,6 +57,7 @@ mod divisions;
 mod error;
 mod farkas;
 mod omega;
+mod omega_memo;
 mod ops;
 mod print;
 mod relations;

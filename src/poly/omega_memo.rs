@@ -1,0 +1,150 @@
+//! The Omega test's answers, remembered per thread: [`recall`] and
+//! [`remember`].
+//!
+//! The checks of a recipe ask the same integer question many times: the
+//! legality check after each directive proves again every pair of
+//! instances the directive did not move, and `auto`'s offered tiles, jams
+//! and marks are each proven alone and then with the whole schedule. On
+//! 3mm's `auto(pluto)`, 400 of 1,022 Omega tests repeated an earlier one
+//! and took half of the tests' time.
+//!
+//! An answer is kept with the work its test did. A question asked again
+//! gets the same answer and is charged the same work
+//! ([`super::work`]), and when the work left is less than that, the test
+//! runs again (and gives up where it gave up before). So whether a check
+//! gives up never depends on what was asked before: the memo changes how
+//! long an answer takes, never which answer comes back. Only answers are
+//! kept, never a give-up or an overflow.
+//!
+//! The memo holds at most [`MAX_CELLS`] coefficients in all; past that it
+//! is emptied and starts again.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, BuildHasherDefault};
+
+use super::omega::RowHasher;
+use super::{Constraint, ConstraintKind};
+
+/// The most coefficients the questions kept by one thread may hold
+/// together (8 bytes each: 16 MiB).
+pub const MAX_CELLS: usize = 1 << 21;
+
+/// An answer (a point, or `None` for no integer point) and the work it took.
+pub(super) type Answer = (Option<Vec<i64>>, u64);
+
+#[derive(Default)]
+struct Memo {
+    /// Each question, flat ([`encode`]), with its answer, by the hash of
+    /// the question.
+    entries: HashMap<u64, Vec<(Vec<i64>, Answer)>>,
+    /// The coefficients the questions hold together.
+    cells: usize,
+    /// The question being asked, flat: one buffer, reused.
+    question: Vec<i64>,
+}
+
+thread_local! {
+    static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
+}
+
+/// `n`, then each row as its kind (0 for an equality), its length, its
+/// constant and its coefficients: one vector, so a question is one
+/// allocation and one comparison.
+fn encode(n: usize, rows: &[Constraint], out: &mut Vec<i64>) {
+    out.clear();
+    out.push(n as i64);
+    for r in rows {
+        out.push(match r.kind {
+            ConstraintKind::Eq => 0,
+            ConstraintKind::Ineq => 1,
+        });
+        out.push(r.coeffs.len() as i64);
+        out.push(r.constant);
+        out.extend_from_slice(&r.coeffs);
+    }
+}
+
+fn hash(question: &[i64]) -> u64 {
+    BuildHasherDefault::<RowHasher>::default().hash_one(question)
+}
+
+/// The answer to this question and the work it took, when this thread
+/// asked it before.
+pub(super) fn recall(n: usize, rows: &[Constraint]) -> Option<Answer> {
+    MEMO.with(|m| {
+        let memo = &mut *m.borrow_mut();
+        encode(n, rows, &mut memo.question);
+        let bucket = memo.entries.get(&hash(&memo.question))?;
+        bucket
+            .iter()
+            .find(|(q, _)| *q == memo.question)
+            .map(|(_, a)| a.clone())
+    })
+}
+
+/// Keep the answer to this question and the work it took.
+pub(super) fn remember(n: usize, rows: &[Constraint], answer: Answer) {
+    MEMO.with(|m| {
+        let memo = &mut *m.borrow_mut();
+        encode(n, rows, &mut memo.question);
+        let size = memo.question.len();
+        if size > MAX_CELLS / 4 {
+            return;
+        }
+        if memo.cells + size > MAX_CELLS {
+            memo.entries.clear();
+            memo.cells = 0;
+        }
+        memo.cells += size;
+        let question = memo.question.clone();
+        memo.entries
+            .entry(hash(&question))
+            .or_default()
+            .push((question, answer));
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::omega::integer_sample;
+    use super::super::{with_work_limit, Constraint, PolyError};
+
+    /// `2x + 3y = 7 + 6z`, `0 <= x, y, z <= 5`: solved with a change of
+    /// variable and some eliminations, so it costs more than one row.
+    fn system() -> Vec<Constraint> {
+        let mut rows = vec![Constraint::eq(vec![2, 3, -6], -7)];
+        for k in 0..3 {
+            let mut lo = vec![0; 3];
+            lo[k] = 1;
+            rows.push(Constraint::ineq(lo, 0));
+            let mut hi = vec![0; 3];
+            hi[k] = -1;
+            rows.push(Constraint::ineq(hi, 5));
+        }
+        rows
+    }
+
+    #[test]
+    fn a_question_asked_again_gets_the_same_answer_at_the_same_cost() {
+        let rows = system();
+        let (first, spent) = with_work_limit(u64::MAX, || integer_sample(3, &rows));
+        let first = first.expect("solved");
+        assert!(first.is_some() && spent > 1, "{first:?} {spent}");
+        let (again, spent_again) = with_work_limit(u64::MAX, || integer_sample(3, &rows));
+        assert_eq!(again.expect("recalled"), first);
+        assert_eq!(spent_again, spent, "charged as if solved again");
+    }
+
+    #[test]
+    fn the_memo_never_turns_a_give_up_into_an_answer() {
+        let rows = system();
+        let (_, spent) = with_work_limit(u64::MAX, || integer_sample(3, &rows));
+        // Remembered now; with less work left than it took, the test
+        // runs again and gives up as it did without the memo.
+        let (short, _) = with_work_limit(spent - 1, || integer_sample(3, &rows));
+        assert!(matches!(short, Err(PolyError::StepLimit(_))), "{short:?}");
+        let (enough, _) = with_work_limit(spent, || integer_sample(3, &rows));
+        assert!(matches!(enough, Ok(Some(_))), "{enough:?}");
+    }
+}
