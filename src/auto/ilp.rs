@@ -10,9 +10,10 @@
 
 use super::graph::{Edge, Forms};
 use crate::poly::{
-    integer_lexmin_nonneg, rational_lexmin_nonneg, reduced_nonneg_rows, Affine, Constraint,
+    integer_lexmin_of_reduced, rational_lexmin_of_reduced, reduced_nonneg_rows, Affine, Constraint,
     ConstraintKind, PolyError, Ratio,
 };
+use std::borrow::Cow;
 use std::rc::Rc;
 
 /// An affine expression over (I)LP variables.
@@ -78,46 +79,62 @@ impl Ilp {
     /// set needs no row for ([`reduced_nonneg_rows`]). The system is
     /// unchanged.
     pub fn settle(&mut self) -> Result<(), PolyError> {
-        let rows = self.constraints();
+        let (settled, given) = self.parts()?;
+        let rows = [&settled[..], &given].concat();
         self.settled = Rc::new(reduced_nonneg_rows(self.n_var, &rows)?);
         self.rows.clear();
         Ok(())
     }
 
-    fn constraints(&self) -> Vec<Constraint> {
-        let settled = self.settled.iter().map(|c| {
-            let mut c = c.clone();
-            c.pad_to(self.n_var);
-            c
-        });
-        let given = self.rows.iter().map(|(kind, e)| {
-            let mut coeffs = vec![0; self.n_var];
-            for (&v, c) in e.terms() {
-                coeffs[v] = c;
-            }
-            Constraint {
-                kind: *kind,
-                coeffs,
-                constant: e.constant_term(),
-            }
-        });
-        settled.chain(given).collect()
+    /// The settled rows, over `n_var` columns (copied only when variables
+    /// came after them), and the rows given since, reduced.
+    fn parts(&self) -> Result<(Cow<'_, [Constraint]>, Vec<Constraint>), PolyError> {
+        let settled = if self.settled.iter().all(|c| c.coeffs.len() == self.n_var) {
+            Cow::Borrowed(self.settled.as_slice())
+        } else {
+            Cow::Owned(
+                self.settled
+                    .iter()
+                    .map(|c| {
+                        let mut c = c.clone();
+                        c.pad_to(self.n_var);
+                        c
+                    })
+                    .collect(),
+            )
+        };
+        let given: Vec<Constraint> = self
+            .rows
+            .iter()
+            .map(|(kind, e)| {
+                let mut coeffs = vec![0; self.n_var];
+                for (&v, c) in e.terms() {
+                    coeffs[v] = c;
+                }
+                Constraint {
+                    kind: *kind,
+                    coeffs,
+                    constant: e.constant_term(),
+                }
+            })
+            .collect();
+        Ok((settled, reduced_nonneg_rows(self.n_var, &given)?))
     }
 
     /// The integer lexicographic minimum; `None` when infeasible. Exact.
     pub fn integer_lexmin(&self) -> Result<Option<Vec<i64>>, PolyError> {
-        let rows = self.constraints();
+        let (settled, given) = self.parts()?;
         #[cfg(test)]
-        solved::record(self.n_var, &rows);
-        integer_lexmin_nonneg(self.n_var, &rows)
+        solved::record(self.n_var, &[&settled[..], &given].concat());
+        integer_lexmin_of_reduced(self.n_var, &settled, &given)
     }
 
     /// The rational lexicographic minimum; `None` when infeasible. Exact.
     pub fn rational_lexmin(&self) -> Result<Option<Vec<Ratio>>, PolyError> {
-        let rows = self.constraints();
+        let (settled, given) = self.parts()?;
         #[cfg(test)]
-        solved::record(self.n_var, &rows);
-        rational_lexmin_nonneg(self.n_var, &rows)
+        solved::record(self.n_var, &[&settled[..], &given].concat());
+        rational_lexmin_of_reduced(self.n_var, &settled, &given)
     }
 }
 

@@ -80,7 +80,8 @@ pub use omega::WORK_LIMIT;
 pub use ops::LexOpt;
 pub(crate) use print::linear_text;
 pub use simplex::{
-    integer_lexmin_nonneg, rational_lexmin_nonneg, reduced_nonneg_rows, Ratio, STEP_LIMIT,
+    integer_lexmin_nonneg, integer_lexmin_of_reduced, rational_lexmin_nonneg,
+    rational_lexmin_of_reduced, reduced_nonneg_rows, Ratio, STEP_LIMIT,
 };
 pub use space::{Space, Tuple};
 pub use union::{Map, Set};

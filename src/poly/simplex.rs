@@ -70,10 +70,13 @@ pub fn rational_lexmin_nonneg(
     n: usize,
     rows: &[Constraint],
 ) -> Result<Option<Vec<Ratio>>, PolyError> {
-    rational_lexmin_of_reduced(n, &reduced_nonneg_rows(n, rows)?)
+    rational_lexmin_of_reduced(n, &reduced_nonneg_rows(n, rows)?, &[])
 }
 
-/// [`rational_lexmin_nonneg`] of rows already through [`reduced_nonneg_rows`].
+/// [`rational_lexmin_nonneg`] of the rows `base` and `more`. Exact for
+/// any rows; rows through [`reduced_nonneg_rows`] only save work (a
+/// scheduler reduces a system once and solves it with a few more rows
+/// many times).
 ///
 /// Rows join the tableau only when the current point breaks them: the
 /// lexmin of fewer rows that satisfies the others is the lexmin of all
@@ -81,12 +84,13 @@ pub fn rational_lexmin_nonneg(
 /// stopped when rows are added (the columns stay lexicographically
 /// positive, since variable rows are unchanged). Most rows of a
 /// scheduling system never bind, and the tableau stays small.
-fn rational_lexmin_of_reduced(
+pub fn rational_lexmin_of_reduced(
     n: usize,
-    rows: &[Constraint],
+    base: &[Constraint],
+    more: &[Constraint],
 ) -> Result<Option<Vec<Ratio>>, PolyError> {
     let mut t = Tableau::new(n);
-    let mut waiting: Vec<&Constraint> = rows.iter().collect();
+    let mut waiting: Vec<&Constraint> = base.iter().chain(more).collect();
     loop {
         if !t.restore_feasibility()? {
             return Ok(None);
@@ -171,14 +175,25 @@ impl ScaledPoint {
 /// has one; the prefix is fixed or the branched coordinate grows each time,
 /// so it ends.
 pub fn integer_lexmin_nonneg(n: usize, rows: &[Constraint]) -> Result<Option<Vec<i64>>, PolyError> {
-    let mut rows = reduced_nonneg_rows(n, rows)?;
+    integer_lexmin_of_reduced(n, &reduced_nonneg_rows(n, rows)?, &[])
+}
+
+/// [`integer_lexmin_nonneg`] of the rows `base` and `more`. Exact for any
+/// rows; rows through [`reduced_nonneg_rows`] only save work. `base` is
+/// never copied: each branch adds its rows to `more`'s.
+pub fn integer_lexmin_of_reduced(
+    n: usize,
+    base: &[Constraint],
+    more: &[Constraint],
+) -> Result<Option<Vec<i64>>, PolyError> {
+    let mut rows = more.to_vec();
     // Whether `rows` is known to hold an integer point: asked of the Omega
     // test only once the rational lexmin turns out not to be integral (an
     // integral rational lexmin is the integer one), and true of every
     // branch taken after.
     let mut holds_integer_point = false;
     for _ in 0..STEP_LIMIT {
-        let Some(x) = rational_lexmin_of_reduced(n, &rows)? else {
+        let Some(x) = rational_lexmin_of_reduced(n, base, &rows)? else {
             if holds_integer_point {
                 return Err(PolyError::Unsupported(
                     "a set with integer points and no rational lexmin",
@@ -194,7 +209,7 @@ pub fn integer_lexmin_nonneg(n: usize, rows: &[Constraint]) -> Result<Option<Vec
                 .map(Some);
         };
         if !holds_integer_point {
-            if !has_integer_point(n, &rows)? {
+            if !has_integer_point(n, base, &rows)? {
                 return Ok(None);
             }
             holds_integer_point = true;
@@ -225,7 +240,7 @@ pub fn integer_lexmin_nonneg(n: usize, rows: &[Constraint]) -> Result<Option<Vec
                 coeffs,
                 at_least.checked_neg().ok_or(PolyError::Overflow)?,
             ));
-            if has_integer_point(n, &branch)? {
+            if has_integer_point(n, base, &branch)? {
                 next = Some(branch);
                 break;
             }
@@ -302,9 +317,15 @@ pub fn reduced_nonneg_rows(n: usize, rows: &[Constraint]) -> Result<Vec<Constrai
         .collect())
 }
 
-/// Does `{ x ≥ 0 : rows }` hold an integer point? Exact (the Omega test).
-fn has_integer_point(n: usize, rows: &[Constraint]) -> Result<bool, PolyError> {
-    let mut all = rows.to_vec();
+/// Does `{ x ≥ 0 : base, more }` hold an integer point? Exact (the Omega
+/// test).
+fn has_integer_point(
+    n: usize,
+    base: &[Constraint],
+    more: &[Constraint],
+) -> Result<bool, PolyError> {
+    let mut all = base.to_vec();
+    all.extend_from_slice(more);
     for k in 0..n {
         let mut coeffs = vec![0; n];
         coeffs[k] = 1;
@@ -329,6 +350,12 @@ struct Tableau {
 }
 
 fn mul(a: i128, b: i128) -> Result<i128, PolyError> {
+    // Two factors that fit in 64 bits have a product under 2¹²⁶ in
+    // magnitude: one widening multiply, no overflow check (tableau
+    // entries mostly are small).
+    if let (Ok(x), Ok(y)) = (i64::try_from(a), i64::try_from(b)) {
+        return Ok(i128::from(x) * i128::from(y));
+    }
     a.checked_mul(b).ok_or(PolyError::Overflow)
 }
 
@@ -511,6 +538,10 @@ impl Tableau {
     fn pivot(&mut self, r: usize, c: usize) -> Result<(), PolyError> {
         let p = self.rows[r].clone();
         let a = p.coeffs[c];
+        // The columns where the pivot row has an entry, but the pivot's.
+        let support: Vec<usize> = (0..p.coeffs.len())
+            .filter(|&j| j != c && p.coeffs[j] != 0)
+            .collect();
         debug_assert!(a > 0, "pivot on a non-positive entry");
         for row in &mut self.rows {
             let e = row.coeffs[c];
@@ -518,14 +549,18 @@ impl Tableau {
                 continue;
             }
             row.constant = sub(mul(row.constant, a)?, mul(e, p.constant)?)?;
-            row.den = mul(row.den, a)?;
-            for (j, (v, &pv)) in row.coeffs.iter_mut().zip(&p.coeffs).enumerate() {
-                *v = if j == c {
-                    mul(e, p.den)?
-                } else {
-                    sub(mul(*v, a)?, mul(e, pv)?)?
-                };
+            if a == 1 {
+                // `v·1 − e·0 = v`: only the pivot row's entries change it.
+                for &j in &support {
+                    row.coeffs[j] = sub(row.coeffs[j], mul(e, p.coeffs[j])?)?;
+                }
+            } else {
+                row.den = mul(row.den, a)?;
+                for (v, &pv) in row.coeffs.iter_mut().zip(&p.coeffs) {
+                    *v = sub(mul(*v, a)?, mul(e, pv)?)?;
+                }
             }
+            row.coeffs[c] = mul(e, p.den)?;
             row.normalize()?;
         }
         Ok(())
