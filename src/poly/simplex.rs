@@ -117,8 +117,10 @@ pub fn rational_lexmin_of_reduced(
 /// A rational point as integers over one common denominator, to check
 /// rows at it cheaply.
 struct ScaledPoint {
-    /// The numerators over `den`.
-    nums: Vec<i128>,
+    /// The non-zero numerators over `den`, by coordinate: a lexmin over
+    /// `x ≥ 0` is zero in most coordinates, and a row's value only needs
+    /// the others.
+    nonzero: Vec<(usize, i128)>,
     den: i128,
 }
 
@@ -130,11 +132,13 @@ impl ScaledPoint {
         for x in point {
             den = (den / gcd(den, x.den).ok()?).checked_mul(x.den)?;
         }
-        let nums = point
+        let nonzero = point
             .iter()
-            .map(|x| x.num.checked_mul(den / x.den))
+            .enumerate()
+            .filter(|(_, x)| x.num != 0)
+            .map(|(j, x)| Some((j, x.num.checked_mul(den / x.den)?)))
             .collect::<Option<_>>()?;
-        Some(ScaledPoint { nums, den })
+        Some(ScaledPoint { nonzero, den })
     }
 
     /// Does `c` hold at the point? A cheap check: `false` also when the
@@ -144,7 +148,8 @@ impl ScaledPoint {
         let Some(mut value) = i128::from(c.constant).checked_mul(self.den) else {
             return false;
         };
-        for (&a, &x) in c.coeffs.iter().zip(&self.nums) {
+        for &(j, x) in &self.nonzero {
+            let a = c.coeffs.get(j).copied().unwrap_or(0);
             if a == 0 {
                 continue;
             }
