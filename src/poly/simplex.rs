@@ -543,10 +543,15 @@ impl Tableau {
     fn pivot(&mut self, r: usize, c: usize) -> Result<(), PolyError> {
         let p = self.rows[r].clone();
         let a = p.coeffs[c];
-        // The columns where the pivot row has an entry, but the pivot's.
-        let support: Vec<usize> = (0..p.coeffs.len())
-            .filter(|&j| j != c && p.coeffs[j] != 0)
-            .collect();
+        // With a pivot of 1, the columns where the pivot row has an entry
+        // (but the pivot's): the only ones a row changes in.
+        let support: Vec<usize> = if a == 1 {
+            (0..p.coeffs.len())
+                .filter(|&j| j != c && p.coeffs[j] != 0)
+                .collect()
+        } else {
+            Vec::new()
+        };
         debug_assert!(a > 0, "pivot on a non-positive entry");
         for row in &mut self.rows {
             let e = row.coeffs[c];

@@ -991,11 +991,11 @@ fn compile(src: &Path, jobs: &[(&str, Vec<&str>, PathBuf)]) -> Result<(), String
 /// grows with the code it is given, and a recipe may legally ask for 1,024
 /// unrolled copies of a statement (gcc -O1 takes 12 s on 300 KB of adi;
 /// clang `-O1 -fsanitize=bounds` 66 s on 314 KB of unrolled lu, about
-/// 0.2 s per KB, seed 305): that is the user's request, not a polyc hang. Processor time, not the
-/// wall clock, which a loaded machine stretches: clang took over 10 s on
-/// 7 KB of unrolled doitgen that it compiles in 1.4 s alone (seed 30,
-/// beside a CI run), and gcc passed 46 s on 160 KB of unrolled symm beside
-/// a build (seed 54).
+/// 0.2 s per KB, seed 305): that is the user's request, not a polyc
+/// hang. Processor time, not the wall clock, which a loaded machine
+/// stretches: clang took over 10 s on 7 KB of unrolled doitgen that it
+/// compiles in 1.4 s alone (seed 30, beside a CI run), and gcc passed
+/// 46 s on 160 KB of unrolled symm beside a build (seed 54).
 fn compile_limit(bytes: u64) -> Duration {
     Duration::from_secs(30 + bytes / 2_000)
 }
