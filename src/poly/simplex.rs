@@ -700,6 +700,13 @@ mod tests {
             let got = integer_lexmin_nonneg(n, &rows)
                 .unwrap_or_else(|e| panic!("case {case}: {e}: {rows:?}"));
             assert_eq!(got, expected, "case {case}: {rows:?}");
+            // Split into a base and more rows, neither reduced: the same
+            // lexmin (reduction only saves work).
+            let at = rng.next(rows.len() as i64 + 1) as usize;
+            let (base, more) = rows.split_at(at);
+            let split = integer_lexmin_of_reduced(n, base, more)
+                .unwrap_or_else(|e| panic!("case {case}: {e}: {rows:?}"));
+            assert_eq!(split, expected, "case {case}, split at {at}: {rows:?}");
             // The rational lexmin exists whenever an integer point does,
             // and is lexicographically no greater.
             let rational = rational_lexmin_nonneg(n, &rows)
