@@ -366,7 +366,9 @@ impl Pair {
         extra: &[Constraint],
     ) -> Result<Option<Violation>, PolyError> {
         let dims = self.n_param + self.n_src + self.n_tgt + self.n_src_dates + self.n_tgt_dates;
-        let names = (0..dims).map(|k| format!("c{k}")).collect();
+        // The set is only sampled, never printed: unnamed columns (an
+        // empty `String` does not allocate).
+        let names = vec![String::new(); dims];
         let mut rows = self.rows.clone();
         rows.extend(extra.iter().cloned());
         let set = BasicSet::from_parts(
