@@ -7,6 +7,12 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// polyc's exact arithmetic makes and drops hundreds of thousands of
+/// small rows a run (the Omega test's, the simplex's): with glibc's
+/// allocator that was about 40% of a scheduling run's instructions.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let mut args = std::env::args_os();
     let first = args.nth(1);
