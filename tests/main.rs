@@ -3,6 +3,11 @@
 //! folders beside it (kernels, recipes, schedules, snapshots). A test
 //! file not declared here would not run: `tidy` checks that every one is.
 
+/// The binary's allocator (src/main.rs): the tests that run the driver
+/// in-process, and the random tester, run as fast as `polyc` does.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod apply;
 mod auto;
 mod bench;
