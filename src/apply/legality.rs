@@ -147,7 +147,8 @@ fn unsound_pack(scop: &Scop, schedule: &Schedule) -> Result<Option<Illegal>, Pol
     )
 }
 
-/// The first loop marked parallel or vector that carries a dependence (a
+/// The first loop marked parallel or vector, or mapped to CUDA blocks or
+/// threads, that carries a dependence (a
 /// directive may have moved statements into a marked loop, or changed its
 /// dates), on the schedule or, inside a loop marked `unroll_jam`, on the
 /// jammed schedule ([`jam_carried`]). Exact; one carried-dependence test
@@ -164,10 +165,7 @@ pub fn first_carried_mark(
     let mut checked: Vec<Key> = Vec::new();
     for (statement, st) in schedule.statements.iter().enumerate() {
         for (k, marks) in st.marks.iter().enumerate() {
-            if !marks
-                .iter()
-                .any(|m| matches!(m, Mark::Parallel | Mark::Vector))
-            {
+            if !marks.iter().any(|m| unordered(m) || *m == Mark::Vector) {
                 continue;
             }
             let depth = k + 1;
@@ -177,7 +175,7 @@ pub fn first_carried_mark(
                 Mark::Safelen(n) => Some(*n),
                 _ => None,
             }) {
-                Some(n) if !marks.contains(&Mark::Parallel) => Some(n),
+                Some(n) if !marks.iter().any(unordered) => Some(n),
                 _ => None,
             };
             // A parallel or vector loop with a reduction may carry the
@@ -247,6 +245,12 @@ pub fn first_carried_mark(
         }
     }
     Ok(None)
+}
+
+/// Whether the mark runs its loop's iterations in no order (threads, CUDA
+/// blocks or threads): such a loop may carry no dependence at all.
+fn unordered(m: &Mark) -> bool {
+    matches!(m, Mark::Parallel | Mark::GpuBlock(_) | Mark::GpuThread(_))
 }
 
 /// The most loops of one nest that may be jammed: two (a register tile);

@@ -2,7 +2,9 @@
 //! marks on a loop. A parallel loop is legal iff it carries no dependence
 //! among the statements it encloses (exact: [`carried_dependence`]); a
 //! vector loop also when every dependence it carries spans at least two
-//! dates, which its `safelen` mark records ([`vector_safelen`]).
+//! dates, which its `safelen` mark records ([`vector_safelen`]). The GPU
+//! mappings `gpu_block` and `gpu_thread` ([`map_gpu`]) are checked as a
+//! parallel loop is.
 
 use super::legality::{jam_marks, jam_violation, MAX_NESTED_JAMS};
 use super::reduction::{deps_but_reduction, reduction_operator};
@@ -189,6 +191,47 @@ fn mark_loops(
                 marks.retain(|m| !matches!(m, Mark::Safelen(_)));
                 marks.extend(safelen.map(Mark::Safelen));
             }
+        }
+    }
+    Ok(next)
+}
+
+/// Map the loop at `depth` around the statements under `beta` to CUDA
+/// blocks (`thread`: to a block's threads) along `dim` (0 = x, 1 = y,
+/// 2 = z), once proven that it carries no dependence: blocks and threads
+/// run its iterations in any order, at once. A loop has one mapping: an
+/// earlier one is replaced. How mapped loops may nest is checked where
+/// kernels are made (`emit::cuda`).
+pub fn map_gpu(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    beta: &[i64],
+    depth: usize,
+    thread: bool,
+    dim: u8,
+) -> Result<Schedule, ApplyError> {
+    let what = if thread { "gpu_thread" } else { "gpu_block" };
+    if dim > 2 {
+        return Err(ApplyError::precondition(format!(
+            "{what}: the dimension must be 0 (x), 1 (y) or 2 (z), not {dim}"
+        )));
+    }
+    let mark = if thread {
+        Mark::GpuThread(dim)
+    } else {
+        Mark::GpuBlock(dim)
+    };
+    let loops = loops_around(schedule, beta, depth, what)?;
+    let mut next = schedule.clone();
+    for prefix in &loops {
+        if let Some(v) = carried_dependence(scop, schedule, deps, prefix, depth)? {
+            return Err(carried(depth, v));
+        }
+        for t in under(schedule, prefix)? {
+            let marks = &mut next.statements[t.statement].marks[depth - 1];
+            marks.retain(|m| !matches!(m, Mark::GpuBlock(_) | Mark::GpuThread(_)));
+            marks.push(mark.clone());
         }
     }
     Ok(next)

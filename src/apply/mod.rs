@@ -12,6 +12,10 @@
 //! This module knows schedules, dependences and `poly`; it knows nothing
 //! about recipe syntax (the front end turns calls into [`Directive`]s) or
 //! code generation.
+//!
+//! Length: the [`Directive`] enum, one documented variant per directive,
+//! and the one dispatch of [`apply`] over it; each rewrite lives in its own
+//! file, and what is left here is the list of them.
 
 mod affine;
 mod blocking;
@@ -149,6 +153,15 @@ pub enum Directive {
         depth: usize,
         reduction: Option<String>,
     },
+    /// Map the loop at `depth` to CUDA blocks (or, with `thread`, to the
+    /// threads of a block) along `dim` (0 = x, 1 = y, 2 = z): it must carry
+    /// no dependence.
+    MapGpu {
+        beta: Vec<i64>,
+        depth: usize,
+        thread: bool,
+        dim: u8,
+    },
     /// Copy the cells of `array` that the loop at `depth` accesses into a
     /// buffer before it starts, access the buffer in it, and copy the
     /// cells it wrote back after it.
@@ -188,6 +201,7 @@ impl Directive {
             | Directive::UnrollJam { beta, .. }
             | Directive::Parallelize { beta, .. }
             | Directive::Vectorize { beta, .. }
+            | Directive::MapGpu { beta, .. }
             | Directive::Pack { beta, .. } => beta,
         }
     }
@@ -495,6 +509,12 @@ pub fn rewrite(
                 ..ParallelOptions::default()
             },
         )?,
+        Directive::MapGpu {
+            beta,
+            depth,
+            thread,
+            dim,
+        } => marks::map_gpu(scop, deps, schedule, beta, *depth, *thread, *dim)?,
         Directive::Pack { beta, depth, array } => pack::pack(scop, schedule, beta, *depth, array)?,
     };
     tree::normalize(&mut next)?;

@@ -239,6 +239,18 @@ impl Args<'_> {
         }
     }
 
+    /// A CUDA grid or block dimension: `0`, `1`, `2` or `"x"`, `"y"`, `"z"`.
+    pub fn gpu_dim(&self, k: usize) -> Result<u8, RecipeError> {
+        let expected = "a dimension: 0, 1, 2 or \"x\", \"y\", \"z\"";
+        match &self.arg(k).value {
+            Value::Int(v @ 0..=2) => Ok(*v as u8),
+            Value::Str(x) if x == "x" => Ok(0),
+            Value::Str(x) if x == "y" => Ok(1),
+            Value::Str(x) if x == "z" => Ok(2),
+            _ => Err(self.wrong(k, expected)),
+        }
+    }
+
     /// A list of integers, written `[1, 0]` (the β syntax).
     pub fn list(&self, k: usize) -> Result<Vec<i64>, RecipeError> {
         match &self.arg(k).value {

@@ -180,6 +180,13 @@ fn carried(
             kind(dep.kind),
             dep_text(scop, dep),
         )
+    } else if call.name == "gpu_block" || call.name == "gpu_thread" {
+        format!(
+            "the loop at depth {depth} carries a {} dependence {}: its iterations cannot run on different CUDA {}",
+            kind(dep.kind),
+            dep_text(scop, dep),
+            if call.name == "gpu_block" { "blocks" } else { "threads" }
+        )
     } else {
         format!(
             "after `{}`, the loop at depth {depth}, marked parallel or vector earlier, would carry a {} dependence {}",

@@ -71,6 +71,16 @@ const fn not_yet(name: &'static str, summary: &'static str) -> DirectiveSpec {
     }
 }
 
+/// `gpu_block` or (`thread`) `gpu_thread` from its arguments.
+fn gpu_map(a: &Args, thread: bool) -> Result<Directive, RecipeError> {
+    Ok(Directive::MapGpu {
+        beta: a.beta(0)?,
+        depth: a.depth(1)?,
+        thread,
+        dim: a.gpu_dim(2)?,
+    })
+}
+
 const ISS_PROTOTYPE: &str =
     "iss(beta_loop, {out | in | params | const}) or iss(beta_loop, c1 >= N / 2)";
 
@@ -402,6 +412,22 @@ pub const DIRECTIVES: &[DirectiveSpec] = &[
             })
         }),
     },
+    spec(
+        "gpu_block",
+        &[],
+        "gpu_block(beta, depth, dim)",
+        3,
+        "run a loop's iterations on CUDA blocks (dim 0/\"x\", 1/\"y\", 2/\"z\")",
+        |a| gpu_map(a, false),
+    ),
+    spec(
+        "gpu_thread",
+        &[],
+        "gpu_thread(beta, depth, dim)",
+        3,
+        "run a loop's iterations on the threads of a CUDA block",
+        |a| gpu_map(a, true),
+    ),
     DirectiveSpec {
         name: "pack",
         aliases: &[],
