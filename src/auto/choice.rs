@@ -35,6 +35,11 @@ pub struct BandChoice {
     /// The factor by which the point loop around that one was unrolled and
     /// jammed too (a register tile), when it was.
     pub(crate) jam_outer: Option<u32>,
+    /// With `target = gpu`: the members mapped to blocks (their tile
+    /// loops when tiled, else their loops), then those mapped to threads
+    /// (their point loops), each with its dimension (0 = x).
+    pub(crate) gpu_blocks: Vec<(usize, u8)>,
+    pub(crate) gpu_threads: Vec<(usize, u8)>,
 }
 
 impl BandChoice {
@@ -132,6 +137,15 @@ impl BandChoice {
                 ""
             };
             parts.push(format!("parallel: {tile}{}", members[m]));
+        }
+        for (what, mapped) in [("blocks", &self.gpu_blocks), ("threads", &self.gpu_threads)] {
+            if !mapped.is_empty() {
+                let list: Vec<String> = mapped
+                    .iter()
+                    .map(|&(m, d)| format!("{} on {}", members[m], ["x", "y", "z"][usize::from(d)]))
+                    .collect();
+                parts.push(format!("CUDA {what}: {}", list.join(", ")));
+            }
         }
         if self.vector {
             if let Some(&last) = self.order.last() {

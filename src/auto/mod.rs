@@ -14,6 +14,8 @@
 //!   size from the band's data footprint;
 //! * [`tiling`]: tiles, wavefronts, loop order and parallel and vector
 //!   marks, as `apply` rewrites;
+//! * [`gpu_map`]: with `target = gpu`, which tile and point loops become
+//!   CUDA blocks and threads;
 //! * [`choice`]: what was chosen for each band, in words;
 //! * [`subtree`]: one top-level nest or one subtree inside loops scheduled
 //!   on its own (`auto(pluto, [b])`, `auto(pluto, [b, c])`).
@@ -27,6 +29,7 @@
 mod choice;
 mod coalescing;
 mod feautrier;
+mod gpu_map;
 mod graph;
 mod ilp;
 mod independence;
@@ -72,6 +75,10 @@ pub struct AutoOptions {
     /// and `session::auto` schedules again without register tiles when it
     /// does not.
     pub register_tile: bool,
+    /// `target = gpu`: map each outermost band with coincident members to
+    /// CUDA blocks (its tile loops) and threads (its point loops) instead
+    /// of marking loops parallel and vector (`tiling`).
+    pub gpu: bool,
 }
 
 /// The tile size of the bands `auto` tiles.
@@ -95,6 +102,7 @@ impl Default for AutoOptions {
             wavefront: false,
             unroll_jam: true,
             register_tile: true,
+            gpu: false,
         }
     }
 }

@@ -28,9 +28,16 @@
 //! band where no outer loop is parallel) is tiled whatever its reuse, and
 //! its tiles run as a wavefront: the first tile loop is skewed by the
 //! second (`T₀ + T₁`), which is then marked parallel.
+//!
+//! With `target = gpu` ([`super::gpu_map`]), an outermost band with a
+//! coincident member is tiled whatever its reuse, its coincident point
+//! loops moved outside the others, and its tile and point loops mapped to
+//! CUDA blocks and threads (`gpu_block`, `gpu_thread`) in place of the
+//! parallel, vector and jam marks.
 
 use super::choice::BandChoice;
 use super::feautrier::AffineRow;
+use super::gpu_map::{gpu_map, gpu_mapping, gpu_tile};
 use super::locality;
 use super::tree::Tree;
 use super::{AutoOptions, TileSize};
@@ -125,6 +132,8 @@ pub(crate) fn tile_and_mark(
             left_to_compiler: false,
             jam: None,
             jam_outer: None,
+            gpu_blocks: Vec::new(),
+            gpu_threads: Vec::new(),
         })
         .collect();
     for (index, site) in sites.iter().enumerate().rev() {
@@ -158,7 +167,13 @@ pub(crate) fn tile_and_mark(
         // `sum[p] = 0` would give that statement a point per tile, and
         // code that unrolled such tiles later took minutes to generate:
         // it stays untiled.
+        // For the GPU, an outermost band with a coincident member is tiled
+        // whatever its reuse: its tile loops become blocks, its point
+        // loops threads.
+        let gpu_band =
+            options.gpu && parallel && site.permutable && site.first_coincident.is_some();
         let needs_wavefront = options.wavefront
+            && !options.gpu
             && parallel
             && site.permutable
             && k >= 2
@@ -176,8 +191,9 @@ pub(crate) fn tile_and_mark(
             reuse.iter().any(|r| r.invariant > 0)
         };
         let tiled = match options.tile {
-            _ if !worth_tiles => None,
             TileSize::Off => None,
+            TileSize::Footprint if gpu_band => Some(gpu_tile(k)),
+            _ if !worth_tiles && !gpu_band => None,
             TileSize::Fixed(size) => Some(size),
             TileSize::Footprint => Some(locality::footprint_tile(
                 scop,
@@ -212,7 +228,31 @@ pub(crate) fn tile_and_mark(
         // `points`; the member to run innermost moves there by swaps.
         let points = if tiled.is_some() { p + k } else { p };
         let mut order: Vec<usize> = (0..k).collect();
-        if !reuse.is_empty() {
+        if options.gpu && tiled.is_some() {
+            // Threads outside, each running the other point loops: the
+            // coincident members first, the one whose step walks the most
+            // accesses along a row last among them (threadIdx.x: coalesced
+            // accesses), then the others in the scheduler's order.
+            let best = (0..k)
+                .rev()
+                .filter(|&m| site.coincident[m])
+                .max_by_key(|&m| reuse.get(m).map_or(0, |r| r.score));
+            let mut target: Vec<usize> = (0..k)
+                .filter(|&m| site.coincident[m] && Some(m) != best)
+                .collect();
+            target.extend(best);
+            target.extend((0..k).filter(|&m| !site.coincident[m]));
+            for (q, &wanted) in target.iter().enumerate() {
+                let Some(r) = order.iter().position(|&m| m == wanted) else {
+                    continue;
+                };
+                for d in (points + q..points + r).rev() {
+                    step(interchange(d), true);
+                }
+                let m = order.remove(r);
+                order.insert(q, m);
+            }
+        } else if !reuse.is_empty() {
             // The best score; among equals the later member (no move).
             let best = (0..k)
                 .rev()
@@ -257,7 +297,33 @@ pub(crate) fn tile_and_mark(
         // sizes measured (docs/performance.md, "Innermost loops deep in a
         // nest").
         let inner_untiled = site.innermost && tiled.is_none() && p > 3;
-        choice.left_to_compiler = inner_untiled && parallel && site.coincident[order[k - 1]];
+        choice.left_to_compiler =
+            !options.gpu && inner_untiled && parallel && site.coincident[order[k - 1]];
+        if options.gpu {
+            if parallel {
+                let (blocks, threads) = gpu_mapping(
+                    site.first_coincident,
+                    &site.coincident,
+                    &order,
+                    tiled.is_some(),
+                );
+                for &(m, dim) in &blocks {
+                    let depth = if tiled.is_some() {
+                        p + m
+                    } else {
+                        p + order.iter().position(|&o| o == m).unwrap_or(m)
+                    };
+                    step(gpu_map(depth, false, dim), true);
+                }
+                for &(m, dim) in &threads {
+                    let position = order.iter().position(|&o| o == m).unwrap_or(m);
+                    step(gpu_map(points + position, true, dim), true);
+                }
+                choice.gpu_blocks = blocks;
+                choice.gpu_threads = threads;
+            }
+            continue;
+        }
         if parallel {
             // `(member, depth)`: the second tile loop of a wavefront; the
             // outermost coincident member: its tile loop when tiled, else
@@ -381,6 +447,7 @@ pub(crate) fn tile_and_mark(
             | Directive::Skew { beta: b, depth, .. }
             | Directive::Parallelize { beta: b, depth, .. }
             | Directive::Vectorize { beta: b, depth, .. }
+            | Directive::MapGpu { beta: b, depth, .. }
             | Directive::UnrollJam { beta: b, depth, .. }
             | Directive::Interchange {
                 beta: b, d1: depth, ..

@@ -82,6 +82,10 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
                 options.register_tile = b == 1
             }
             (Some("register_tile"), _) => return Err(bad("`true` or `false`")),
+            (Some("target"), Value::Ident(t) | Value::Str(t)) if t == "cpu" || t == "gpu" => {
+                options.gpu = t == "gpu"
+            }
+            (Some("target"), _) => return Err(bad("`cpu` or `gpu`")),
             (Some("fuse"), value) => {
                 options.fusion = match value {
                     Value::Ident(f) | Value::Str(f) => fusion(f),
@@ -115,7 +119,7 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
                     )
                     .with_label("unknown option")
                     .with_help(
-                        "options: `tile = SIZE | false`, `parallel = true | false`, `fuse = no | smart | max`, `wavefront = true | false`, `unroll_jam = true | false`, `register_tile = true | false`",
+                        "options: `tile = SIZE | false`, `parallel = true | false`, `fuse = no | smart | max`, `wavefront = true | false`, `unroll_jam = true | false`, `register_tile = true | false`, `target = cpu | gpu`",
                     ),
                 ))
             }
