@@ -15,6 +15,7 @@ mod clay;
 mod cli;
 mod codegen;
 mod common;
+mod cuda;
 mod deps;
 mod differential;
 mod docs_examples;

@@ -30,6 +30,8 @@ pub fn run(cli: &BenchCli) -> Outcome {
         rar: false,
         explain: false,
         schedule: cli.schedule.clone(),
+        sizes: None,
+        dump_sizes: false,
         scop: None,
         max_operations: crate::cli::DEFAULT_MAX_OPERATIONS,
         time_limit: crate::cli::DEFAULT_TIME_LIMIT_S,

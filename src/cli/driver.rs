@@ -9,10 +9,13 @@ mod schedule_file;
 use recipes::{apply_clay_comments, apply_recipe, apply_script, is_script, load_recipe};
 use schedule_file::{load_schedules, schedules_from_json};
 
+use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::path::Path;
 
 use crate::cli::{Cli, Emit, Target};
+use crate::emit::cuda::{cuda_region, declaration_start, kernel_text, CUDA_HELPERS};
+use crate::emit::loops::cuda::LaunchSizes;
 use crate::emit::{pack, print_loops, scan, splice, PrintOptions, HELPERS};
 use crate::lang::c::{read_source, SourceFile};
 use crate::scop::deps_view::{deps_json, deps_text, DepsJson};
@@ -52,8 +55,8 @@ pub fn run(cli: &Cli) -> Outcome {
     if cli.explain {
         return not_implemented("--explain (lands with the automatic schedulers)");
     }
-    if cli.target == Target::Cuda {
-        return not_implemented("--target cuda");
+    if (cli.sizes.is_some() || cli.dump_sizes) && cli.target != Target::Cuda {
+        return Outcome::usage("--sizes and --dump-sizes go with --target cuda");
     }
     let name = cli.file.display().to_string();
     let text = match fs::read(&cli.file) {
@@ -141,7 +144,11 @@ pub fn run(cli: &Cli) -> Outcome {
             let opts = PrintOptions {
                 pragmas: cli.target == Target::Openmp,
             };
-            match generate(&file, &schedules, opts) {
+            let generated = match cli.target {
+                Target::Cuda => generate_cuda(&file, &schedules, cli),
+                _ => generate(&file, &schedules, opts),
+            };
+            match generated {
                 Ok(s) => s,
                 Err(o) => return o,
             }
@@ -336,6 +343,97 @@ fn region_error(file: &SourceFile, scop: &crate::scop::Scop, msg: String) -> Out
     }
 }
 
+/// `what` (code generation) of `scop`'s region failed, and why: a
+/// diagnostic on the region.
+fn generation_failed(
+    file: &SourceFile,
+    scop: &crate::scop::Scop,
+    what: &str,
+    why: String,
+) -> Outcome {
+    region_error(
+        file,
+        scop,
+        format!("{what} for scop region {} failed: {why}", scop.region),
+    )
+}
+
+/// The file for CUDA: every region's body replaced by host code, its
+/// kernels before the function that holds it, the CUDA helpers on top
+/// (docs/cuda.md); with `--dump-sizes`, each kernel's launch sizes as JSON
+/// instead.
+fn generate_cuda(file: &SourceFile, schedules: &[Schedule], cli: &Cli) -> Result<String, Outcome> {
+    let given: HashMap<String, LaunchSizes> = match &cli.sizes {
+        Some(path) => {
+            let text = read_text(path)?;
+            serde_json::from_str(&text).map_err(|e| {
+                Outcome::usage(format!(
+                    "{}: not a sizes file ({e}); `--dump-sizes` prints the form",
+                    path.display()
+                ))
+            })?
+        }
+        None => HashMap::new(),
+    };
+    let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+    let mut dumped: BTreeMap<String, LaunchSizes> = BTreeMap::new();
+    let mut kernels = 0;
+    for ((r, scop), schedule) in file.regions.iter().zip(&file.scops).zip(schedules) {
+        let failed = |why: String| generation_failed(file, scop, "CUDA code generation", why);
+        if schedule
+            .statements
+            .iter()
+            .flat_map(|s| s.marks.iter().flatten())
+            .any(|m| matches!(m, crate::scop::Mark::Pack(_)))
+        {
+            return Err(failed(
+                "`pack` is not supported with --target cuda yet (its buffers would need to live in shared memory)".into(),
+            ));
+        }
+        let nodes = scan(scop, schedule).map_err(|e| failed(e.to_string()))?;
+        let indent = splice::leading_indent(&file.text[r.body.clone()]);
+        let region =
+            cuda_region(scop, &nodes, indent, &file.text, kernels, &given).map_err(failed)?;
+        kernels += region.kernels.len();
+        for k in &region.kernels {
+            if let Some(sizes) = &k.sizes {
+                dumped.insert(k.name.clone(), sizes.clone());
+            }
+        }
+        let at = declaration_start(&file.text, r.open.start);
+        let text: String = region
+            .kernels
+            .iter()
+            .map(|k| format!("\n{}", kernel_text(k)))
+            .collect();
+        edits.push((at..at, text));
+        edits.push((r.body.clone(), region.body));
+    }
+    if let Some(name) = given.keys().find(|k| !dumped.contains_key(*k)) {
+        return Err(Outcome::usage(format!(
+            "--sizes names `{name}`, which is not a kernel with blocks and threads here (`--dump-sizes` lists them)"
+        )));
+    }
+    if cli.dump_sizes {
+        // One kernel a line: the form `--sizes` reads.
+        let lines: Vec<String> = dumped
+            .iter()
+            .map(|(name, sizes)| {
+                let value = serde_json::to_string(sizes).unwrap_or_default();
+                format!(
+                    "  \"{name}\": {}",
+                    value.replace(',', ", ").replace(':', ": ")
+                )
+            })
+            .collect();
+        if lines.is_empty() {
+            return Ok("{}\n".into());
+        }
+        return Ok(format!("{{\n{}\n}}\n", lines.join(",\n")));
+    }
+    Ok(format!("{CUDA_HELPERS}{}", splice::edit(&file.text, edits)))
+}
+
 /// The file with every region generated from its schedule (one per region).
 fn generate(
     file: &SourceFile,
@@ -344,16 +442,7 @@ fn generate(
 ) -> Result<String, Outcome> {
     let mut bodies = Vec::new();
     for ((r, scop), schedule) in file.regions.iter().zip(&file.scops).zip(schedules) {
-        let failed = |why: String| {
-            region_error(
-                file,
-                scop,
-                format!(
-                    "code generation for scop region {} failed: {why}",
-                    scop.region
-                ),
-            )
-        };
+        let failed = |why: String| generation_failed(file, scop, "code generation", why);
         let lowered = pack::lower(scop, schedule).map_err(|e| failed(e.to_string()))?;
         let (scop, schedule, buffers) = match &lowered {
             Some(l) => (&l.scop, &l.schedule, l.buffers.as_slice()),

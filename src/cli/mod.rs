@@ -20,7 +20,7 @@ pub enum Target {
     Openmp,
     /// plain C, no pragmas
     C,
-    /// CUDA host and kernel code (not yet implemented: exits 2)
+    /// CUDA host and kernel code (docs/cuda.md)
     Cuda,
 }
 
@@ -90,6 +90,14 @@ pub struct Cli {
     /// Load a schedule (JSON) instead of a recipe
     #[arg(long, value_name = "FILE.json")]
     pub schedule: Option<PathBuf>,
+    /// With `--target cuda`: each kernel's block and grid sizes from this
+    /// file, in the form `--dump-sizes` prints
+    #[arg(long, value_name = "FILE.json")]
+    pub sizes: Option<PathBuf>,
+    /// With `--target cuda`: print each kernel's block and grid sizes (JSON)
+    /// instead of code
+    #[arg(long = "dump-sizes")]
+    pub dump_sizes: bool,
     /// Apply the recipe to scop region N only (1-based)
     #[arg(long = "scop", value_name = "N")]
     pub scop: Option<usize>,

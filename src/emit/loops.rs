@@ -1,6 +1,7 @@
 //! Printing the loop AST of [`super::scan`] as C: loops with declared
 //! variables, guards, statement bodies with their iterators replaced, and
-//! the OpenMP pragmas of the loop marks (`--target openmp`).
+//! the OpenMP pragmas of the loop marks (`--target openmp`); or, by
+//! [`cuda`], as CUDA kernels and the host code that launches them.
 //!
 //! Bounds that need them use the helpers `polyc_floord`, `polyc_ceild`,
 //! `polyc_max` and `polyc_min`, defined once per file by [`HELPERS`]
@@ -22,6 +23,9 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 mod clauses;
+pub mod cuda;
+
+pub use cuda::print_cuda;
 mod fold;
 mod int_range;
 mod pragmas;
@@ -95,6 +99,8 @@ struct Printer<'a> {
     /// its innermost bodies hold (1 outside any jammed loop): a jam inside
     /// keeps each copy's run together ([`crate::emit::scan::rewrite::jammed`]).
     jam_groups: usize,
+    /// Printing CUDA: on the host or in a kernel ([`cuda`]).
+    gpu: Option<cuda::Gpu>,
 }
 
 /// Why loops could not be printed.
@@ -106,6 +112,9 @@ pub enum PrintError {
     /// A `collapse` clause on loops that are not a perfect rectangular
     /// nest, and why ([`clauses`]).
     Collapse(String),
+    /// Mapped loops that CUDA cannot run as blocks and threads, and why
+    /// ([`cuda::check_mapping`]).
+    Cuda(String),
 }
 
 impl std::fmt::Display for PrintError {
@@ -118,7 +127,7 @@ impl std::fmt::Display for PrintError {
             PrintError::BeyondInt(None) => f.write_str(
                 "the generated loops would need a constant past 64 bits, outside the range of a C `int` (the loops count with `int`s)",
             ),
-            PrintError::Collapse(why) => f.write_str(why),
+            PrintError::Collapse(why) | PrintError::Cuda(why) => f.write_str(why),
         }
     }
 }
@@ -162,20 +171,7 @@ fn print_block(
             return Err(PrintError::BeyondInt(Some(v)));
         }
     }
-    let mut p = Printer {
-        scop,
-        buffers,
-        opts,
-        offsets: HashMap::new(),
-        out: String::new(),
-        labels_done: Vec::new(),
-        int_only,
-        too_large: Cell::new(None),
-        place: Place::Serial,
-        collapsed: 0,
-        refused: None,
-        jam_groups: 1,
-    };
+    let mut p = Printer::new(scop, buffers, opts, int_only);
     p.nodes(nodes, indent);
     let mut unused = String::new();
     for name in unused_outer_iterators(&p.out, scop) {
@@ -211,6 +207,26 @@ fn unused_outer_iterators(text: &str, scop: &Scop) -> Vec<String> {
 fn reads(text: &str, name: &str) -> bool {
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .any(|word| word == name)
+}
+
+impl<'a> Printer<'a> {
+    fn new(scop: &'a Scop, buffers: &'a [Buffer], opts: PrintOptions, int_only: bool) -> Self {
+        Printer {
+            scop,
+            buffers,
+            opts,
+            offsets: HashMap::new(),
+            out: String::new(),
+            labels_done: Vec::new(),
+            int_only,
+            too_large: Cell::new(None),
+            place: Place::Serial,
+            collapsed: 0,
+            refused: None,
+            jam_groups: 1,
+            gpu: None,
+        }
+    }
 }
 
 impl Printer<'_> {
@@ -255,7 +271,7 @@ impl Printer<'_> {
     /// ` {` … `}` for several nodes, else the node on its own line.
     fn body(&mut self, body: &[Node], indent: &str) {
         let inner = format!("{indent}{STEP}");
-        if body.len() == 1 && !self.several(&body[0]) {
+        if body.len() == 1 && !self.several(&body[0]) && !self.gpu_braces() {
             self.out.push('\n');
             self.node(&body[0], &inner);
         } else {
@@ -340,6 +356,9 @@ impl Printer<'_> {
     /// Nodes in order; consecutive copies of one statement (an unrolled
     /// loop's) are folded into one assignment where [`fold`] allows.
     fn nodes(&mut self, nodes: &[Node], indent: &str) {
+        if self.gpu_nodes(nodes, indent) {
+            return;
+        }
         let mut pending: Vec<(usize, CExpr)> = Vec::new();
         for n in nodes {
             match n {
@@ -398,6 +417,13 @@ impl Printer<'_> {
     }
 
     fn for_loop(&mut self, l: &Loop, indent: &str) {
+        if !self.gpu_loop(l, indent) {
+            self.plain_loop(l, indent);
+        }
+    }
+
+    /// A loop as C prints it (an assignment when it runs once).
+    fn plain_loop(&mut self, l: &Loop, indent: &str) {
         if l.once {
             self.assignment(l, indent);
             return;

@@ -2,11 +2,13 @@
 //! scanning a schedule into a loop AST ([`scan`]),
 //! printing it as C ([`loops`]; statement bodies and expressions with
 //! [`crate::syntax::print`]), and splicing the result into the source file
-//! in place of each scop region ([`splice`]).
+//! in place of each scop region ([`splice`]); for `--target cuda`, the
+//! kernels and the host code around them ([`cuda`]).
 //!
 //! The printers never see text of the region: statement bodies are syntax
 //! trees.
 
+pub mod cuda;
 pub mod loops;
 pub mod pack;
 pub mod scan;

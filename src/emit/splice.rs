@@ -22,6 +22,21 @@ pub fn splice(source: &str, regions: &[Region], bodies: &[String]) -> String {
     out
 }
 
+/// `source` with each range replaced by its text (ranges in order, none
+/// overlapping; an empty range inserts).
+pub fn edit(source: &str, mut edits: Vec<(std::ops::Range<usize>, String)>) -> String {
+    edits.sort_by_key(|(r, _)| (r.start, r.end));
+    let mut out = String::with_capacity(source.len());
+    let mut at = 0;
+    for (r, text) in edits {
+        out.push_str(&source[at..r.start.max(at)]);
+        out.push_str(&text);
+        at = r.end.max(at);
+    }
+    out.push_str(&source[at..]);
+    out
+}
+
 /// The indentation of the first non-blank line of `text`.
 pub fn leading_indent(text: &str) -> &str {
     text.lines()

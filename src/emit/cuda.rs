@@ -1,0 +1,357 @@
+//! The CUDA target (`--target cuda`): a region's loops become kernels
+//! and the host code that runs them (docs/cuda.md).
+//!
+//! The region's body is replaced by a block that, for every array the
+//! region accesses, allocates a device copy (`polyc_dev_A`, of the type
+//! `&A[0]` has), copies the array in, runs the host loops with their
+//! kernel launches ([`super::loops::cuda`]), copies back the arrays the
+//! region writes and frees every copy; each CUDA call is checked
+//! (`POLYC_CUDA_CHECK`: file, line and CUDA's message, then exit 1).
+//! Kernels are templates over their parameters' types, so that polyc
+//! needs no C type of a host value: each is inserted before the function
+//! that holds its region.
+//!
+//! An array is copied whole: its first extent comes from a declaration
+//! visible in the file (a diagnostic names an array without one), its
+//! others from its type. Arrays only written are copied in too, since
+//! polyc does not prove that the kernels write every cell. Scalars the
+//! region only reads are passed by value; one it writes lives on the
+//! device like an array, and kernels bind its name to the device cell.
+//! A region that reads a `long double` is refused: devices have none.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use super::loops::cuda::{HostNames, Kernel, LaunchSizes};
+use super::loops::print_cuda;
+use super::scan::Node;
+use crate::scop::{AccessKind, Scop};
+
+/// What the CUDA target adds at the top of a file: the loop helpers,
+/// callable on the device too, the check of a CUDA call, and the grid size
+/// of a block loop.
+pub const CUDA_HELPERS: &str = "\
+#include <stdio.h>
+#include <stdlib.h>
+#ifndef polyc_floord
+#define polyc_floord polyc_floord
+static inline __attribute__((unused)) __host__ __device__ long long polyc_floord(long long n, long long d) { return n < 0 ? -((-n + d - 1) / d) : n / d; }
+static inline __attribute__((unused)) __host__ __device__ long long polyc_ceild(long long n, long long d) { return n < 0 ? -((-n) / d) : (n + d - 1) / d; }
+static inline __attribute__((unused)) __host__ __device__ long long polyc_max(long long x, long long y) { return x > y ? x : y; }
+static inline __attribute__((unused)) __host__ __device__ long long polyc_min(long long x, long long y) { return x < y ? x : y; }
+#endif
+#ifndef POLYC_CUDA_CHECK
+#define POLYC_CUDA_CHECK(call) polyc_cuda_check((call), __FILE__, __LINE__)
+static inline __attribute__((unused)) void polyc_cuda_check(cudaError_t e, const char *file, int line)
+{
+  if (e != cudaSuccess) {
+    fprintf(stderr, \"%s:%d: CUDA error: %s\\n\", file, line, cudaGetErrorString(e));
+    exit(1);
+  }
+}
+/* Blocks for the iterations lo, lo + step, ..., up: at least 1, at most `most`. */
+static inline __attribute__((unused)) unsigned polyc_blocks(long long lo, long long up, long long step, long long most)
+{
+  long long n = up < lo ? 0 : (up - lo) / step + 1;
+  return (unsigned)(n < 1 ? 1 : n > most ? most : n);
+}
+#endif
+";
+
+/// A region for CUDA: the body that replaces it and its kernels.
+#[derive(Clone, Debug)]
+pub struct CudaRegion {
+    pub body: String,
+    pub kernels: Vec<Kernel>,
+}
+
+/// The body of `scop`'s region (its loop AST `nodes`, indented by
+/// `indent`) for CUDA, its kernels numbered from `first_kernel`, launched
+/// with the `sizes` given for them by name or else the defaults; `text` is
+/// the file (for its `#define`s). An error says why the region cannot run
+/// on the device.
+pub fn cuda_region(
+    scop: &Scop,
+    nodes: &[Node],
+    indent: &str,
+    text: &str,
+    first_kernel: usize,
+    sizes: &HashMap<String, LaunchSizes>,
+) -> Result<CudaRegion, String> {
+    let written = |name: &str| {
+        scop.statements.iter().any(|s| {
+            s.accesses
+                .iter()
+                .any(|a| a.array == name && a.kind == AccessKind::Write)
+        })
+    };
+    if let Some(a) = scop.arrays.iter().find(|a| {
+        a.element_type.as_deref().is_some_and(|t| {
+            t.split_whitespace().filter(|w| *w == "long").count() == 1 && t.contains("double")
+        })
+    }) {
+        return Err(format!(
+            "`{}` is a `long double`, which CUDA devices compute as a `double`: the kernels would print other values",
+            a.name
+        ));
+    }
+    let macros = defined_macros(text);
+    let mut values: Vec<String> = Vec::new();
+    let scalars = scop
+        .arrays
+        .iter()
+        .filter(|a| a.n_dims == 0 && !written(&a.name))
+        .map(|a| &a.name);
+    for name in scop.params.iter().chain(scalars) {
+        let mut pending = vec![name.as_str()];
+        let mut seen = Vec::new();
+        while let Some(n) = pending.pop() {
+            if seen.contains(&n) {
+                continue;
+            }
+            seen.push(n);
+            match macros.get(n) {
+                Some(words) => pending.extend(words),
+                None if !values.iter().any(|v| v == n) => values.push(n.to_string()),
+                None => {}
+            }
+        }
+    }
+    let expansions: Vec<(String, Vec<String>)> = macros
+        .iter()
+        .filter(|(_, words)| !words.is_empty())
+        .map(|(m, words)| (m.to_string(), words.iter().map(|w| w.to_string()).collect()))
+        .collect();
+    let mut copies = Vec::new();
+    let written_scalars: Vec<String> = scop
+        .arrays
+        .iter()
+        .filter(|a| a.n_dims == 0 && written(&a.name))
+        .map(|a| a.name.clone())
+        .collect();
+    for x in &written_scalars {
+        copies.push((x.clone(), format!("sizeof({x})"), true, true));
+    }
+    for a in scop.arrays.iter().filter(|a| a.n_dims > 0) {
+        let first = a
+            .extents
+            .as_ref()
+            .and_then(|e| e.first())
+            .filter(|e| !e.trim().is_empty());
+        let Some(first) = first else {
+            return Err(format!(
+                "the size of array `{}` is unknown: the CUDA target copies whole arrays to the device, and no declaration of `{}` with its extents is visible in the file",
+                a.name, a.name
+            ));
+        };
+        copies.push((
+            a.name.clone(),
+            format!("(size_t)({first}) * sizeof({}[0])", a.name),
+            written(&a.name),
+            false,
+        ));
+    }
+    let names = HostNames {
+        values,
+        macros: expansions,
+        scalars: written_scalars,
+        arrays: copies
+            .iter()
+            .filter(|c| !c.3)
+            .map(|(n, ..)| n.clone())
+            .collect(),
+        first_kernel,
+        sizes: sizes.clone(),
+    };
+    let inner = format!("{indent}  ");
+    let (host, kernels) = print_cuda(nodes, scop, &inner, names).map_err(|e| e.to_string())?;
+    let mut body = format!("{indent}{{\n");
+    // A scalar's host copy is `&x`, an array's `A`.
+    let host_copy = |name: &str, scalar: bool| match scalar {
+        true => format!("&{name}"),
+        false => name.to_string(),
+    };
+    for (name, bytes, _, scalar) in &copies {
+        let cell = if *scalar { "" } else { "[0]" };
+        let _ = writeln!(body, "{inner}decltype(&{name}{cell}) polyc_dev_{name};");
+        let _ = writeln!(
+            body,
+            "{inner}POLYC_CUDA_CHECK(cudaMalloc((void **)&polyc_dev_{name}, {bytes}));"
+        );
+        let _ = writeln!(
+            body,
+            "{inner}POLYC_CUDA_CHECK(cudaMemcpy(polyc_dev_{name}, {}, {bytes}, cudaMemcpyHostToDevice));",
+            host_copy(name, *scalar)
+        );
+    }
+    body.push_str(&host);
+    for (name, bytes, out, scalar) in &copies {
+        if *out {
+            let _ = writeln!(
+                body,
+                "{inner}POLYC_CUDA_CHECK(cudaMemcpy({}, polyc_dev_{name}, {bytes}, cudaMemcpyDeviceToHost));",
+                host_copy(name, *scalar)
+            );
+        }
+    }
+    for (name, ..) in &copies {
+        let _ = writeln!(body, "{inner}POLYC_CUDA_CHECK(cudaFree(polyc_dev_{name}));");
+    }
+    let _ = writeln!(body, "{indent}}}");
+    Ok(CudaRegion { body, kernels })
+}
+
+/// A kernel as CUDA C++: a template over its parameters' types.
+pub fn kernel_text(k: &Kernel) -> String {
+    let mut out = String::new();
+    if k.params.is_empty() {
+        let _ = writeln!(out, "__global__ void {}(void)", k.name);
+    } else {
+        let types: Vec<String> = k.params.iter().map(|p| format!("class T_{p}")).collect();
+        let params: Vec<String> = k.params.iter().map(|p| format!("T_{p} {p}")).collect();
+        let _ = writeln!(out, "template <{}>", types.join(", "));
+        let _ = writeln!(out, "__global__ void {}({})", k.name, params.join(", "));
+    }
+    let _ = writeln!(out, "{{\n{}}}", k.body);
+    out
+}
+
+/// The names `text` defines with `#define`, each with the identifiers of
+/// its replacement (none for a function-like macro). Macros are seen by
+/// kernels as by the host, so they are never passed as parameters, but
+/// the variables they name are (`#define _PB_N n`).
+fn defined_macros(text: &str) -> HashMap<&str, Vec<&str>> {
+    let mut macros = HashMap::new();
+    for l in text.lines() {
+        let Some(rest) = l
+            .trim_start()
+            .strip_prefix('#')
+            .map(str::trim_start)
+            .and_then(|r| r.strip_prefix("define"))
+        else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let (name, replacement) = rest.split_at(end);
+        if name.is_empty() {
+            continue;
+        }
+        let words = if replacement.starts_with('(') {
+            Vec::new()
+        } else {
+            identifiers(replacement)
+        };
+        macros.insert(name, words);
+    }
+    macros
+}
+
+/// The C identifiers of `text` (words that do not start with a digit).
+fn identifiers(text: &str) -> Vec<&str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| {
+            w.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        })
+        .collect()
+}
+
+/// Where the top-level declaration that holds byte `at` begins: after the
+/// last `;`, `}` or preprocessor line at brace depth 0 before it (comments
+/// and literals skipped). Kernels go there, after every macro and type the
+/// region's function can see.
+pub fn declaration_start(text: &str, at: usize) -> usize {
+    let b = text.as_bytes();
+    let mut depth = 0usize;
+    let mut start = 0;
+    let mut k = 0;
+    let mut line_start = true;
+    while k < at.min(b.len()) {
+        let c = b[k];
+        match c {
+            b'/' if b.get(k + 1) == Some(&b'/') => {
+                while k < b.len() && b[k] != b'\n' {
+                    k += 1;
+                }
+                continue;
+            }
+            b'/' if b.get(k + 1) == Some(&b'*') => {
+                k += 2;
+                while k + 1 < b.len() && !(b[k] == b'*' && b[k + 1] == b'/') {
+                    k += 1;
+                }
+                k += 2;
+                if depth == 0 {
+                    start = k.min(at);
+                }
+                continue;
+            }
+            b'"' | b'\'' => {
+                k += 1;
+                while k < b.len() && b[k] != c {
+                    if b[k] == b'\\' {
+                        k += 1;
+                    }
+                    k += 1;
+                }
+            }
+            b'#' if line_start && depth == 0 => {
+                while k < b.len() && b[k] != b'\n' {
+                    if b[k] == b'\\' {
+                        k += 1;
+                    }
+                    k += 1;
+                }
+                start = (k + 1).min(at);
+            }
+            b'{' => depth += 1,
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    start = k + 1;
+                }
+            }
+            b';' if depth == 0 => start = k + 1,
+            _ => {}
+        }
+        if k < b.len() {
+            line_start = b[k] == b'\n' || (line_start && b[k].is_ascii_whitespace());
+        }
+        k += 1;
+    }
+    // Begin at the next line.
+    match text[start.min(text.len())..].find('\n') {
+        Some(nl) if start + nl < at => start + nl + 1,
+        _ => start,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kernel_goes_before_the_function_that_holds_its_region() {
+        let text = "#include <stdio.h>\n#define N 4\n/* a } in a comment */\nstatic int x = 1;\nstatic void f(int n)\n{\n  int i;\n#pragma scop\n  x;\n}\n";
+        let at = text.find("#pragma scop").unwrap_or(0);
+        let start = declaration_start(text, at);
+        assert!(
+            text[start..].starts_with("static void f"),
+            "{:?}",
+            &text[start..]
+        );
+    }
+
+    #[test]
+    fn macros_are_read_from_define_lines() {
+        let m = defined_macros("#define N 4\n  # define M(x) x\n#define _PB_N n\nint N2;\n");
+        assert_eq!(m.get("N"), Some(&vec![]));
+        assert_eq!(m.get("M"), Some(&vec![]));
+        assert_eq!(m.get("_PB_N"), Some(&vec!["n"]));
+        assert!(!m.contains_key("N2"));
+    }
+}

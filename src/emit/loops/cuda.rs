@@ -1,0 +1,504 @@
+//! CUDA printing (`--target cuda`), as modes of the one printer.
+//!
+//! On the **host**, the loops and guards around the mapped loops are
+//! printed as they are for C; each loop mapped to blocks (`gpu_block`)
+//! becomes a kernel and its launch, and each maximal run of nodes with no
+//! such loop a kernel of one thread (`<<<1, 1>>>`), so that every
+//! statement runs on the device, where its arrays are.
+//!
+//! In a **kernel**, a mapped loop is a grid-stride loop: the iterations
+//! `lower + k · stride` for `k` from `blockIdx.x` by `gridDim.x` (threads:
+//! `threadIdx.x` by `blockDim.x`), correct whatever the grid and block
+//! sizes. Outside every thread loop (the *block level*) every value is the
+//! same for all threads of a block: the nodes with no mapped loop run on
+//! thread 0 alone, and after them and after each thread loop the block
+//! waits (`__syncthreads()`, never inside code that depends on a thread's
+//! index), except after the last node of a block loop's body, whose next
+//! iteration carries no dependence from it.
+//!
+//! How mapped loops may nest is [`nesting`]'s ([`check_mapping`]); the
+//! grid and block sizes of a launch are [`launch_sizes`]', unless
+//! `--sizes` gives them.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+
+mod launch_sizes;
+mod nesting;
+
+pub use launch_sizes::{LaunchSizes, MAX_GRID};
+pub use nesting::check_mapping;
+
+use super::int_range::{domains_are_int, first_constant_beyond_int};
+use super::{unused_outer_iterators, PrintError, PrintOptions, Printer, STEP};
+use crate::emit::scan::{Loop, Node};
+use crate::scop::Scop;
+use launch_sizes::{block_text, check_sizes, constant_trip, default_sizes, grid_text, GridSize};
+use nesting::{holds_mapped, mapping, DIM};
+
+/// A kernel, printed: its name, the names it reads from the host (in the
+/// order of its parameters), its body (statements indented one step) and
+/// its launch's sizes (none for a kernel of one thread).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kernel {
+    pub name: String,
+    pub params: Vec<String>,
+    pub body: String,
+    pub sizes: Option<LaunchSizes>,
+}
+
+/// The names a kernel may read from the host, and the numbering of
+/// kernels in the file.
+#[derive(Clone, Debug, Default)]
+pub struct HostNames {
+    /// Passed by value: the region's parameters, the scalars it only
+    /// reads, and the variables the macros among those name.
+    pub values: Vec<String>,
+    /// Passed as device pointers `polyc_dev_NAME`, received as `NAME`.
+    pub arrays: Vec<String>,
+    /// The scalars the region writes: they live on the device
+    /// (`polyc_dev_x`), and a kernel that reads one binds its name to the
+    /// device cell (`auto &x = *polyc_dev_x;`).
+    pub scalars: Vec<String>,
+    /// Object-like macros and the identifiers of their replacements,
+    /// recursively expanded: a kernel that reads `_PB_N` reads `n`.
+    pub macros: Vec<(String, Vec<String>)>,
+    /// The number of the first kernel of this region (`polyc_kernel0`, …).
+    pub first_kernel: usize,
+    /// Sizes given for kernels by name (`--sizes`), in place of the
+    /// defaults.
+    pub sizes: HashMap<String, LaunchSizes>,
+}
+
+/// Where CUDA printing stands.
+#[derive(Clone, Debug)]
+pub(super) enum Gpu {
+    Host {
+        names: HostNames,
+        /// Loop variables of the host loops around the node being printed.
+        vars: Vec<String>,
+        kernels: Vec<Kernel>,
+    },
+    Kernel(KernelState),
+}
+
+#[derive(Clone, Debug, Default)]
+pub(super) struct KernelState {
+    /// A kernel of one thread: nothing mapped, no guard, no barrier.
+    serial: bool,
+    /// How many thread loops are around the node being printed.
+    threads: usize,
+    /// Loop variables of the kernel around the node being printed.
+    locals: Vec<String>,
+    /// Per dimension: the grid size (`None`: not used).
+    grid: [Option<GridSize>; 3],
+    /// Per dimension: the most iterations a thread loop of that dimension
+    /// has, when bounded by a constant (`Some(None)`: used, unbounded).
+    block: [Option<Option<i64>>; 3],
+    /// The nodes being printed end an iteration of a block loop (they are
+    /// its body's last, or inside its last `if`): no barrier after them.
+    tail: bool,
+}
+
+/// The region's loops for CUDA: the host's statements (launches and the
+/// loops around them, each line starting with `indent`) and the kernels
+/// (module doc). Errors as [`super::print_loops`]', and mapped loops that
+/// do not nest as CUDA runs them.
+pub fn print_cuda(
+    nodes: &[Node],
+    scop: &Scop,
+    indent: &str,
+    names: HostNames,
+) -> Result<(String, Vec<Kernel>), PrintError> {
+    let int_only = domains_are_int(scop);
+    if int_only {
+        if let Some(v) = first_constant_beyond_int(nodes) {
+            return Err(PrintError::BeyondInt(Some(v)));
+        }
+    }
+    let opts = PrintOptions { pragmas: false };
+    let mut p = Printer::new(scop, &[], opts, int_only);
+    p.gpu = Some(Gpu::Host {
+        names,
+        vars: Vec::new(),
+        kernels: Vec::new(),
+    });
+    p.nodes(nodes, indent);
+    if let Some(v) = p.too_large.get() {
+        return Err(PrintError::BeyondInt(v));
+    }
+    if let Some(why) = p.refused {
+        return Err(PrintError::Cuda(why));
+    }
+    let kernels = match p.gpu {
+        Some(Gpu::Host { kernels, .. }) => kernels,
+        _ => Vec::new(),
+    };
+    let mut out = String::new();
+    for name in unused_outer_iterators(&p.out, scop) {
+        let _ = writeln!(out, "{indent}(void)&{name};");
+    }
+    out.push_str(&p.out);
+    Ok((out, kernels))
+}
+
+impl Printer<'_> {
+    /// Whether CUDA printing wants braces around every loop or guard body
+    /// (the host and a kernel's block level print several statements
+    /// where C prints one).
+    pub(super) fn gpu_braces(&self) -> bool {
+        match &self.gpu {
+            Some(Gpu::Host { .. }) => true,
+            Some(Gpu::Kernel(k)) => !k.serial && k.threads == 0,
+            None => false,
+        }
+    }
+
+    /// Print `nodes` as CUDA wants them where printing stands: `true` when
+    /// done, `false` when they print as C.
+    pub(super) fn gpu_nodes(&mut self, nodes: &[Node], indent: &str) -> bool {
+        match &mut self.gpu {
+            Some(Gpu::Host { .. }) => {
+                self.host_nodes(nodes, indent);
+                true
+            }
+            Some(Gpu::Kernel(k)) if !k.serial && k.threads == 0 => {
+                let tail = k.tail;
+                self.block_level(nodes, indent, tail);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Print `l` if CUDA prints it differently from C; `false` otherwise.
+    /// Keeps the host's and the kernel's loop variables.
+    pub(super) fn gpu_loop(&mut self, l: &Loop, indent: &str) -> bool {
+        match &mut self.gpu {
+            Some(Gpu::Host { .. }) if mapping(l).is_some() => {
+                // Reached without `host_nodes` (an unrolled copy's body).
+                self.launch(&[Node::For(Box::new(l.clone()))], indent);
+                true
+            }
+            Some(Gpu::Host { vars, .. }) => {
+                vars.push(l.var.clone());
+                self.plain_loop(l, indent);
+                if let Some(Gpu::Host { vars, .. }) = &mut self.gpu {
+                    vars.pop();
+                }
+                true
+            }
+            Some(Gpu::Kernel(k)) => {
+                k.locals.push(l.var.clone());
+                let tail = k.tail;
+                // A block loop's body ends each of its iterations; any
+                // other loop's comes round again.
+                let mapped = mapping(l);
+                k.tail = matches!(mapped, Some((false, _)));
+                match mapped {
+                    Some((thread, d)) => self.mapped_loop(l, thread, d, indent),
+                    None => self.plain_loop(l, indent),
+                }
+                if let Some(Gpu::Kernel(k)) = &mut self.gpu {
+                    k.locals.pop();
+                    k.tail = tail;
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The host's nodes: launches for mapped loops and for the runs of
+    /// nodes without one, host code for the loops and guards around them.
+    fn host_nodes(&mut self, nodes: &[Node], indent: &str) {
+        let mut run: Vec<Node> = Vec::new();
+        for n in nodes {
+            if !holds_mapped(n, false) {
+                run.push(n.clone());
+                continue;
+            }
+            self.launch(&std::mem::take(&mut run), indent);
+            match n {
+                Node::For(l) if mapping(l).is_some() => {
+                    self.launch(std::slice::from_ref(n), indent);
+                }
+                _ => self.node(n, indent),
+            }
+        }
+        self.launch(&run, indent);
+    }
+
+    /// A kernel of `nodes` (empty: nothing), printed and kept, and its
+    /// launch printed here.
+    fn launch(&mut self, nodes: &[Node], indent: &str) {
+        if nodes.is_empty() {
+            return;
+        }
+        if let Err(why) = check_mapping(nodes) {
+            self.refused.get_or_insert(why);
+            return;
+        }
+        let Some(Gpu::Host {
+            names,
+            vars,
+            kernels,
+        }) = &self.gpu
+        else {
+            return;
+        };
+        let name = format!("polyc_kernel{}", names.first_kernel + kernels.len());
+        let mut owned = nodes.to_vec();
+        declare_all(&mut owned);
+        let serial = !nodes.iter().any(|n| holds_mapped(n, false));
+        let mut k = Printer::new(self.scop, self.buffers, self.opts, self.int_only);
+        // In an unrolled copy of a host loop, its variable stands for
+        // itself plus an offset, in the kernel too.
+        k.offsets = self.offsets.clone();
+        // No labels in kernels: nothing jumps to them, and nvcc warns.
+        k.labels_done = (0..self.scop.statements.len()).collect();
+        k.gpu = Some(Gpu::Kernel(KernelState {
+            serial,
+            ..KernelState::default()
+        }));
+        k.nodes(&owned, STEP);
+        if let Some(v) = k.too_large.get() {
+            self.too_large.set(Some(v));
+        }
+        if let Some(why) = k.refused {
+            self.refused.get_or_insert(why);
+        }
+        let state = match k.gpu {
+            Some(Gpu::Kernel(s)) => s,
+            _ => KernelState::default(),
+        };
+        let body = k.out;
+        // Host values first (loop variables after the parameters), then
+        // the arrays.
+        let mut words: HashSet<&str> = body
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .collect();
+        // Macros read, expanded until nothing new appears.
+        loop {
+            let before = words.len();
+            for (m, replacement) in &names.macros {
+                if words.contains(m.as_str()) {
+                    words.extend(replacement.iter().map(String::as_str));
+                }
+            }
+            if words.len() == before {
+                break;
+            }
+        }
+        let mut seen = HashSet::new();
+        let mut params: Vec<String> = names
+            .values
+            .iter()
+            .chain(vars.iter())
+            .chain(names.scalars.iter())
+            .chain(names.arrays.iter())
+            .filter(|n| words.contains(n.as_str()) && seen.insert(n.to_string()))
+            .cloned()
+            .collect();
+        // The device's scalars and arrays last, in the order the host
+        // names them.
+        let on_device = |p: &String| names.scalars.contains(p) || names.arrays.contains(p);
+        params.sort_by_key(|p| on_device(p));
+        let args: Vec<String> = params
+            .iter()
+            .map(|p| match on_device(p) {
+                true => format!("polyc_dev_{p}"),
+                false => p.clone(),
+            })
+            .collect();
+        let mut body = body;
+        for x in params.iter().filter(|p| names.scalars.contains(p)).rev() {
+            body.insert_str(0, &format!("{STEP}auto &{x} = *polyc_dev_{x};\n"));
+        }
+        let params: Vec<String> = params
+            .into_iter()
+            .map(|p| match names.scalars.contains(&p) {
+                true => format!("polyc_dev_{p}"),
+                false => p,
+            })
+            .collect();
+        let (grid, block, sizes) = if serial {
+            ("1".to_string(), "1".to_string(), None)
+        } else {
+            let default = default_sizes(&state.grid, &state.block);
+            let sizes = match names.sizes.get(&name) {
+                Some(given) => match check_sizes(given, &default) {
+                    Ok(()) => given.clone(),
+                    Err(why) => {
+                        self.refused
+                            .get_or_insert(format!("--sizes for `{name}`: {why}"));
+                        default
+                    }
+                },
+                None => default,
+            };
+            let text = (
+                grid_text(&state.grid, &sizes.grid),
+                block_text(&sizes.block),
+            );
+            (text.0, text.1, Some(sizes))
+        };
+        let _ = writeln!(
+            self.out,
+            "{indent}{name}<<<{grid}, {block}>>>({});",
+            args.join(", ")
+        );
+        let _ = writeln!(self.out, "{indent}POLYC_CUDA_CHECK(cudaGetLastError());");
+        if let Some(Gpu::Host { kernels, .. }) = &mut self.gpu {
+            kernels.push(Kernel {
+                name,
+                params,
+                body,
+                sizes,
+            });
+        }
+    }
+
+    /// A kernel's block level: the nodes with no mapped loop on thread 0,
+    /// the block waiting after them and after each thread loop, but after
+    /// what ends an iteration of a block loop (`tail`).
+    fn block_level(&mut self, nodes: &[Node], indent: &str, tail: bool) {
+        let mut run: Vec<&Node> = Vec::new();
+        let last = nodes.len();
+        for (k, n) in nodes.iter().enumerate() {
+            let mapped = holds_mapped(n, false) || holds_mapped(n, true);
+            if !mapped {
+                run.push(n);
+                continue;
+            }
+            self.on_thread_zero(&std::mem::take(&mut run), indent, true);
+            let ends = tail && k + 1 == last;
+            if let Some(Gpu::Kernel(state)) = &mut self.gpu {
+                state.tail = ends;
+            }
+            self.node(n, indent);
+            if let Some(Gpu::Kernel(state)) = &mut self.gpu {
+                state.tail = tail;
+            }
+            let is_thread_loop = matches!(n, Node::For(l) if mapping(l).is_some_and(|(t, _)| t));
+            if is_thread_loop && !ends {
+                let _ = writeln!(self.out, "{indent}__syncthreads();");
+            }
+        }
+        self.on_thread_zero(&run, indent, !tail);
+    }
+
+    /// `nodes` run by thread 0 of the block, then (with `wait`) a barrier.
+    fn on_thread_zero(&mut self, nodes: &[&Node], indent: &str, wait: bool) {
+        if nodes.is_empty() {
+            return;
+        }
+        let inner = format!("{indent}{STEP}");
+        let _ = writeln!(
+            self.out,
+            "{indent}if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {{"
+        );
+        if let Some(Gpu::Kernel(k)) = &mut self.gpu {
+            k.threads += 1;
+        }
+        let owned: Vec<Node> = nodes.iter().map(|n| (*n).clone()).collect();
+        self.nodes(&owned, &inner);
+        if let Some(Gpu::Kernel(k)) = &mut self.gpu {
+            k.threads -= 1;
+        }
+        let _ = writeln!(self.out, "{indent}}}");
+        if wait {
+            let _ = writeln!(self.out, "{indent}__syncthreads();");
+        }
+    }
+
+    /// A loop mapped to blocks or threads, as a grid-stride loop.
+    fn mapped_loop(&mut self, l: &Loop, thread: bool, d: u8, indent: &str) {
+        let dim = DIM[usize::from(d)];
+        let (index, count) = if thread {
+            (
+                format!("(int)threadIdx.{dim}"),
+                format!("(int)blockDim.{dim}"),
+            )
+        } else {
+            (
+                format!("(int)blockIdx.{dim}"),
+                format!("(int)gridDim.{dim}"),
+            )
+        };
+        let v = &l.var;
+        let (lo, up) = (self.expr(&l.lower), self.expr(&l.upper));
+        let head = if l.down {
+            format!("for (int {v} = {up} - {index}; {v} >= {lo}; {v} -= {count})")
+        } else {
+            let cond = self.upper_cond(v, &l.upper);
+            let (first, step) = match l.stride {
+                1 => (index, count),
+                s => (format!("{s} * {index}"), format!("{s} * {count}")),
+            };
+            let start = match lo.as_str() {
+                "0" => first,
+                _ => format!("{lo} + {first}"),
+            };
+            format!("for (int {v} = {start}; {cond}; {v} += {step})")
+        };
+        let _ = write!(self.out, "{indent}{head}");
+        let Some(Gpu::Kernel(k)) = &mut self.gpu else {
+            return;
+        };
+        let slot = usize::from(d);
+        if thread {
+            let trip = constant_trip(l);
+            // The largest bound known (a partial tile's is at most the
+            // full one's); unbounded only when no loop gives one.
+            k.block[slot] = Some(match (k.block[slot], trip) {
+                (Some(Some(a)), Some(b)) => Some(a.max(b)),
+                (Some(a), None) => a,
+                (_, t) => t,
+            });
+            k.threads += 1;
+        } else {
+            // The bounds are host C when they read no kernel variable
+            // but this loop's own (it is among the locals already).
+            let outer = &k.locals[..k.locals.len().saturating_sub(1)];
+            let host = !outer
+                .iter()
+                .any(|x| l.lower.mentions(x) || l.upper.mentions(x));
+            k.grid[slot] = Some(if host {
+                GridSize::Iterations {
+                    lo,
+                    up,
+                    step: if l.down { 1 } else { l.stride },
+                }
+            } else {
+                GridSize::Cap
+            });
+        }
+        self.body(&l.body, indent);
+        if let Some(Gpu::Kernel(k)) = &mut self.gpu {
+            if thread {
+                k.threads -= 1;
+            }
+        }
+    }
+}
+
+/// Every loop of `nodes` declares its variable: a kernel sees none of the
+/// host's.
+fn declare_all(nodes: &mut [Node]) {
+    for n in nodes {
+        match n {
+            Node::For(l) => {
+                l.declare = true;
+                declare_all(&mut l.body);
+            }
+            Node::If {
+                body, otherwise, ..
+            } => {
+                declare_all(body);
+                declare_all(otherwise);
+            }
+            Node::Stmt { .. } => {}
+        }
+    }
+}
