@@ -135,6 +135,8 @@ pub const PASSING: &[&str] = &[
     "refused-group-witness-ok",
     "refused-group-carried-witness-ok",
     "refused-group-jam-witness-pair-ok",
+    "refused-cuda-mapping",
+    "cuda-identical",
 ];
 
 impl Verdict {
@@ -453,6 +455,16 @@ fn run_plan(kernel: &Kernel, region: usize, plan: &Plan, progress: &Mutex<Vec<St
 }
 
 fn cli_output(kernel: &Kernel, region: usize, directives: &[String]) -> Result<String, Verdict> {
+    cli_output_for(kernel, region, directives, "openmp")
+}
+
+/// What the CLI prints for `--target target`.
+fn cli_output_for(
+    kernel: &Kernel,
+    region: usize,
+    directives: &[String],
+    target: &str,
+) -> Result<String, Verdict> {
     let dir = tempfile::tempdir().map_err(|e| Verdict::new("harness", e.to_string()))?;
     let recipe = dir.path().join("case.poly");
     std::fs::write(&recipe, recipe_text(&kernel.path, region, None, directives))
@@ -464,7 +476,13 @@ fn cli_output(kernel: &Kernel, region: usize, directives: &[String]) -> Result<S
         &recipe.to_string_lossy(),
         "--scop",
         &region_arg,
+        "--target",
+        target,
     ]);
+    // Mapped loops that do not nest as CUDA runs them (docs/cuda.md).
+    if out.status == 1 && out.stderr.contains("CUDA code generation for scop region") {
+        return Err(Verdict::new("refused-cuda-mapping", out.stderr));
+    }
     // Directives compose: factors each within `int` may multiply past
     // it, which code generation refuses (docs/recipe-language.md).
     if out.status == 1 && out.stderr.contains("outside the range of a C `int`") {
@@ -1151,14 +1169,19 @@ pub fn check_generated(kernel: &Kernel, generated: &str) -> Verdict {
     verdict
 }
 
+/// A scratch folder and the original program's outputs (gcc, clang).
+fn scratch_and_original(kernel: &Kernel) -> Result<(tempfile::TempDir, [String; 2]), Verdict> {
+    let dir = tempfile::tempdir().map_err(|e| Verdict::new("harness", e.to_string()))?;
+    let original = kernel
+        .original_output(dir.path())
+        .map_err(|e| Verdict::new("harness", format!("the original: {e}")))?;
+    Ok((dir, original))
+}
+
 fn compile_and_compare(kernel: &Kernel, generated: &str) -> Verdict {
-    let dir = match tempfile::tempdir() {
+    let (dir, original) = match scratch_and_original(kernel) {
         Ok(d) => d,
-        Err(e) => return Verdict::new("harness", e.to_string()),
-    };
-    let original = match kernel.original_output(dir.path()) {
-        Ok(o) => o,
-        Err(e) => return Verdict::new("harness", format!("the original: {e}")),
+        Err(v) => return v,
     };
     let src: PathBuf = dir.path().join("case.c");
     if let Err(e) = std::fs::write(&src, generated) {
@@ -1197,6 +1220,34 @@ fn compile_and_compare(kernel: &Kernel, generated: &str) -> Verdict {
         Err(e) if e.starts_with("compile") => Verdict::new("invalid-output", e),
         Err(e) if e.starts_with("timeout") => Verdict::new("timeout", e),
         Err(e) if e.starts_with("miscompile") => Verdict::new("miscompile", e),
+        Err(e) => Verdict::new("runtime-error", e),
+    }
+}
+
+/// The CUDA output of an accepted sequence with GPU mappings (directives
+/// or `auto(…, target = gpu)`), run on the
+/// CPU shim (`tests/cuda.rs`): it must print what the original prints
+/// under gcc, or be refused as a mapping CUDA cannot run.
+fn check_cuda(kernel: &Kernel, region: usize, directives: &[String]) -> Verdict {
+    let cu = match cli_output_for(kernel, region, directives, "cuda") {
+        Ok(cu) => cu,
+        Err(v) => return v,
+    };
+    let (dir, original) = match scratch_and_original(kernel) {
+        Ok(d) => d,
+        Err(v) => return v,
+    };
+    let exe = match crate::cuda::build_for_shim(&cu, dir.path(), "case") {
+        Ok(exe) => exe,
+        Err(e) => return Verdict::new("cuda-invalid-output", e),
+    };
+    match run_limited(&exe) {
+        Ok(out) if out == original[0] => Verdict::new("cuda-identical", ""),
+        Ok(out) => Verdict::new(
+            "miscompile-cuda",
+            format!("gcc: {}", first_difference(&original[0], &out)),
+        ),
+        Err(e) if e.starts_with("timeout") => Verdict::new("timeout", e),
         Err(e) => Verdict::new("runtime-error", e),
     }
 }
@@ -1246,7 +1297,14 @@ pub fn run_case(kernel: &Arc<Kernel>, region: usize, plan: Plan) -> Vec<(Vec<Str
         if trace.recheck_gave_up && v.class == "accepted-identical" {
             v.class = "accepted-identical-recheck-gave-up";
         }
-        out.push((trace.accepted, v));
+        // With GPU mappings, the CUDA output too, on the CPU shim.
+        let mapped = trace
+            .accepted
+            .iter()
+            .any(|d| d.starts_with("gpu_") || d.contains("target = gpu"));
+        let cuda = (!v.is_failure() && mapped).then(|| check_cuda(kernel, region, &trace.accepted));
+        out.push((trace.accepted.clone(), v));
+        out.extend(cuda.map(|v| (trace.accepted, v)));
     }
     if polyc_time > CASE_LIMIT && !out.iter().any(|(_, v)| v.is_failure()) {
         out.push((

@@ -207,6 +207,8 @@ pub const KINDS: &[&str] = &[
     "unroll_noepilog",
     "unroll_jam",
     "pack",
+    "gpu_block",
+    "gpu_thread",
 ];
 
 fn list(values: &[i64]) -> String {
@@ -587,6 +589,24 @@ impl Gen<'_> {
                 };
                 format!("{kind}({}, {d}{options});", list(&b))
             }
+            "gpu_block" | "gpu_thread" => {
+                // Mostly blocks outside and threads innermost (what the
+                // CUDA target takes), else anywhere; a dimension mostly x.
+                let b = self.any_beta();
+                let innermost = self.view.min_depth(&b);
+                let d = match (kind, self.plausible() && innermost > 0) {
+                    ("gpu_block", true) => self.rng.range(1, innermost.min(2) as i64) as usize,
+                    ("gpu_thread", true) => innermost,
+                    _ => self.depth_for(&b),
+                };
+                let dim = match self.rng.below(10) {
+                    0..=5 => 0,
+                    6 | 7 => 1,
+                    8 => 2,
+                    _ => 3,
+                };
+                format!("{kind}({}, {d}, {dim});", list(&b))
+            }
             "unroll" | "unroll_noepilog" => {
                 let b = self.loop_beta();
                 let k = self.factor();
@@ -675,6 +695,8 @@ pub fn random_directive(
                 "auto(pluto, wavefront = true, tile = 4);",
                 "auto(pluto, tile = 8, unroll_jam = false);",
                 "auto(pluto, register_tile = false);",
+                "auto(pluto, target = gpu);",
+                "auto(pluto, target = gpu, tile = 4);",
             ])
             .to_string();
     }
@@ -704,6 +726,7 @@ pub fn random_directive(
                 ", parallel = false",
                 ", wavefront = true",
                 ", unroll_jam = false",
+                ", target = gpu",
             ]);
             return format!("auto({scheduler}, [{b}]{options});");
         }
