@@ -317,6 +317,27 @@ fn sizes_are_dumped_and_given_back() {
     assert_eq!(openmp.status, 2);
 }
 
+/// A region the device cannot run is refused with the reason: an inner
+/// extent that is a variable (CUDA C++ has no variable-length arrays).
+#[test]
+fn a_variable_length_array_is_refused() {
+    let dir = common::scratch("cuda-vla");
+    let src = dir.join("vla.c");
+    std::fs::write(
+        &src,
+        "static void k(int n, int m, double A[n][m])\n{\n  int i, j;\n#pragma scop\n  for (i = 0; i < n; i++)\n    for (j = 0; j < m; j++)\n      A[i][j] = A[i][j] + 1;\n#pragma endscop\n}\n",
+    )
+    .expect("write");
+    let out = common::polyc(&[&src.to_string_lossy(), "--target", "cuda"]);
+    assert_eq!(out.status, 1);
+    assert!(
+        out.stderr
+            .contains("array `A` has an inner extent that reads the variable `m`"),
+        "{}",
+        out.stderr
+    );
+}
+
 fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or("")
 }

@@ -58,6 +58,25 @@ static inline __attribute__((unused)) unsigned polyc_blocks(long long lo, long l
 #endif
 ";
 
+/// A device copy of an array or a written scalar: its name, its size in
+/// bytes (C), whether it is copied back.
+struct DeviceCopy {
+    name: String,
+    bytes: String,
+    back: bool,
+    scalar: bool,
+}
+
+impl DeviceCopy {
+    /// The host's copy, as `cudaMemcpy` takes it: `&x` or `A`.
+    fn host(&self) -> String {
+        match self.scalar {
+            true => format!("&{}", self.name),
+            false => self.name.clone(),
+        }
+    }
+}
+
 /// A region for CUDA: the body that replaces it and its kernels.
 #[derive(Clone, Debug)]
 pub struct CudaRegion {
@@ -122,34 +141,46 @@ pub fn cuda_region(
         .filter(|(_, words)| !words.is_empty())
         .map(|(m, words)| (m.to_string(), words.iter().map(|w| w.to_string()).collect()))
         .collect();
-    let mut copies = Vec::new();
     let written_scalars: Vec<String> = scop
         .arrays
         .iter()
         .filter(|a| a.n_dims == 0 && written(&a.name))
         .map(|a| a.name.clone())
         .collect();
-    for x in &written_scalars {
-        copies.push((x.clone(), format!("sizeof({x})"), true, true));
-    }
+    let mut copies: Vec<DeviceCopy> = written_scalars
+        .iter()
+        .map(|x| DeviceCopy {
+            name: x.clone(),
+            bytes: format!("sizeof({x})"),
+            back: true,
+            scalar: true,
+        })
+        .collect();
     for a in scop.arrays.iter().filter(|a| a.n_dims > 0) {
-        let first = a
-            .extents
-            .as_ref()
-            .and_then(|e| e.first())
-            .filter(|e| !e.trim().is_empty());
-        let Some(first) = first else {
+        let extents = a.extents.as_deref().unwrap_or_default();
+        let Some(first) = extents.first().filter(|e| !e.trim().is_empty()) else {
             return Err(format!(
                 "the size of array `{}` is unknown: the CUDA target copies whole arrays to the device, and no declaration of `{}` with its extents is visible in the file",
                 a.name, a.name
             ));
         };
-        copies.push((
-            a.name.clone(),
-            format!("(size_t)({first}) * sizeof({}[0])", a.name),
-            written(&a.name),
-            false,
-        ));
+        // `&A[0]` must have a C++ type: no variable inner extent.
+        let variable = extents[1..]
+            .iter()
+            .flat_map(|e| identifiers(e))
+            .find(|w| !macros.contains_key(w));
+        if let Some(v) = variable {
+            return Err(format!(
+                "array `{}` has an inner extent that reads the variable `{v}`; CUDA C++ has no variable-length arrays",
+                a.name
+            ));
+        }
+        copies.push(DeviceCopy {
+            name: a.name.clone(),
+            bytes: format!("(size_t)({first}) * sizeof({}[0])", a.name),
+            back: written(&a.name),
+            scalar: false,
+        });
     }
     let names = HostNames {
         values,
@@ -157,8 +188,8 @@ pub fn cuda_region(
         scalars: written_scalars,
         arrays: copies
             .iter()
-            .filter(|c| !c.3)
-            .map(|(n, ..)| n.clone())
+            .filter(|c| !c.scalar)
+            .map(|c| c.name.clone())
             .collect(),
         first_kernel,
         sizes: sizes.clone(),
@@ -166,13 +197,9 @@ pub fn cuda_region(
     let inner = format!("{indent}  ");
     let (host, kernels) = print_cuda(nodes, scop, &inner, names).map_err(|e| e.to_string())?;
     let mut body = format!("{indent}{{\n");
-    // A scalar's host copy is `&x`, an array's `A`.
-    let host_copy = |name: &str, scalar: bool| match scalar {
-        true => format!("&{name}"),
-        false => name.to_string(),
-    };
-    for (name, bytes, _, scalar) in &copies {
-        let cell = if *scalar { "" } else { "[0]" };
+    for c in &copies {
+        let (name, bytes) = (&c.name, &c.bytes);
+        let cell = if c.scalar { "" } else { "[0]" };
         let _ = writeln!(body, "{inner}decltype(&{name}{cell}) polyc_dev_{name};");
         let _ = writeln!(
             body,
@@ -181,20 +208,20 @@ pub fn cuda_region(
         let _ = writeln!(
             body,
             "{inner}POLYC_CUDA_CHECK(cudaMemcpy(polyc_dev_{name}, {}, {bytes}, cudaMemcpyHostToDevice));",
-            host_copy(name, *scalar)
+            c.host()
         );
     }
     body.push_str(&host);
-    for (name, bytes, out, scalar) in &copies {
-        if *out {
-            let _ = writeln!(
-                body,
-                "{inner}POLYC_CUDA_CHECK(cudaMemcpy({}, polyc_dev_{name}, {bytes}, cudaMemcpyDeviceToHost));",
-                host_copy(name, *scalar)
-            );
-        }
+    for c in copies.iter().filter(|c| c.back) {
+        let _ = writeln!(
+            body,
+            "{inner}POLYC_CUDA_CHECK(cudaMemcpy({}, polyc_dev_{}, {}, cudaMemcpyDeviceToHost));",
+            c.host(),
+            c.name,
+            c.bytes
+        );
     }
-    for (name, ..) in &copies {
+    for DeviceCopy { name, .. } in &copies {
         let _ = writeln!(body, "{inner}POLYC_CUDA_CHECK(cudaFree(polyc_dev_{name}));");
     }
     let _ = writeln!(body, "{indent}}}");
