@@ -433,7 +433,10 @@ impl Printer<'_> {
         // remainder that runs no iteration costs one test. A loop that
         // counts down is unrolled when its step is 1 (the only step a
         // downward loop is printed with).
+        // A CUDA host loop runs as written: its body is launches, and
+        // unrolled copies would print its statements as host code.
         let unroll = l.marks.iter().find_map(|m| match m {
+            _ if self.gpu_on_host() => None,
             Mark::Unroll(k) | Mark::UnrollNoEpilog(k) if *k > 1 && (!l.down || l.stride == 1) => {
                 Some((i64::from(*k), false))
             }

@@ -154,6 +154,11 @@ impl Printer<'_> {
         }
     }
 
+    /// Whether printing stands on the CUDA host.
+    pub(super) fn gpu_on_host(&self) -> bool {
+        matches!(self.gpu, Some(Gpu::Host { .. }))
+    }
+
     /// Print `nodes` as CUDA wants them where printing stands: `true` when
     /// done, `false` when they print as C.
     pub(super) fn gpu_nodes(&mut self, nodes: &[Node], indent: &str) -> bool {
