@@ -5,6 +5,8 @@ Two phases, because the GPU machine has nvcc but no Rust:
 
   python3 bench/cuda_gpu.py prepare DIR      # here: polyc writes the files
   python3 bench/cuda_gpu.py run DIR          # there: build, run, compare, time
+  python3 bench/cuda_gpu.py run DIR gemm     # there: gemm's benchmark alone
+  python3 bench/cuda_gpu.py run DIR check gemm   # the checks and gemm's
 
 `prepare` (from the repository root, after `cargo build --release`) writes
 into DIR:
@@ -14,8 +16,9 @@ into DIR:
     what the original prints (gcc -O2);
   * bench/NAME.c (the original with PolyBench LARGE-like sizes and a timer
     around the kernel call, as bench/auto_bench.py makes it),
-    bench/NAME.cu (`--target cuda` with the recipe of BENCH below; a
-    `cudaFree(0)` starts the CUDA context before the timer) and
+    bench/NAME.rK.cu (`--target cuda` with the K-th recipe of BENCH
+    below), bench/NAME.auto.cu (`auto(pluto, target = gpu);`; in every .cu
+    a `cudaFree(0)` starts the CUDA context before the timer) and
     bench/NAME.omp.c (`auto(pluto);`, OpenMP).
 
 `run` compiles each .cu with `nvcc -O3 -arch=native -fmad=false` (no fused
@@ -23,7 +26,7 @@ multiply-adds, so that the results match the CPU's bit for bit) and each
 .c with `gcc -O3 -march=native -ffp-contract=off -fopenmp`, checks that
 every program prints what the original prints, and times the benchmarks,
 interleaved, median of ROUNDS: the original on one core, polyc's OpenMP
-output on all cores, polyc's CUDA output (the kernel call: copies in,
+output on all cores, polyc's CUDA outputs (the kernel call: copies in,
 kernels, copies out), and for gemm cuBLAS's dgemm (through CuPy) on the
 same sizes, on data already on the device.
 """
@@ -36,12 +39,14 @@ import subprocess
 import sys
 
 ROUNDS = 5
-# Kernel -> (sizes, recipe for --target cuda).
+# Kernel -> (sizes, recipes for --target cuda).
 BENCH = {
-    "gemm": ({"NI": 2000, "NJ": 2300, "NK": 2600}, "tests/cuda/gemm-tiles.poly"),
-    "2mm": ({"NI": 1600, "NJ": 1800, "NK": 2200, "NL": 2400}, "tests/cuda/2mm.poly"),
-    "jacobi-2d": ({"TSTEPS": 500, "N": 1300}, "tests/cuda/jacobi-2d.poly"),
-    "fdtd-2d": ({"TMAX": 500, "NX": 1000, "NY": 1200}, "tests/cuda/fdtd-2d.poly"),
+    "gemm": ({"NI": 2000, "NJ": 2300, "NK": 2600},
+             ["tests/cuda/gemm-tiles.poly", "bench/cuda/gemm-shared-32.poly"]),
+    "2mm": ({"NI": 1600, "NJ": 1800, "NK": 2200, "NL": 2400}, ["tests/cuda/2mm.poly"]),
+    "jacobi-2d": ({"TSTEPS": 500, "N": 1300},
+                  ["tests/cuda/jacobi-2d.poly", "bench/cuda/jacobi-2d-shared-32.poly"]),
+    "fdtd-2d": ({"TMAX": 500, "NX": 1000, "NY": 1200}, ["tests/cuda/fdtd-2d.poly"]),
 }
 WARM_UP = "  cudaFree(0); /* bench: start the CUDA context before the timer */\n"
 
@@ -63,12 +68,13 @@ def prepare(out, polyc="target/release/polyc"):
     auto_gpu = os.path.join(out, "auto-gpu.poly")
     open(auto_gpu, "w").write("auto(pluto, target = gpu);\n")
     cases += [("auto-" + name, kernel, auto_gpu) for name, kernel, _ in list(cases)]
-    for r in sorted(os.listdir("tests/cuda")):
-        if r.endswith(".poly"):
-            first = open(os.path.join("tests/cuda", r)).readline()
-            kernel = first.split("kernel:")[1].strip()
-            cases.append(("recipe-" + r[:-5], "tests/kernels/%s.c" % kernel,
-                          os.path.join("tests/cuda", r)))
+    for d in ("tests/cuda", "bench/cuda"):
+        for r in sorted(os.listdir(d)):
+            if r.endswith(".poly"):
+                first = open(os.path.join(d, r)).readline()
+                kernel = first.split("kernel:")[1].strip()
+                cases.append(("recipe-" + r[:-5], "tests/kernels/%s.c" % kernel,
+                              os.path.join(d, r)))
     for name, kernel, recipe in cases:
         args = [polyc, kernel, "--target", "cuda"] + (["--recipe", recipe] if recipe else [])
         p = subprocess.run(args, capture_output=True, text=True)
@@ -81,17 +87,14 @@ def prepare(out, polyc="target/release/polyc"):
         os.remove(exe)
     omp = os.path.join(out, "auto.poly")
     open(omp, "w").write("auto(pluto);\n")
-    for name, (sizes, recipe) in BENCH.items():
+    for name, (sizes, recipes) in BENCH.items():
         src = os.path.join(bench, name + ".c")
         open(src, "w").write(benchmark_copy("tests/kernels/%s.c" % name, sizes))
-        cu = sh([polyc, src, "--target", "cuda", "--recipe", recipe]).stdout
-        cu = re.sub(r"^(int main\(void\)\n\{\n)", r"\1" + WARM_UP.replace("\\", "\\\\"), cu,
-                    count=1, flags=re.M)
-        open(os.path.join(bench, name + ".cu"), "w").write(cu)
-        cu = sh([polyc, src, "--target", "cuda", "--recipe", auto_gpu]).stdout
-        cu = re.sub(r"^(int main\(void\)\n\{\n)", r"\1" + WARM_UP.replace("\\", "\\\\"), cu,
-                    count=1, flags=re.M)
-        open(os.path.join(bench, name + ".auto.cu"), "w").write(cu)
+        for variant, recipe in [("r%d" % k, r) for k, r in enumerate(recipes)] + [("auto", auto_gpu)]:
+            cu = sh([polyc, src, "--target", "cuda", "--recipe", recipe]).stdout
+            cu = re.sub(r"^(int main\(void\)\n\{\n)", r"\1" + WARM_UP.replace("\\", "\\\\"),
+                        cu, count=1, flags=re.M)
+            open(os.path.join(bench, "%s.%s.cu" % (name, variant)), "w").write(cu)
         sh([polyc, src, "--recipe", omp, "-o", os.path.join(bench, name + ".omp.c")])
     print("prepared %d check programs and %d benchmarks in %s"
           % (len(os.listdir(check)) // 2, len(BENCH), out))
@@ -109,7 +112,7 @@ NVCC = ["nvcc", "-O3", "-arch=native", "-fmad=false", "-std=c++17", "-w"]
 GCC = ["gcc", "-O3", "-march=native", "-ffp-contract=off", "-fopenmp", "-w"]
 
 
-def run(out):
+def run(out, only=None):
     gpu = sh(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"]).stdout
     cpu = re.search(r"Model name:\s*(.*)", sh(["lscpu"]).stdout)
     print("GPU: %s; CPU: %s, %d cores" % (gpu.strip(), cpu.group(1) if cpu else "?",
@@ -131,7 +134,8 @@ def run(out):
             return "%s: prints other output than the original" % name
         return None
 
-    programs = sorted(f for f in os.listdir(check) if f.endswith(".cu"))
+    programs = sorted(f for f in os.listdir(check)
+                      if f.endswith(".cu") and (not only or "check" in only))
     # Compiled and run side by side: the runs are checks, not timings.
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as pool:
         results = list(pool.map(check_one, programs))
@@ -142,37 +146,41 @@ def run(out):
     for f in failed:
         print("  FAILED " + f)
     bench = os.path.join(out, "bench")
-    print("\n| kernel | original, gcc, 1 core (s) | polyc OpenMP, %d cores | polyc CUDA, recipe | polyc CUDA, auto | recipe (s) | auto (s) |"
-          % os.cpu_count())
-    print("|---|---|---|---|---|---|---|")
-    for name in BENCH:
+    print("\nSpeedups over the original under gcc on one core; the times in seconds.")
+    for name, (_, recipes) in BENCH.items():
+        if only and name not in only:
+            continue
+        variants = [("orig", name + ".c", GCC), ("omp", name + ".omp.c", GCC)]
+        variants += [("r%d" % k, "%s.r%d.cu" % (name, k), NVCC) for k in range(len(recipes))]
+        variants += [("auto", name + ".auto.cu", NVCC)]
         exes = {}
-        for v, src, cmd in [("orig", name + ".c", GCC), ("omp", name + ".omp.c", GCC),
-                            ("cuda", name + ".cu", NVCC), ("auto", name + ".auto.cu", NVCC)]:
+        for v, src, cmd in variants:
             exes[v] = os.path.join(build, "b-%s.%s" % (name, v))
-            sh(cmd + [os.path.join(bench, src), "-o", exes[v], "-lm"] if cmd is GCC
-               else cmd + [os.path.join(bench, src), "-o", exes[v]])
+            sh(cmd + [os.path.join(bench, src), "-o", exes[v]] + (["-lm"] if cmd is GCC else []))
         times = {v: [] for v in exes}
         outs = {}
+        order = list(exes)
         for r in range(ROUNDS):
-            for v in list(exes)[r % 4:] + list(exes)[: r % 4]:
+            for v in order[r % len(order):] + order[: r % len(order)]:
                 env = dict(os.environ, OMP_NUM_THREADS="1" if v == "orig" else str(os.cpu_count()))
                 t, o = kernel_time(exes[v], env)
                 times[v].append(t)
                 outs.setdefault(v, o)
-        same = all(outs[v] == outs["orig"] for v in outs)
         base = statistics.median(times["orig"])
-        cuda = statistics.median(times["cuda"])
-        auto = statistics.median(times["auto"])
-        print("| %s | %.3f | %.1f× | %.1f× | %.1f× | %.4f | %.4f |%s" % (
-            name, base, base / statistics.median(times["omp"]), base / cuda, base / auto,
-            cuda, auto, "" if same else " OUTPUTS DIFFER"), flush=True)
-        if name == "gemm":
-            ni, nj, nk = (BENCH["gemm"][0][k] for k in ("NI", "NJ", "NK"))
-            flops = 2.0 * ni * nj * nk
-            print("|   | polyc CUDA gemm, copies included: recipe %.0f GFLOP/s, auto %.0f GFLOP/s | | | | | |"
-                  % (flops / cuda / 1e9, flops / auto / 1e9))
-    gemm_cublas()
+        labels = {"orig": "original, gcc, 1 core", "omp": "OpenMP auto(pluto), %d cores"
+                  % os.cpu_count(), "auto": "CUDA auto(pluto, target = gpu)"}
+        labels.update({"r%d" % k: "CUDA " + r for k, r in enumerate(recipes)})
+        for v in exes:
+            t = statistics.median(times[v])
+            extra = ""
+            if name == "gemm" and v not in ("orig", "omp"):
+                ni, nj, nk = (BENCH["gemm"][0][k] for k in ("NI", "NJ", "NK"))
+                extra = ", %.0f GFLOP/s" % (2.0 * ni * nj * nk / t / 1e9)
+            print("%s | %s: %.4f s, %.1fx%s%s" % (
+                name, labels[v], t, base / t, extra,
+                "" if outs[v] == outs["orig"] else " OUTPUT DIFFERS"), flush=True)
+    if not only or "gemm" in only:
+        gemm_cublas()
 
 
 def gemm_cublas():
@@ -201,6 +209,10 @@ def gemm_cublas():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("prepare", "run"):
-        sys.exit("usage: cuda_gpu.py prepare|run DIR")
-    (prepare if sys.argv[1] == "prepare" else run)(sys.argv[2])
+    if len(sys.argv) < 3 or sys.argv[1] not in ("prepare", "run"):
+        sys.exit("usage: cuda_gpu.py prepare DIR | run DIR [KERNEL...]")
+    if sys.argv[1] == "prepare":
+        prepare(sys.argv[2])
+    else:
+        # With kernels named, only their benchmarks (and with `check`, the checks).
+        run(sys.argv[2], sys.argv[3:])

@@ -32,6 +32,7 @@ mod split;
 pub mod tree;
 
 pub use marks::ParallelOptions;
+pub use pack::buffer_cells;
 pub use split::SplitForm;
 
 use crate::poly::PolyError;

@@ -84,6 +84,46 @@ pub fn pack(
     Ok(next)
 }
 
+/// The cells of the largest buffer that packing `array` in the loops at
+/// `depth` around the statements under `beta` takes: per loop, the box of
+/// the footprint of the statements that pack it there. Exact; `None` when
+/// a box is unbounded or past `i64`.
+pub fn buffer_cells(
+    scop: &Scop,
+    schedule: &Schedule,
+    beta: &[i64],
+    depth: usize,
+    array: &str,
+) -> Result<Option<i64>, ApplyError> {
+    let rank = scop
+        .arrays
+        .iter()
+        .find(|a| a.name == array)
+        .map_or(0, |a| a.n_dims);
+    let mark = Mark::Pack(array.to_string());
+    let mut most = 0;
+    for prefix in loops_around(schedule, beta, depth, "pack")? {
+        let marked: Vec<(usize, usize)> = pieces_in_loop(schedule, &prefix)
+            .into_iter()
+            .filter(|&(s, _)| {
+                schedule.statements[s]
+                    .marks
+                    .get(depth - 1)
+                    .is_some_and(|m| m.contains(&mark))
+            })
+            .collect();
+        let cells = footprint(scop, schedule, &marked, depth, array, None)?;
+        let Some(b) = pack_box(&cells, depth - 1, rank)? else {
+            return Ok(None);
+        };
+        match b.cells() {
+            Some(n) => most = most.max(n),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(most))
+}
+
 /// Why packing `array` in the loop `prefix` (at `depth`) of `schedule` is
 /// not sound, and what would make it so, in words; `None` when it is
 /// sound. Exact.

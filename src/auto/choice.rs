@@ -40,6 +40,12 @@ pub struct BandChoice {
     /// (their point loops), each with its dimension (0 = x).
     pub(crate) gpu_blocks: Vec<(usize, u8)>,
     pub(crate) gpu_threads: Vec<(usize, u8)>,
+    /// The arrays packed into a block's shared memory before the point
+    /// loops, and the bytes their buffers take; those packed into a
+    /// thread's registers inside the thread loops.
+    pub(crate) gpu_shared: Vec<String>,
+    pub(crate) gpu_shared_bytes: u64,
+    pub(crate) gpu_registers: Vec<String>,
 }
 
 impl BandChoice {
@@ -145,6 +151,14 @@ impl BandChoice {
                     .map(|&(m, d)| format!("{} on {}", members[m], ["x", "y", "z"][usize::from(d)]))
                     .collect();
                 parts.push(format!("CUDA {what}: {}", list.join(", ")));
+            }
+        }
+        for (what, arrays) in [
+            ("shared memory", &self.gpu_shared),
+            ("registers", &self.gpu_registers),
+        ] {
+            if !arrays.is_empty() {
+                parts.push(format!("packed into {what}: {}", arrays.join(", ")));
             }
         }
         if self.vector {

@@ -112,6 +112,67 @@ pub(crate) fn member_reuse(
     scores
 }
 
+/// Each access of the band's statements (as in [`member_reuse`]): its
+/// array, whether it writes, and per member whether it stays on one
+/// element along the member's step (`None`: the statement's rows or the
+/// access cannot be read).
+pub(crate) fn access_invariance(
+    scop: &Scop,
+    rows: &[Vec<AffineRow>],
+    statements: &[usize],
+    first: usize,
+    size: usize,
+) -> Vec<AccessInvariance> {
+    let mut out = Vec::new();
+    for &s in statements {
+        let statement = &scop.statements[s];
+        let n = statement.iterators.len();
+        let loops = rows
+            .get(s)
+            .and_then(|loop_rows| loops_of(loop_rows, n))
+            .filter(|_| n > 0);
+        let steps: Vec<Option<(Vec<i128>, i128)>> = (0..size)
+            .map(|m| {
+                let (real, matrix) = loops.as_ref()?;
+                let position = real.iter().position(|&k| k == first + m)?;
+                solve(matrix, position)
+            })
+            .collect();
+        for a in &statement.accesses {
+            let subscripts = subscript_rows(&a.relation, n);
+            let invariant = steps
+                .iter()
+                .map(|step| {
+                    let (num, _) = step.as_ref()?;
+                    let rows = subscripts.as_ref()?;
+                    Some(rows.iter().all(|row| {
+                        row.iter()
+                            .zip(num)
+                            .map(|(&c, &x)| i128::from(c) * x)
+                            .sum::<i128>()
+                            == 0
+                    }))
+                })
+                .collect();
+            out.push(AccessInvariance {
+                array: a.array.clone(),
+                writes: a.kind == AccessKind::Write,
+                invariant,
+            });
+        }
+    }
+    out
+}
+
+/// One access of a band, seen along its members ([`access_invariance`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct AccessInvariance {
+    pub array: String,
+    pub writes: bool,
+    /// Per member: stays on one element along its step.
+    pub invariant: Vec<Option<bool>>,
+}
+
 /// The data a tile may touch: half of a 512 KiB level-2 cache (Zen 1 to
 /// 3's; the machine polyc runs on is not asked, so that its output does
 /// not depend on it).

@@ -37,7 +37,7 @@
 
 use super::choice::BandChoice;
 use super::feautrier::AffineRow;
-use super::gpu_map::{gpu_map, gpu_mapping, gpu_tile};
+use super::gpu_map::{gpu_map, gpu_mapping, gpu_tile, promotions, Offered};
 use super::locality;
 use super::tree::Tree;
 use super::{AutoOptions, TileSize};
@@ -134,6 +134,9 @@ pub(crate) fn tile_and_mark(
             jam_outer: None,
             gpu_blocks: Vec::new(),
             gpu_threads: Vec::new(),
+            gpu_shared: Vec::new(),
+            gpu_shared_bytes: 0,
+            gpu_registers: Vec::new(),
         })
         .collect();
     for (index, site) in sites.iter().enumerate().rev() {
@@ -319,6 +322,20 @@ pub(crate) fn tile_and_mark(
                     let position = order.iter().position(|&o| o == m).unwrap_or(m);
                     step(gpu_map(points + position, true, dim), true);
                 }
+                if tiled.is_some() {
+                    let accesses =
+                        locality::access_invariance(scop, &rows, &site.statements, p - 1, k);
+                    for (depth, array, _) in promotions(&accesses, &order, &threads, points) {
+                        step(
+                            Directive::Pack {
+                                beta: Vec::new(),
+                                depth,
+                                array,
+                            },
+                            false,
+                        );
+                    }
+                }
                 choice.gpu_blocks = blocks;
                 choice.gpu_threads = threads;
             }
@@ -448,6 +465,7 @@ pub(crate) fn tile_and_mark(
             | Directive::Parallelize { beta: b, depth, .. }
             | Directive::Vectorize { beta: b, depth, .. }
             | Directive::MapGpu { beta: b, depth, .. }
+            | Directive::Pack { beta: b, depth, .. }
             | Directive::UnrollJam { beta: b, depth, .. }
             | Directive::Interchange {
                 beta: b, d1: depth, ..
@@ -462,6 +480,20 @@ pub(crate) fn tile_and_mark(
             // strip-mined and permuted; a coincident member carries no
             // dependence): the caller checks the whole schedule once.
             schedule = rewrite(scop, deps, &schedule, &directive)?;
+        } else if let Directive::Pack { beta, depth, array } = &directive {
+            // A buffer offered for the GPU is kept when `pack` takes it
+            // and it fits: a block's shared memory, a thread's registers.
+            let Ok(next) = rewrite(scop, deps, &schedule, &directive) else {
+                continue;
+            };
+            let buffer = Offered {
+                beta,
+                depth: *depth,
+                array,
+            };
+            if buffer.fits(scop, &next, statement, &mut choices[site]) {
+                schedule = next;
+            }
         } else if let Ok(next) = rewrite(scop, deps, &schedule, &directive) {
             // An offered mark is kept when its own check proves it (the
             // rewrite of `vectorize` is refused for a loop that carries a

@@ -14,7 +14,9 @@ use std::fs;
 use std::path::Path;
 
 use crate::cli::{Cli, Emit, Target};
-use crate::emit::cuda::{cuda_region, declaration_start, kernel_text, CUDA_HELPERS};
+use crate::emit::cuda::{
+    check_packs, cuda_region, declaration_start, kernel_text, Packed, CUDA_HELPERS,
+};
 use crate::emit::loops::cuda::LaunchSizes;
 use crate::emit::{pack, print_loops, scan, splice, PrintOptions, HELPERS};
 use crate::lang::c::{read_source, SourceFile};
@@ -380,20 +382,17 @@ fn generate_cuda(file: &SourceFile, schedules: &[Schedule], cli: &Cli) -> Result
     let mut kernels = 0;
     for ((r, scop), schedule) in file.regions.iter().zip(&file.scops).zip(schedules) {
         let failed = |why: String| generation_failed(file, scop, "CUDA code generation", why);
-        if schedule
-            .statements
-            .iter()
-            .flat_map(|s| s.marks.iter().flatten())
-            .any(|m| matches!(m, crate::scop::Mark::Pack(_)))
-        {
-            return Err(failed(
-                "`pack` is not supported with --target cuda yet (its buffers would need to live in shared memory)".into(),
-            ));
-        }
+        check_packs(schedule).map_err(failed)?;
+        let lowered = pack::lower(scop, schedule).map_err(|e| failed(e.to_string()))?;
+        let (scop, schedule, buffers) = match &lowered {
+            Some(l) => (&l.scop, &l.schedule, l.buffers.as_slice()),
+            None => (scop, schedule, &[][..]),
+        };
         let nodes = scan(scop, schedule).map_err(|e| failed(e.to_string()))?;
         let indent = splice::leading_indent(&file.text[r.body.clone()]);
-        let region =
-            cuda_region(scop, &nodes, indent, &file.text, kernels, &given).map_err(failed)?;
+        let packed = Packed { schedule, buffers };
+        let region = cuda_region(scop, &nodes, &packed, indent, &file.text, kernels, &given)
+            .map_err(failed)?;
         kernels += region.kernels.len();
         for k in &region.kernels {
             if let Some(sizes) = &k.sizes {

@@ -18,14 +18,21 @@
 //! region only reads are passed by value; one it writes lives on the
 //! device like an array, and kernels bind its name to the device cell.
 //! A region that reads a `long double` is refused: devices have none.
+//!
+//! A packed loop's buffer ([`super::pack`]) lives in the kernel: in the
+//! block's shared memory (`__shared__`) when its copies run at the block
+//! level, filled and emptied by all the block's threads together, or in
+//! each thread's own memory when they run inside a thread loop
+//! ([`check_packs`] refuses the other places).
 
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use super::loops::cuda::{HostNames, Kernel, LaunchSizes};
+use super::loops::cuda::{DeviceBuffer, HostNames, Kernel, LaunchSizes};
 use super::loops::print_cuda;
+use super::pack::Buffer;
 use super::scan::Node;
-use crate::scop::{AccessKind, Scop};
+use crate::scop::{element_bytes, AccessKind, Mark, Schedule, Scop};
 
 /// What the CUDA target adds at the top of a file: the loop helpers,
 /// callable on the device too, the check of a CUDA call, and the grid size
@@ -77,6 +84,76 @@ impl DeviceCopy {
     }
 }
 
+/// The packs of a region, lowered ([`super::pack::lower`]): the schedule
+/// with the copy statements and their buffers.
+#[derive(Clone, Copy, Debug)]
+pub struct Packed<'a> {
+    pub schedule: &'a Schedule,
+    pub buffers: &'a [Buffer],
+}
+
+/// Why a `pack` of `schedule` (not lowered) cannot run on the device, if
+/// one cannot: a buffer belongs to a block (its shared memory) or to a
+/// thread, so a packed loop must be inside a loop mapped to blocks, and
+/// not itself mapped to blocks (its copy would run between the block
+/// loops, where no block is).
+pub fn check_packs(schedule: &Schedule) -> Result<(), String> {
+    for st in &schedule.statements {
+        for (k, marks) in st.marks.iter().enumerate() {
+            for m in marks {
+                let Mark::Pack(array) = m else {
+                    continue;
+                };
+                let block = |m: &Mark| matches!(m, Mark::GpuBlock(_));
+                if marks.iter().any(block) {
+                    return Err(format!(
+                        "`{array}` is packed in the loop at depth {}, which is mapped by gpu_block: its buffer would belong to no one block; pack it in a loop inside the block loops",
+                        k + 1
+                    ));
+                }
+                if !st.marks[..k].iter().flatten().any(block) {
+                    return Err(format!(
+                        "`{array}` is packed in the loop at depth {}, and no loop around it is mapped by gpu_block: a buffer lives in a block's shared memory or a thread's own; pack it in a loop inside a block loop",
+                        k + 1
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The buffers of `packed` as the kernels declare them: shared by a
+/// block when no thread loop is around their copies, else one per thread.
+fn device_buffers(packed: &Packed) -> Vec<DeviceBuffer> {
+    packed
+        .buffers
+        .iter()
+        .map(|b| {
+            let per_thread = packed.schedule.statements.get(b.copy).is_some_and(|st| {
+                st.marks
+                    .iter()
+                    .flatten()
+                    .any(|m| matches!(m, Mark::GpuThread(_)))
+            });
+            let dims: String = b.extents.iter().map(|e| format!("[{e}]")).collect();
+            let cells = b
+                .extents
+                .iter()
+                .try_fold(1u64, |n, &e| n.checked_mul(u64::try_from(e).ok()?));
+            DeviceBuffer {
+                name: b.name.clone(),
+                declaration: format!("{} {}{dims}", b.element_type, b.name),
+                shared: !per_thread,
+                bytes: cells
+                    .zip(element_bytes(&b.element_type))
+                    .map(|(n, e)| n.saturating_mul(e)),
+                copy_in: b.copy,
+            }
+        })
+        .collect()
+}
+
 /// A region for CUDA: the body that replaces it and its kernels.
 #[derive(Clone, Debug)]
 pub struct CudaRegion {
@@ -84,14 +161,15 @@ pub struct CudaRegion {
     pub kernels: Vec<Kernel>,
 }
 
-/// The body of `scop`'s region (its loop AST `nodes`, indented by
-/// `indent`) for CUDA, its kernels numbered from `first_kernel`, launched
-/// with the `sizes` given for them by name or else the defaults; `text` is
-/// the file (for its `#define`s). An error says why the region cannot run
-/// on the device.
+/// The body of `scop`'s region (its loop AST `nodes`, its packs lowered
+/// in `packed`, indented by `indent`) for CUDA, its kernels numbered from
+/// `first_kernel`, launched with the `sizes` given for them by name or
+/// else the defaults; `text` is the file (for its `#define`s). An error
+/// says why the region cannot run on the device.
 pub fn cuda_region(
     scop: &Scop,
     nodes: &[Node],
+    packed: &Packed,
     indent: &str,
     text: &str,
     first_kernel: usize,
@@ -156,7 +234,12 @@ pub fn cuda_region(
             scalar: true,
         })
         .collect();
-    for a in scop.arrays.iter().filter(|a| a.n_dims > 0) {
+    let buffer = |name: &str| packed.buffers.iter().any(|b| b.name == name);
+    for a in scop
+        .arrays
+        .iter()
+        .filter(|a| a.n_dims > 0 && !buffer(&a.name))
+    {
         let extents = a.extents.as_deref().unwrap_or_default();
         let Some(first) = extents.first().filter(|e| !e.trim().is_empty()) else {
             return Err(format!(
@@ -193,6 +276,7 @@ pub fn cuda_region(
             .collect(),
         first_kernel,
         sizes: sizes.clone(),
+        buffers: device_buffers(packed),
     };
     let inner = format!("{indent}  ");
     let (host, kernels) = print_cuda(nodes, scop, &inner, names).map_err(|e| e.to_string())?;

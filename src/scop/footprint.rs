@@ -20,6 +20,11 @@ use crate::poly::{BasicSet, Constraint, ConstraintKind, LexOpt, PolyError, Set, 
 /// the stack of each thread that runs the loop).
 pub const MAX_BUFFER_CELLS: i64 = 1 << 16;
 
+/// The most bytes of buffers one CUDA block may share: the static shared
+/// memory of a block, 48 KiB on every CUDA device (`--target cuda` refuses
+/// more; `auto(…, target = gpu)` offers no more).
+pub const MAX_SHARED_BYTES: u64 = 48 * 1024;
+
 /// The box around a footprint: cell `x` of the array lies at
 /// `x[k] - offset[k]` in the buffer, `0 <= x[k] - offset[k] < extents[k]`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -21,5 +21,5 @@ pub mod validity;
 
 pub use deps::{dependences, DepKind, DepOptions, Dependence};
 pub use json::{scops_json, ScopJson};
-pub use model::{Access, AccessKind, Array, Scop, Statement};
+pub use model::{element_bytes, Access, AccessKind, Array, Scop, Statement};
 pub use schedule::{Mark, Schedule, StatementSchedule, ThreadSchedule};

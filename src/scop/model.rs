@@ -45,6 +45,31 @@ pub struct Array {
     pub element_type: Option<String>,
 }
 
+/// The size in bytes of an element of C scalar type `ty` (qualifiers and
+/// signedness ignored) on the hosts and CUDA devices polyc targets (LP64),
+/// when polyc knows it (not a `typedef` of the file, nor `long double`).
+pub fn element_bytes(ty: &str) -> Option<u64> {
+    let words: Vec<&str> = ty
+        .split_whitespace()
+        .filter(|w| {
+            !matches!(
+                *w,
+                "signed" | "unsigned" | "const" | "volatile" | "restrict" | "__restrict"
+            )
+        })
+        .collect();
+    match words.as_slice() {
+        ["char"] | ["int8_t"] | ["uint8_t"] => Some(1),
+        ["short"] | ["short", "int"] | ["int16_t"] | ["uint16_t"] => Some(2),
+        [] | ["int"] | ["float"] | ["int32_t"] | ["uint32_t"] => Some(4),
+        ["double"] | ["long"] | ["long", "int"] | ["long", "long"] | ["long", "long", "int"] => {
+            Some(8)
+        }
+        ["int64_t"] | ["uint64_t"] | ["size_t"] => Some(8),
+        _ => None,
+    }
+}
+
 /// One assignment of the region, executed once per point of its domain.
 #[derive(Clone, Debug)]
 pub struct Statement {

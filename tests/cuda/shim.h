@@ -26,6 +26,9 @@
 #define __global__
 #define __device__
 #define __host__
+/* A block's shared memory: one variable for all the fibers of the block
+ * running (blocks run one after another). */
+#define __shared__ static
 
 struct dim3 {
   unsigned x, y, z;

@@ -136,6 +136,7 @@ pub const PASSING: &[&str] = &[
     "refused-group-carried-witness-ok",
     "refused-group-jam-witness-pair-ok",
     "refused-cuda-mapping",
+    "refused-cuda-pack",
     "cuda-identical",
 ];
 
@@ -479,6 +480,15 @@ fn cli_output_for(
         "--target",
         target,
     ]);
+    // A packed loop's buffer where no block or thread owns it, or shared
+    // buffers past a block's 48 KiB (docs/cuda.md).
+    if out.status == 1
+        && out.stderr.contains("CUDA code generation for scop region")
+        && (out.stderr.contains("is packed in the loop at depth")
+            || out.stderr.contains("the shared buffers of"))
+    {
+        return Err(Verdict::new("refused-cuda-pack", out.stderr));
+    }
     // Mapped loops that do not nest as CUDA runs them (docs/cuda.md).
     if out.status == 1 && out.stderr.contains("CUDA code generation for scop region") {
         return Err(Verdict::new("refused-cuda-mapping", out.stderr));

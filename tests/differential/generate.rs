@@ -736,12 +736,14 @@ pub fn random_directive(
     if history.iter().any(|h| h.starts_with("unroll_jam(")) && rng.chance(0.2) {
         kind = "unroll_jam";
     }
-    // A tiled loop often has a bounded footprint: a pack may follow.
+    // A tiled loop often has a bounded footprint: a pack may follow; more
+    // often once loops are mapped to the GPU (shared memory, registers).
     let tiled = ["tile(", "tile_band(", "stripmine("];
+    let mapped = history.iter().any(|h| h.starts_with("gpu_"));
     if history
         .iter()
         .any(|h| tiled.iter().any(|t| h.starts_with(t)))
-        && rng.chance(0.2)
+        && rng.chance(if mapped { 0.4 } else { 0.2 })
     {
         kind = "pack";
     }

@@ -16,6 +16,14 @@
 //! index), except after the last node of a block loop's body, whose next
 //! iteration carries no dependence from it.
 //!
+//! A packed loop's copies ([`crate::emit::pack`]) at the block level fill
+//! and empty a buffer in the block's shared memory, all its threads
+//! together ([`buffers`]); the block waits after each run of copies one
+//! way (in, or back: a copy back may write what the next copy in reads).
+//! A kernel with such a buffer waits at the end of a block loop's
+//! iteration too: the next one fills the buffer again. A copy inside a
+//! thread loop fills the thread's own buffer, as on the CPU.
+//!
 //! How mapped loops may nest is [`nesting`]'s ([`check_mapping`]); the
 //! grid and block sizes of a launch are [`launch_sizes`]', unless
 //! `--sizes` gives them.
@@ -23,9 +31,11 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
+mod buffers;
 mod launch_sizes;
 mod nesting;
 
+pub use buffers::DeviceBuffer;
 pub use launch_sizes::{LaunchSizes, MAX_GRID};
 pub use nesting::check_mapping;
 
@@ -33,6 +43,9 @@ use super::int_range::{domains_are_int, first_constant_beyond_int};
 use super::{unused_outer_iterators, PrintError, PrintOptions, Printer, STEP};
 use crate::emit::scan::{Loop, Node};
 use crate::scop::Scop;
+use buffers::{
+    copy_statements, declarations, holds_statement, only_statements, BufferCopy, Spread,
+};
 use launch_sizes::{block_text, check_sizes, constant_trip, default_sizes, grid_text, GridSize};
 use nesting::{holds_mapped, mapping, DIM};
 
@@ -68,6 +81,8 @@ pub struct HostNames {
     /// Sizes given for kernels by name (`--sizes`), in place of the
     /// defaults.
     pub sizes: HashMap<String, LaunchSizes>,
+    /// The buffers of packed loops: a kernel that reads one declares it.
+    pub buffers: Vec<DeviceBuffer>,
 }
 
 /// Where CUDA printing stands.
@@ -98,6 +113,14 @@ pub(super) struct KernelState {
     /// The nodes being printed end an iteration of a block loop (they are
     /// its body's last, or inside its last `if`): no barrier after them.
     tail: bool,
+    /// The copy statements of packed loops.
+    copies: HashMap<usize, BufferCopy>,
+    /// The kernel fills a shared buffer: every iteration of a block loop
+    /// ends with a barrier.
+    shared: bool,
+    /// Printing a copy spread over the block's threads: which of them the
+    /// loops around share out.
+    spread: Option<Spread>,
 }
 
 /// The region's loops for CUDA: the host's statements (launches and the
@@ -167,6 +190,14 @@ impl Printer<'_> {
                 self.host_nodes(nodes, indent);
                 true
             }
+            Some(Gpu::Kernel(KernelState {
+                spread: Some(spread),
+                ..
+            })) => {
+                let spread = *spread;
+                self.spread_nodes(nodes, spread, indent);
+                true
+            }
             Some(Gpu::Kernel(k)) if !k.serial && k.threads == 0 => {
                 let tail = k.tail;
                 self.block_level(nodes, indent, tail);
@@ -199,10 +230,11 @@ impl Printer<'_> {
                 // A block loop's body ends each of its iterations; any
                 // other loop's comes round again.
                 let mapped = mapping(l);
-                k.tail = matches!(mapped, Some((false, _)));
-                match mapped {
-                    Some((thread, d)) => self.mapped_loop(l, thread, d, indent),
-                    None => self.plain_loop(l, indent),
+                k.tail = matches!(mapped, Some((false, _))) && !k.shared;
+                match (mapped, k.spread) {
+                    (Some((thread, d)), _) => self.mapped_loop(l, thread, d, indent),
+                    (None, Some(spread)) if !l.once => self.spread_loop(l, spread, indent),
+                    (None, _) => self.plain_loop(l, indent),
                 }
                 if let Some(Gpu::Kernel(k)) = &mut self.gpu {
                     k.locals.pop();
@@ -256,6 +288,10 @@ impl Printer<'_> {
         let mut owned = nodes.to_vec();
         declare_all(&mut owned);
         let serial = !nodes.iter().any(|n| holds_mapped(n, false));
+        let copies = copy_statements(self.scop, &names.buffers);
+        let shared = owned
+            .iter()
+            .any(|n| holds_statement(n, &|s| copies.get(&s).is_some_and(|c| c.shared)));
         let mut k = Printer::new(self.scop, self.buffers, self.opts, self.int_only);
         // In an unrolled copy of a host loop, its variable stands for
         // itself plus an offset, in the kernel too.
@@ -264,6 +300,8 @@ impl Printer<'_> {
         k.labels_done = (0..self.scop.statements.len()).collect();
         k.gpu = Some(Gpu::Kernel(KernelState {
             serial,
+            copies,
+            shared,
             ..KernelState::default()
         }));
         k.nodes(&owned, STEP);
@@ -316,9 +354,21 @@ impl Printer<'_> {
                 false => p.clone(),
             })
             .collect();
+        let used: Vec<DeviceBuffer> = names
+            .buffers
+            .iter()
+            .filter(|b| words.contains(b.name.as_str()))
+            .cloned()
+            .collect();
         let mut body = body;
         for x in params.iter().filter(|p| names.scalars.contains(p)).rev() {
             body.insert_str(0, &format!("{STEP}auto &{x} = *polyc_dev_{x};\n"));
+        }
+        match declarations(&used, &name) {
+            Ok(text) => body.insert_str(0, &text),
+            Err(why) => {
+                self.refused.get_or_insert(why);
+            }
         }
         let params: Vec<String> = params
             .into_iter()
@@ -366,17 +416,44 @@ impl Printer<'_> {
 
     /// A kernel's block level: the nodes with no mapped loop on thread 0,
     /// the block waiting after them and after each thread loop, but after
-    /// what ends an iteration of a block loop (`tail`).
+    /// what ends an iteration of a block loop (`tail`); the copies of
+    /// packed loops spread over the threads, the block waiting after each
+    /// run of them one way.
     fn block_level(&mut self, nodes: &[Node], indent: &str, tail: bool) {
+        let copies = match &self.gpu {
+            Some(Gpu::Kernel(k)) => k.copies.clone(),
+            _ => HashMap::new(),
+        };
+        let is_copy = |s: usize| copies.contains_key(&s);
+        let fills = |s: usize| copies.get(&s).is_some_and(|c| c.fills);
+        let empties = |s: usize| copies.get(&s).is_some_and(|c| !c.fills);
         let mut run: Vec<&Node> = Vec::new();
+        // The way of the copies printed since the block last waited.
+        let mut copying: Option<bool> = None;
         let last = nodes.len();
         for (k, n) in nodes.iter().enumerate() {
-            let mapped = holds_mapped(n, false) || holds_mapped(n, true);
-            if !mapped {
+            let way = match (only_statements(n, &fills), only_statements(n, &empties)) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => None,
+            };
+            if copying.is_some() && copying != way {
+                let _ = writeln!(self.out, "{indent}__syncthreads();");
+                copying = None;
+            }
+            let mapped = holds_mapped(n, false)
+                || holds_mapped(n, true)
+                || (way.is_none() && holds_statement(n, &is_copy));
+            if !mapped && way.is_none() {
                 run.push(n);
                 continue;
             }
             self.on_thread_zero(&std::mem::take(&mut run), indent, true);
+            if way.is_some() {
+                copying = way;
+                self.spread(n, indent);
+                continue;
+            }
             let ends = tail && k + 1 == last;
             if let Some(Gpu::Kernel(state)) = &mut self.gpu {
                 state.tail = ends;
@@ -389,6 +466,9 @@ impl Printer<'_> {
             if is_thread_loop && !ends {
                 let _ = writeln!(self.out, "{indent}__syncthreads();");
             }
+        }
+        if copying.is_some() {
+            let _ = writeln!(self.out, "{indent}__syncthreads();");
         }
         self.on_thread_zero(&run, indent, !tail);
     }
@@ -417,6 +497,26 @@ impl Printer<'_> {
         }
     }
 
+    /// The head of `l` as a loop that takes every `count`-th iteration,
+    /// from the `index`-th.
+    fn strided_head(&self, l: &Loop, index: &str, count: &str) -> String {
+        let v = &l.var;
+        let (lo, up) = (self.expr(&l.lower), self.expr(&l.upper));
+        if l.down {
+            return format!("for (int {v} = {up} - {index}; {v} >= {lo}; {v} -= {count})");
+        }
+        let cond = self.upper_cond(v, &l.upper);
+        let (first, step) = match l.stride {
+            1 => (index.to_string(), count.to_string()),
+            s => (format!("{s} * {index}"), format!("{s} * {count}")),
+        };
+        let start = match lo.as_str() {
+            "0" => first,
+            _ => format!("{lo} + {first}"),
+        };
+        format!("for (int {v} = {start}; {cond}; {v} += {step})")
+    }
+
     /// A loop mapped to blocks or threads, as a grid-stride loop.
     fn mapped_loop(&mut self, l: &Loop, thread: bool, d: u8, indent: &str) {
         let dim = DIM[usize::from(d)];
@@ -431,22 +531,8 @@ impl Printer<'_> {
                 format!("(int)gridDim.{dim}"),
             )
         };
-        let v = &l.var;
         let (lo, up) = (self.expr(&l.lower), self.expr(&l.upper));
-        let head = if l.down {
-            format!("for (int {v} = {up} - {index}; {v} >= {lo}; {v} -= {count})")
-        } else {
-            let cond = self.upper_cond(v, &l.upper);
-            let (first, step) = match l.stride {
-                1 => (index, count),
-                s => (format!("{s} * {index}"), format!("{s} * {count}")),
-            };
-            let start = match lo.as_str() {
-                "0" => first,
-                _ => format!("{lo} + {first}"),
-            };
-            format!("for (int {v} = {start}; {cond}; {v} += {step})")
-        };
+        let head = self.strided_head(l, &index, &count);
         let _ = write!(self.out, "{indent}{head}");
         let Some(Gpu::Kernel(k)) = &mut self.gpu else {
             return;

@@ -400,7 +400,7 @@ impl Scanner<'_> {
             .iter()
             .map(|g| g.iter().copied().filter(|c| c.coeffs[col] != 0).collect())
             .collect();
-        if !on_d.iter().all(|g| same(g, &on_d[0])) {
+        if !on_d.iter().all(|g| same(g, &on_d[0])) && !self.mapped(&kept, d) {
             let ranges: Vec<BasicSet> = on_d
                 .iter()
                 .map(|g| {

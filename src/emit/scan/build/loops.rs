@@ -3,6 +3,10 @@
 //! when the ranges cannot be separated, one loop over their union whose
 //! items keep their own bounds as guards further in; and the bounds as
 //! `max`/`min` lists over the items.
+//!
+//! A loop mapped to CUDA blocks or threads stays one loop: never
+//! substituted, nor separated into pieces (CUDA maps a loop, and its
+//! pieces would leave the loops inside them without one around).
 
 use super::simplify::{constant_of, simplify};
 use super::{combine, unsupported, Scanner, Val};
@@ -10,6 +14,7 @@ use crate::emit::scan::ast::{Expr, Loop, Node, Sum};
 use crate::emit::scan::separate::negations;
 use crate::emit::scan::ScanError;
 use crate::poly::{checked_mul, BasicSet, Constraint, ConstraintKind, PolyError};
+use crate::scop::Mark;
 
 impl Scanner<'_> {
     /// One loop (or one substitution) at α date `d` shared by the items
@@ -29,10 +34,12 @@ impl Scanner<'_> {
         let (on_d, outer): (Vec<&Constraint>, Vec<&Constraint>) =
             rows.iter().partition(|c| c.coeffs[col] != 0);
         // An equation with a unit coefficient: substitute, no loop.
+        let mapped = self.mapped(kept, d);
         let unit_eq = match on_d
             .iter()
             .find(|c| c.kind == ConstraintKind::Eq && c.coeffs[col].abs() == 1)
         {
+            Some(_) if mapped => None,
             Some(first) => Some(
                 self.simplest_unit_equation(rows, col, ctx)?
                     .unwrap_or((*first).clone()),
@@ -123,7 +130,7 @@ impl Scanner<'_> {
             // Equal constant bounds: one iteration, no loop.
             if let (None, Some(lo), Some(up)) = (&stride, constant_of(&lower), constant_of(&upper))
             {
-                if lo == up {
+                if lo == up && !mapped {
                     let val = Val::Const(checked_mul(sign, lo)?);
                     let body = self.inside(val, kept, d, &inner, vals)?;
                     return Ok(match (body.is_empty(), conds.is_empty()) {
@@ -448,6 +455,16 @@ impl Scanner<'_> {
     }
 
     /// Lower and upper bounds of the loop variable (`sign · date`).
+    /// Whether the loop of the items `kept` at α date `d` is mapped to
+    /// CUDA blocks or threads.
+    pub(super) fn mapped(&self, kept: &[usize], d: usize) -> bool {
+        kept.iter().any(|&i| {
+            self.items[i].marks[d]
+                .iter()
+                .any(|m| matches!(m, Mark::GpuBlock(_) | Mark::GpuThread(_)))
+        })
+    }
+
     pub(super) fn bounds(
         &self,
         rows: &[&Constraint],
