@@ -317,6 +317,64 @@ fn sizes_are_dumped_and_given_back() {
     assert_eq!(openmp.status, 2);
 }
 
+/// The kernels with shared buffers, on one block of few threads: each
+/// block runs every iteration of its block loops and each thread many
+/// cells, so the buffers are filled again and again (the barrier at the
+/// start of a block loop's body matters), and each copy is spread over
+/// threads that are fewer than its cells. The output stays the original's;
+/// and with any one barrier of gemm-shared's kernel removed, it does not
+/// (the stand-in sees a missing barrier).
+#[test]
+fn shared_buffers_survive_one_block_and_few_threads() {
+    let dir = common::scratch("cuda-shared-sizes");
+    for (recipe, kernel, sizes) in [
+        (
+            "tests/cuda/gemm-shared.poly",
+            "gemm",
+            r#"{"polyc_kernel0": {"block": [3], "grid": [1]}, "polyc_kernel1": {"block": [3, 2], "grid": [1, 1]}}"#,
+        ),
+        (
+            "tests/cuda/jacobi-2d-shared.poly",
+            "jacobi-2d",
+            r#"{"polyc_kernel0": {"block": [5, 3], "grid": [1, 1]}, "polyc_kernel1": {"block": [4], "grid": [2]}}"#,
+        ),
+    ] {
+        let k = format!("tests/kernels/{kernel}.c");
+        let file = dir.join(format!("{kernel}.json"));
+        std::fs::write(&file, sizes).expect("write");
+        let file = file.to_string_lossy().into_owned();
+        let out = common::polyc(&[&k, "--recipe", recipe, "--target", "cuda", "--sizes", &file]);
+        assert_eq!(out.status, 0, "{recipe}: {}", out.stderr);
+        let expected = original_output(&k, &dir, kernel);
+        assert_eq!(
+            run_on_shim(&out.stdout, &dir, kernel).as_deref(),
+            Ok(expected.as_str()),
+            "{recipe}"
+        );
+        if kernel != "gemm" {
+            continue;
+        }
+        let barrier = "__syncthreads();";
+        let n = out.stdout.matches(barrier).count();
+        assert!(n >= 2, "{}", out.stdout);
+        for skip in 0..n {
+            let (at, _) = out
+                .stdout
+                .match_indices(barrier)
+                .nth(skip)
+                .expect("barrier");
+            let mut cut = out.stdout.clone();
+            cut.replace_range(at..at + barrier.len(), ";");
+            let got = run_on_shim(&cut, &dir, "gemm-cut");
+            assert_ne!(
+                got.as_deref(),
+                Ok(expected.as_str()),
+                "barrier {skip} of {n} removed, and the stand-in did not notice"
+            );
+        }
+    }
+}
+
 /// A region the device cannot run is refused with the reason: an inner
 /// extent that is a variable (CUDA C++ has no variable-length arrays).
 #[test]

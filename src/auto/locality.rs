@@ -464,9 +464,15 @@ mod tests {
         assert_eq!(access_score(&[vec![0, 2]], &step_j), -4);
     }
 
-    /// The tile size of the first band of three members or more that the
-    /// Pluto scheduler gives `tests/kernels/NAME.c`.
-    fn first_band_tile(name: &str, outer_coincidence: bool) -> i64 {
+    /// The first band of three members or more that the Pluto scheduler
+    /// gives `tests/kernels/NAME.c`, with what `f` says of it (given the
+    /// scop, the loop rows, the band's statements, its first member's
+    /// depth and its size).
+    fn first_band<T>(
+        name: &str,
+        outer_coincidence: bool,
+        f: impl Fn(&Scop, &[Vec<AffineRow>], &[usize], usize, usize) -> T,
+    ) -> T {
         use crate::auto::scheduler::{schedule_tree, Algorithm, Fusion};
         use crate::lang::c::read_source;
         use crate::scop::{dependences, DepOptions};
@@ -497,7 +503,30 @@ mod tests {
             }
         }
         let (statements, first, size) = find(&tree, 0).unwrap();
-        footprint_tile(scop, &rows, &statements, first, size)
+        f(scop, &rows, &statements, first, size)
+    }
+
+    fn first_band_tile(name: &str, outer_coincidence: bool) -> i64 {
+        first_band(name, outer_coincidence, footprint_tile)
+    }
+
+    /// gemm's update `C[i][j] += alpha * A[i][k] * B[k][j]` in the band
+    /// (i, j, k): `C` stays along `k`, `A` along `j`, `B` along `i`.
+    #[test]
+    fn gemm_accesses_stay_on_one_element_along_the_member_they_do_not_read() {
+        let accesses = first_band("gemm", true, access_invariance);
+        let along = |array: &str| -> Vec<Vec<Option<bool>>> {
+            accesses
+                .iter()
+                .filter(|a| a.array == array)
+                .map(|a| a.invariant.clone())
+                .collect()
+        };
+        let c = vec![Some(false), Some(false), Some(true)];
+        assert_eq!(along("C"), vec![c.clone(), c]);
+        assert_eq!(along("A"), vec![vec![Some(false), Some(true), Some(false)]]);
+        assert_eq!(along("B"), vec![vec![Some(true), Some(false), Some(false)]]);
+        assert!(accesses.iter().any(|a| a.array == "C" && a.writes));
     }
 
     /// gemm's update, 3 · 32² doubles (24 KiB), and syr2k's, 5 · 32²

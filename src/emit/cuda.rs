@@ -148,7 +148,6 @@ fn device_buffers(packed: &Packed) -> Vec<DeviceBuffer> {
                 bytes: cells
                     .zip(element_bytes(&b.element_type))
                     .map(|(n, e)| n.saturating_mul(e)),
-                copy_in: b.copy,
             }
         })
         .collect()

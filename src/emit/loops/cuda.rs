@@ -11,26 +11,23 @@
 //! `threadIdx.x` by `blockDim.x`), correct whatever the grid and block
 //! sizes. Outside every thread loop (the *block level*) every value is the
 //! same for all threads of a block: the nodes with no mapped loop run on
-//! thread 0 alone, and after them and after each thread loop the block
-//! waits (`__syncthreads()`, never inside code that depends on a thread's
-//! index), except after the last node of a block loop's body, whose next
-//! iteration carries no dependence from it.
+//! thread 0 alone, and the block waits (`__syncthreads()`, never inside
+//! code that depends on a thread's index) before a node that may touch
+//! what another thread touched since it last waited ([`barriers`]).
 //!
 //! A packed loop's copies ([`crate::emit::pack`]) at the block level fill
 //! and empty a buffer in the block's shared memory, all its threads
-//! together ([`buffers`]); the block waits after each run of copies one
-//! way (in, or back: a copy back may write what the next copy in reads).
-//! A kernel with such a buffer waits at the end of a block loop's
-//! iteration too: the next one fills the buffer again. A copy inside a
-//! thread loop fills the thread's own buffer, as on the CPU.
+//! together ([`buffers`]). A copy inside a thread loop fills the thread's
+//! own buffer, as on the CPU.
 //!
 //! How mapped loops may nest is [`nesting`]'s ([`check_mapping`]); the
 //! grid and block sizes of a launch are [`launch_sizes`]', unless
 //! `--sizes` gives them.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write;
 
+mod barriers;
 mod buffers;
 mod launch_sizes;
 mod nesting;
@@ -43,9 +40,8 @@ use super::int_range::{domains_are_int, first_constant_beyond_int};
 use super::{unused_outer_iterators, PrintError, PrintOptions, Printer, STEP};
 use crate::emit::scan::{Loop, Node};
 use crate::scop::Scop;
-use buffers::{
-    copy_statements, declarations, holds_statement, only_statements, BufferCopy, Spread,
-};
+use barriers::{touched_by, touched_by_statement, Touched};
+use buffers::{copy_statements, declarations, holds_statement, only_statements, Spread};
 use launch_sizes::{block_text, check_sizes, constant_trip, default_sizes, grid_text, GridSize};
 use nesting::{holds_mapped, mapping, DIM};
 
@@ -89,12 +85,12 @@ pub struct HostNames {
 #[derive(Clone, Debug)]
 pub(super) enum Gpu {
     Host {
-        names: HostNames,
+        names: Box<HostNames>,
         /// Loop variables of the host loops around the node being printed.
         vars: Vec<String>,
         kernels: Vec<Kernel>,
     },
-    Kernel(KernelState),
+    Kernel(Box<KernelState>),
 }
 
 #[derive(Clone, Debug, Default)]
@@ -110,14 +106,14 @@ pub(super) struct KernelState {
     /// Per dimension: the most iterations a thread loop of that dimension
     /// has, when bounded by a constant (`Some(None)`: used, unbounded).
     block: [Option<Option<i64>>; 3],
-    /// The nodes being printed end an iteration of a block loop (they are
-    /// its body's last, or inside its last `if`): no barrier after them.
-    tail: bool,
     /// The copy statements of packed loops.
-    copies: HashMap<usize, BufferCopy>,
-    /// The kernel fills a shared buffer: every iteration of a block loop
-    /// ends with a barrier.
-    shared: bool,
+    copies: HashSet<usize>,
+    /// The names of the shared buffers.
+    shared: BTreeSet<String>,
+    /// What each statement touches ([`barriers`]).
+    touched: HashMap<usize, Touched>,
+    /// What the block may have touched since it last waited.
+    since: Touched,
     /// Printing a copy spread over the block's threads: which of them the
     /// loops around share out.
     spread: Option<Spread>,
@@ -142,7 +138,7 @@ pub fn print_cuda(
     let opts = PrintOptions { pragmas: false };
     let mut p = Printer::new(scop, &[], opts, int_only);
     p.gpu = Some(Gpu::Host {
-        names,
+        names: Box::new(names),
         vars: Vec::new(),
         kernels: Vec::new(),
     });
@@ -190,17 +186,13 @@ impl Printer<'_> {
                 self.host_nodes(nodes, indent);
                 true
             }
-            Some(Gpu::Kernel(KernelState {
-                spread: Some(spread),
-                ..
-            })) => {
-                let spread = *spread;
+            Some(Gpu::Kernel(k)) if k.spread.is_some() => {
+                let spread = k.spread.unwrap_or_default();
                 self.spread_nodes(nodes, spread, indent);
                 true
             }
             Some(Gpu::Kernel(k)) if !k.serial && k.threads == 0 => {
-                let tail = k.tail;
-                self.block_level(nodes, indent, tail);
+                self.block_level(nodes, indent);
                 true
             }
             _ => false,
@@ -226,11 +218,24 @@ impl Printer<'_> {
             }
             Some(Gpu::Kernel(k)) => {
                 k.locals.push(l.var.clone());
-                let tail = k.tail;
-                // A block loop's body ends each of its iterations; any
-                // other loop's comes round again.
                 let mapped = mapping(l);
-                k.tail = matches!(mapped, Some((false, _))) && !k.shared;
+                // A loop of the block level (not a thread loop, which
+                // `block_level` waits around): its body starts with what
+                // the previous iteration left pending, a block loop's with
+                // its shared buffers alone (module doc of `barriers`), and
+                // what was pending before it stays so.
+                let level = !k.serial
+                    && k.threads == 0
+                    && k.spread.is_none()
+                    && !matches!(mapped, Some((true, _)));
+                let before = k.since.clone();
+                if level {
+                    let body = touched_by(&l.body, &k.touched);
+                    match mapped {
+                        Some(_) => k.since.add(&body.only(&k.shared)),
+                        None => k.since.add(&body),
+                    }
+                }
                 match (mapped, k.spread) {
                     (Some((thread, d)), _) => self.mapped_loop(l, thread, d, indent),
                     (None, Some(spread)) if !l.once => self.spread_loop(l, spread, indent),
@@ -238,7 +243,9 @@ impl Printer<'_> {
                 }
                 if let Some(Gpu::Kernel(k)) = &mut self.gpu {
                     k.locals.pop();
-                    k.tail = tail;
+                    if level {
+                        k.since.add(&before);
+                    }
                 }
                 true
             }
@@ -289,21 +296,26 @@ impl Printer<'_> {
         declare_all(&mut owned);
         let serial = !nodes.iter().any(|n| holds_mapped(n, false));
         let copies = copy_statements(self.scop, &names.buffers);
-        let shared = owned
+        let shared = names
+            .buffers
             .iter()
-            .any(|n| holds_statement(n, &|s| copies.get(&s).is_some_and(|c| c.shared)));
+            .filter(|b| b.shared)
+            .map(|b| b.name.clone())
+            .collect();
         let mut k = Printer::new(self.scop, self.buffers, self.opts, self.int_only);
         // In an unrolled copy of a host loop, its variable stands for
         // itself plus an offset, in the kernel too.
         k.offsets = self.offsets.clone();
         // No labels in kernels: nothing jumps to them, and nvcc warns.
         k.labels_done = (0..self.scop.statements.len()).collect();
-        k.gpu = Some(Gpu::Kernel(KernelState {
+        let touched = touched_by_statement(self.scop, &copies);
+        k.gpu = Some(Gpu::Kernel(Box::new(KernelState {
             serial,
             copies,
             shared,
+            touched,
             ..KernelState::default()
-        }));
+        })));
         k.nodes(&owned, STEP);
         if let Some(v) = k.too_large.get() {
             self.too_large.set(Some(v));
@@ -312,7 +324,7 @@ impl Printer<'_> {
             self.refused.get_or_insert(why);
         }
         let state = match k.gpu {
-            Some(Gpu::Kernel(s)) => s,
+            Some(Gpu::Kernel(s)) => *s,
             _ => KernelState::default(),
         };
         let body = k.out;
@@ -415,69 +427,58 @@ impl Printer<'_> {
     }
 
     /// A kernel's block level: the nodes with no mapped loop on thread 0,
-    /// the block waiting after them and after each thread loop, but after
-    /// what ends an iteration of a block loop (`tail`); the copies of
-    /// packed loops spread over the threads, the block waiting after each
-    /// run of them one way.
-    fn block_level(&mut self, nodes: &[Node], indent: &str, tail: bool) {
+    /// the copies of packed loops spread over the threads, the block
+    /// waiting before a node that may touch what another thread touched
+    /// since it last waited ([`barriers`]).
+    fn block_level(&mut self, nodes: &[Node], indent: &str) {
         let copies = match &self.gpu {
             Some(Gpu::Kernel(k)) => k.copies.clone(),
-            _ => HashMap::new(),
+            _ => HashSet::new(),
         };
-        let is_copy = |s: usize| copies.contains_key(&s);
-        let fills = |s: usize| copies.get(&s).is_some_and(|c| c.fills);
-        let empties = |s: usize| copies.get(&s).is_some_and(|c| !c.fills);
+        let is_copy = |s: usize| copies.contains(&s);
         let mut run: Vec<&Node> = Vec::new();
-        // The way of the copies printed since the block last waited.
-        let mut copying: Option<bool> = None;
-        let last = nodes.len();
-        for (k, n) in nodes.iter().enumerate() {
-            let way = match (only_statements(n, &fills), only_statements(n, &empties)) {
-                (true, _) => Some(true),
-                (_, true) => Some(false),
-                _ => None,
-            };
-            if copying.is_some() && copying != way {
-                let _ = writeln!(self.out, "{indent}__syncthreads();");
-                copying = None;
-            }
-            let mapped = holds_mapped(n, false)
+        for n in nodes {
+            let copy = only_statements(n, &is_copy);
+            let structured = holds_mapped(n, false)
                 || holds_mapped(n, true)
-                || (way.is_none() && holds_statement(n, &is_copy));
-            if !mapped && way.is_none() {
+                || (!copy && holds_statement(n, &is_copy));
+            if !structured && !copy {
                 run.push(n);
                 continue;
             }
-            self.on_thread_zero(&std::mem::take(&mut run), indent, true);
-            if way.is_some() {
-                copying = way;
-                self.spread(n, indent);
-                continue;
-            }
-            let ends = tail && k + 1 == last;
-            if let Some(Gpu::Kernel(state)) = &mut self.gpu {
-                state.tail = ends;
-            }
-            self.node(n, indent);
-            if let Some(Gpu::Kernel(state)) = &mut self.gpu {
-                state.tail = tail;
-            }
-            let is_thread_loop = matches!(n, Node::For(l) if mapping(l).is_some_and(|(t, _)| t));
-            if is_thread_loop && !ends {
-                let _ = writeln!(self.out, "{indent}__syncthreads();");
+            self.on_thread_zero(&std::mem::take(&mut run), indent);
+            let thread_loop = matches!(n, Node::For(l) if mapping(l).is_some_and(|(t, _)| t));
+            match n {
+                _ if copy || thread_loop => {
+                    let touched = self.touched(std::slice::from_ref(n));
+                    self.wait_for(&touched, indent);
+                    match copy {
+                        true => self.spread(n, indent),
+                        false => self.node(n, indent),
+                    }
+                    self.pending(&touched);
+                }
+                Node::If {
+                    conds,
+                    body,
+                    otherwise,
+                } => self.block_guard(conds, body, otherwise, indent),
+                // A loop: `gpu_loop` keeps what is pending.
+                _ => self.node(n, indent),
             }
         }
-        if copying.is_some() {
-            let _ = writeln!(self.out, "{indent}__syncthreads();");
-        }
-        self.on_thread_zero(&run, indent, !tail);
+        self.on_thread_zero(&run, indent);
     }
 
-    /// `nodes` run by thread 0 of the block, then (with `wait`) a barrier.
-    fn on_thread_zero(&mut self, nodes: &[&Node], indent: &str, wait: bool) {
+    /// `nodes` run by thread 0 of the block (after a barrier, when they
+    /// touch what is pending).
+    fn on_thread_zero(&mut self, nodes: &[&Node], indent: &str) {
         if nodes.is_empty() {
             return;
         }
+        let owned: Vec<Node> = nodes.iter().map(|n| (*n).clone()).collect();
+        let touched = self.touched(&owned);
+        self.wait_for(&touched, indent);
         let inner = format!("{indent}{STEP}");
         let _ = writeln!(
             self.out,
@@ -486,15 +487,12 @@ impl Printer<'_> {
         if let Some(Gpu::Kernel(k)) = &mut self.gpu {
             k.threads += 1;
         }
-        let owned: Vec<Node> = nodes.iter().map(|n| (*n).clone()).collect();
         self.nodes(&owned, &inner);
         if let Some(Gpu::Kernel(k)) = &mut self.gpu {
             k.threads -= 1;
         }
         let _ = writeln!(self.out, "{indent}}}");
-        if wait {
-            let _ = writeln!(self.out, "{indent}__syncthreads();");
-        }
+        self.pending(&touched);
     }
 
     /// The head of `l` as a loop that takes every `count`-th iteration,

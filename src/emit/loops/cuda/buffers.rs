@@ -8,7 +8,7 @@
 //! Every cell is copied once; neighbouring threads copy neighbouring
 //! cells.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::fmt::Write;
 
 use super::{Gpu, Printer, STEP};
@@ -27,30 +27,15 @@ pub struct DeviceBuffer {
     pub shared: bool,
     /// Its size, when polyc knows its element type's.
     pub bytes: Option<u64>,
-    /// The copy statement that fills it (the others empty it).
-    pub copy_in: usize,
-}
-
-/// A copy statement of a packed loop, in a kernel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct BufferCopy {
-    /// Of a shared buffer.
-    pub(super) shared: bool,
-    /// Into the buffer (else back to the array).
-    pub(super) fills: bool,
 }
 
 /// The copy statements of `scop` (those named after a buffer).
-pub(super) fn copy_statements(scop: &Scop, buffers: &[DeviceBuffer]) -> HashMap<usize, BufferCopy> {
+pub(super) fn copy_statements(scop: &Scop, buffers: &[DeviceBuffer]) -> HashSet<usize> {
     scop.statements
         .iter()
         .enumerate()
-        .filter_map(|(s, st)| {
-            let b = buffers.iter().find(|b| b.name == st.name)?;
-            let fills = s == b.copy_in;
-            let shared = b.shared;
-            Some((s, BufferCopy { shared, fills }))
-        })
+        .filter(|(_, st)| buffers.iter().any(|b| b.name == st.name))
+        .map(|(s, _)| s)
         .collect()
 }
 
@@ -89,7 +74,8 @@ impl Printer<'_> {
         if let Some(Gpu::Kernel(k)) = &mut self.gpu {
             k.spread = Some(Spread::default());
         }
-        self.node(n, indent);
+        // Through `nodes`: a statement alone gets its guard too.
+        self.nodes(std::slice::from_ref(n), indent);
         if let Some(Gpu::Kernel(k)) = &mut self.gpu {
             k.spread = None;
         }
