@@ -738,11 +738,13 @@ pub fn random_directive(
     }
     // A tiled loop often has a bounded footprint: a pack may follow; more
     // often once loops are mapped to the GPU (shared memory, registers).
+    // `auto(…, target = gpu)` tiles and maps too.
     let tiled = ["tile(", "tile_band(", "stripmine("];
-    let mapped = history.iter().any(|h| h.starts_with("gpu_"));
+    let gpu_auto = |h: &String| h.starts_with("auto(") && h.contains("target = gpu");
+    let mapped = history.iter().any(|h| h.starts_with("gpu_") || gpu_auto(h));
     if history
         .iter()
-        .any(|h| tiled.iter().any(|t| h.starts_with(t)))
+        .any(|h| tiled.iter().any(|t| h.starts_with(t)) || gpu_auto(h))
         && rng.chance(if mapped { 0.4 } else { 0.2 })
     {
         kind = "pack";
