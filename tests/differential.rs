@@ -19,7 +19,8 @@
 //!   integration differential::random -- --nocapture`: the long mode. `POLYC_DIFF_OUT=DIR`
 //!   says where reproducers go (default: under `target/tmp`); use
 //!   `tests/regressions/pending` to keep them. `POLYC_DIFF_VERBOSE=1`
-//!   prints every verdict; `POLYC_DIFF_KERNEL=modulo` keeps the kernels
+//!   prints every verdict (with its last directive, a CUDA verdict with
+//!   the whole sequence); `POLYC_DIFF_KERNEL=modulo` keeps the kernels
 //!   whose path contains `modulo` (to aim a run at a new code shape).
 //!   `POLYC_DIFF_FIRST=K` starts at case K: a case depends only on the
 //!   seed, its number and the kernels (so on the commit), so shards
@@ -102,10 +103,15 @@ fn random_directive_sequences_are_accepted_identical_or_rightly_refused() {
         for (directives, verdict) in run_case(kernel, region, plan) {
             *counts.entry(verdict.class).or_default() += 1;
             if verbose {
+                // A CUDA verdict judges the whole sequence (its mappings,
+                // its packs): all of it; others their last directive.
+                let shown = match verdict.class.contains("cuda") {
+                    true => directives.join(" "),
+                    false => directives.last().cloned().unwrap_or_default(),
+                };
                 eprintln!(
-                    "case {case} {}: {}: {}",
+                    "case {case} {}: {shown}: {}",
                     verdict.class,
-                    directives.last().map_or("", |d| d.as_str()),
                     verdict.detail.lines().next().unwrap_or_default()
                 );
             }
