@@ -384,10 +384,7 @@ fn generate_cuda(file: &SourceFile, schedules: &[Schedule], cli: &Cli) -> Result
         let failed = |why: String| generation_failed(file, scop, "CUDA code generation", why);
         check_packs(schedule).map_err(failed)?;
         let lowered = pack::lower(scop, schedule).map_err(|e| failed(e.to_string()))?;
-        let (scop, schedule, buffers) = match &lowered {
-            Some(l) => (&l.scop, &l.schedule, l.buffers.as_slice()),
-            None => (scop, schedule, &[][..]),
-        };
+        let (scop, schedule, buffers) = pack::printed(&lowered, scop, schedule);
         let nodes = scan(scop, schedule).map_err(|e| failed(e.to_string()))?;
         let indent = splice::leading_indent(&file.text[r.body.clone()]);
         let packed = Packed { schedule, buffers };
@@ -443,10 +440,7 @@ fn generate(
     for ((r, scop), schedule) in file.regions.iter().zip(&file.scops).zip(schedules) {
         let failed = |why: String| generation_failed(file, scop, "code generation", why);
         let lowered = pack::lower(scop, schedule).map_err(|e| failed(e.to_string()))?;
-        let (scop, schedule, buffers) = match &lowered {
-            Some(l) => (&l.scop, &l.schedule, l.buffers.as_slice()),
-            None => (scop, schedule, &[][..]),
-        };
+        let (scop, schedule, buffers) = pack::printed(&lowered, scop, schedule);
         let nodes = scan(scop, schedule).map_err(|e| failed(e.to_string()))?;
         let indent = splice::leading_indent(&file.text[r.body.clone()]);
         let body =

@@ -101,6 +101,19 @@ pub fn lower(scop: &Scop, schedule: &Schedule) -> Result<Option<Lowered>, ScanEr
     }))
 }
 
+/// What code generation prints from: the lowered scop, schedule and
+/// buffers when there are packs, else the originals and no buffer.
+pub fn printed<'a>(
+    lowered: &'a Option<Lowered>,
+    scop: &'a Scop,
+    schedule: &'a Schedule,
+) -> (&'a Scop, &'a Schedule, &'a [Buffer]) {
+    match lowered {
+        Some(l) => (&l.scop, &l.schedule, l.buffers.as_slice()),
+        None => (scop, schedule, &[]),
+    }
+}
+
 fn unsupported(why: impl Into<String>) -> ScanError {
     ScanError::Unsupported(why.into())
 }
