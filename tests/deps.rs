@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use common::interp::{assignment_parts, execute, touched, Cell, Env, LoopValue};
 use polyc::lang::c::read_source;
 use polyc::poly::{BasicMap, BasicSet, ConstraintKind, Space};
-use polyc::scop::{dependences, AccessKind, DepKind, DepOptions, Scop};
+use polyc::scop::{dataflow, dependences, AccessKind, DepKind, DepOptions, Scop};
 use polyc::syntax::c::Stmt;
 
 fn stem(path: &std::path::Path) -> String {
@@ -496,25 +496,35 @@ fn relations_hold_exactly_the_pairs_a_run_touches() {
     assert!(checked > 10_000, "only {checked} pairs checked");
 }
 
+/// Regions built to stress the construction: strides, C division and
+/// `min`/`max` in subscripts (accesses with locals and with several
+/// disjuncts), loops counting down, guards that split a domain, statements
+/// at different depths, and scalars.
+const STRESS_REGIONS: [&str; 6] = [
+    "for (i = 0; i < n; i += 3)\n  A[i] = A[i / 2] + A[i - 3];",
+    "for (i = 0; i < n; i++)\n  A[min(i, 3)] = A[max(i - 2, 0)] + A[(n - i) / 3] + A[(i - 4) / 3];",
+    "for (i = n; i >= 0; i -= 2)\n  for (j = i; j < n; j++)\n    B[i][j] = B[j][i] + A[j];",
+    "for (i = 0; i < n; i++) {\n  s = A[i];\n  for (j = 0; j <= i; j++)\n    if (i == j || j > n - 3)\n      B[i][j] = s * B[i - 1][j];\n    else\n      A[j] = s + A[j + 1];\n  A[i + 1] = s;\n}",
+    "for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    if (2 * (i / 2) == i)\n      B[i][j] = B[j][i] + B[i][(j + 1) / 2];",
+    "A[0] = 1.0;\nfor (i = n - 1; i > 0; i--)\n  A[i] = A[i - 1] + A[0];\ns = A[n - 1];",
+];
+
+/// A function around one of [`STRESS_REGIONS`].
+fn stress_source(region: &str) -> String {
+    format!(
+        "void f(int n, double A[99], double B[99][99], double s) {{\n\
+         #pragma scop\n{region}\n#pragma endscop\n}}\n"
+    )
+}
+
 /// The same oracle on regions built to stress the construction: strides,
 /// C division and `min`/`max` in subscripts (accesses with locals and with
 /// several disjuncts), loops counting down, guards that split a domain,
 /// statements at different depths, and scalars.
 #[test]
 fn relations_are_exact_on_strides_divisions_and_guards() {
-    let regions = [
-        "for (i = 0; i < n; i += 3)\n  A[i] = A[i / 2] + A[i - 3];",
-        "for (i = 0; i < n; i++)\n  A[min(i, 3)] = A[max(i - 2, 0)] + A[(n - i) / 3] + A[(i - 4) / 3];",
-        "for (i = n; i >= 0; i -= 2)\n  for (j = i; j < n; j++)\n    B[i][j] = B[j][i] + A[j];",
-        "for (i = 0; i < n; i++) {\n  s = A[i];\n  for (j = 0; j <= i; j++)\n    if (i == j || j > n - 3)\n      B[i][j] = s * B[i - 1][j];\n    else\n      A[j] = s + A[j + 1];\n  A[i + 1] = s;\n}",
-        "for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    if (2 * (i / 2) == i)\n      B[i][j] = B[j][i] + B[i][(j + 1) / 2];",
-        "A[0] = 1.0;\nfor (i = n - 1; i > 0; i--)\n  A[i] = A[i - 1] + A[0];\ns = A[n - 1];",
-    ];
-    for region in regions {
-        let src = format!(
-            "void f(int n, double A[99], double B[99][99], double s) {{\n\
-             #pragma scop\n{region}\n#pragma endscop\n}}\n"
-        );
+    for region in STRESS_REGIONS {
+        let src = stress_source(region);
         let file = match read_source("t.c", src.clone()) {
             Ok(f) => f,
             Err(d) => panic!("rejected:\n{}", d.render("t.c", &src)),
@@ -561,4 +571,153 @@ fn an_undecidable_analysis_is_an_error_not_an_empty_list() {
             out.stderr
         );
     }
+}
+
+// ------------------------------------------------ value-based dataflow
+
+/// A value flow: array, writing statement and iterators, reading statement
+/// and iterators.
+type FlowPair = (String, usize, Vec<i64>, usize, Vec<i64>);
+
+/// One statement instance and an array: a read from before the region (for
+/// a read) or a final value (for a write).
+type Boundary = (String, usize, Vec<i64>);
+
+/// What a run shows: every read's last earlier writer, the reads with none,
+/// and each written cell's last writer. An instance's reads come before its
+/// own writes.
+fn simulated_dataflow(
+    instances: &[Instance],
+) -> (BTreeSet<FlowPair>, BTreeSet<Boundary>, BTreeSet<Boundary>) {
+    let mut last: BTreeMap<&Cell, usize> = BTreeMap::new();
+    let (mut flows, mut outside) = (BTreeSet::new(), BTreeSet::new());
+    for (n, inst) in instances.iter().enumerate() {
+        for (kind, cell) in &inst.touched {
+            if *kind != AccessKind::Read {
+                continue;
+            }
+            match last.get(cell) {
+                Some(&m) => {
+                    let w = &instances[m];
+                    flows.insert((cell.0.clone(), w.stmt, w.iters(), inst.stmt, inst.iters()));
+                }
+                None => {
+                    outside.insert((cell.0.clone(), inst.stmt, inst.iters()));
+                }
+            }
+        }
+        for (kind, cell) in &inst.touched {
+            if *kind == AccessKind::Write {
+                last.insert(cell, n);
+            }
+        }
+    }
+    let finals = last
+        .iter()
+        .map(|(cell, &n)| (cell.0.clone(), instances[n].stmt, instances[n].iters()))
+        .collect();
+    (flows, outside, finals)
+}
+
+/// The same three from `scop::dataflow`, enumerated over the executed
+/// instances of each statement.
+fn analysed_dataflow(
+    scop: &Scop,
+    params: &[i64],
+    instances: &[Instance],
+) -> (BTreeSet<FlowPair>, BTreeSet<Boundary>, BTreeSet<Boundary>) {
+    let deps = dependences(scop, &DepOptions::default()).expect("analysis");
+    let mut by_stmt: Vec<Vec<Vec<i64>>> = vec![Vec::new(); scop.statements.len()];
+    for inst in instances {
+        by_stmt[inst.stmt].push(inst.iters());
+    }
+    let mut flows = BTreeSet::new();
+    for f in dataflow::flows(&deps).expect("flows") {
+        let fixed: Vec<Fixed> = f
+            .relation
+            .basics()
+            .iter()
+            .map(|b| Fixed::new(b, params))
+            .collect();
+        for s in &by_stmt[f.source] {
+            for t in &by_stmt[f.target] {
+                if fixed.iter().any(|x| x.holds(params, s, t)) {
+                    flows.insert((f.array.clone(), f.source, s.clone(), f.target, t.clone()));
+                }
+            }
+        }
+    }
+    let (mut outside, mut finals) = (BTreeSet::new(), BTreeSet::new());
+    for (si, st) in scop.statements.iter().enumerate() {
+        for (ai, a) in st.accesses.iter().enumerate() {
+            let (set, into) = match a.kind {
+                AccessKind::Read => (
+                    dataflow::reads_from_outside(scop, &deps, si, ai).expect("outside"),
+                    &mut outside,
+                ),
+                AccessKind::Write => (
+                    dataflow::last_writes(scop, &deps, si, ai).expect("last writes"),
+                    &mut finals,
+                ),
+            };
+            for it in &by_stmt[si] {
+                let p: Vec<i64> = params.iter().chain(it).copied().collect();
+                if set.basics().iter().any(|b| common::holds(b, &p)) {
+                    into.insert((a.array.clone(), si, it.clone()));
+                }
+            }
+        }
+    }
+    (flows, outside, finals)
+}
+
+/// Asserts that a run and the analysis agree; the number of elements.
+fn same<T: Ord + std::fmt::Debug>(
+    context: &str,
+    what: &str,
+    run: &BTreeSet<T>,
+    analysed: &BTreeSet<T>,
+) -> usize {
+    let missing: Vec<_> = run.difference(analysed).take(5).collect();
+    let extra: Vec<_> = analysed.difference(run).take(5).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "{context}, {what}:\nmissing: {missing:?}\nextra: {extra:?}"
+    );
+    run.len()
+}
+
+/// On every kernel and the stress regions above, for small parameter
+/// values, the flows, the reads from before the region and the final
+/// writes are exactly what a run shows.
+#[test]
+fn dataflow_is_exactly_what_a_run_shows() {
+    let mut cases: Vec<(String, Scop)> = Vec::new();
+    for k in common::kernels() {
+        let path = k.to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&k).expect("read kernel");
+        let file = read_source(&path, text).expect("kernel accepted");
+        cases.extend(file.scops.into_iter().map(|s| (path.clone(), s)));
+    }
+    for region in STRESS_REGIONS {
+        let src = stress_source(region);
+        let file = read_source("t.c", src).expect("stress region accepted");
+        cases.extend(file.scops.into_iter().map(|s| (region.to_string(), s)));
+    }
+    let mut checked = 0;
+    for (path, scop) in &cases {
+        for params in parameter_values(scop.params.len()) {
+            let instances = run(scop, &params);
+            let simulated = simulated_dataflow(&instances);
+            let analysed = analysed_dataflow(scop, &params, &instances);
+            let context = format!("{path} region {} with {params:?}", scop.region);
+            checked += same(&context, "flows", &simulated.0, &analysed.0);
+            checked += same(&context, "reads from outside", &simulated.1, &analysed.1);
+            checked += same(&context, "final writes", &simulated.2, &analysed.2);
+        }
+    }
+    assert!(
+        checked > 10_000,
+        "only {checked} flows and boundaries checked"
+    );
 }

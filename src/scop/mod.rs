@@ -10,6 +10,7 @@
 //! the directives and the code generators. Knows nothing about text: bodies
 //! are syntax trees, domains and accesses are `poly` sets and relations.
 
+pub mod dataflow;
 mod deps;
 pub mod deps_view;
 pub mod footprint;
