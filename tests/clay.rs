@@ -383,6 +383,7 @@ fn scop_of(os: &OpenScop) -> Scop {
                 n_dims,
                 extents: None,
                 element_type: None,
+                local: false,
             })
             .collect(),
         statements,

@@ -19,6 +19,7 @@
 
 mod affine;
 mod blocking;
+pub mod data;
 pub mod dates;
 mod injective;
 pub mod jam_proof;
@@ -238,6 +239,9 @@ pub enum ApplyError {
         with: Option<(usize, u32)>,
         violation: Box<Violation>,
     },
+    /// A data-layout directive would make the program compute something
+    /// else ([`crate::scop::same_values`]).
+    Changed(Box<crate::scop::same_values::Difference>),
     /// `poly` could not decide (read as "not proven legal").
     Poly(PolyError),
 }

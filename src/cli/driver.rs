@@ -17,6 +17,7 @@ use crate::cli::{Cli, Emit, Target};
 use crate::emit::cuda::{
     check_packs, cuda_region, declaration_start, kernel_text, Packed, CUDA_HELPERS,
 };
+use crate::emit::locals::{self, local_arrays};
 use crate::emit::loops::cuda::LaunchSizes;
 use crate::emit::{pack, print_loops, scan, splice, PrintOptions, HELPERS};
 use crate::lang::c::{read_source, SourceFile};
@@ -383,6 +384,17 @@ fn generate_cuda(file: &SourceFile, schedules: &[Schedule], cli: &Cli) -> Result
     for ((r, scop), schedule) in file.regions.iter().zip(&file.scops).zip(schedules) {
         let failed = |why: String| generation_failed(file, scop, "CUDA code generation", why);
         check_packs(schedule).map_err(failed)?;
+        let accessed = |name: &str| {
+            scop.statements
+                .iter()
+                .any(|st| st.accesses.iter().any(|x| x.array == name))
+        };
+        if let Some(a) = scop.arrays.iter().find(|a| a.local && accessed(&a.name)) {
+            return Err(failed(format!(
+                "the recipe adds the array `{}`, and the CUDA target does not declare added arrays yet",
+                a.name
+            )));
+        }
         let lowered = pack::lower(scop, schedule).map_err(|e| failed(e.to_string()))?;
         let (scop, schedule, buffers) = pack::printed(&lowered, scop, schedule);
         let nodes = scan(scop, schedule).map_err(|e| failed(e.to_string()))?;
@@ -439,13 +451,14 @@ fn generate(
     let mut bodies = Vec::new();
     for ((r, scop), schedule) in file.regions.iter().zip(&file.scops).zip(schedules) {
         let failed = |why: String| generation_failed(file, scop, "code generation", why);
+        let locals = local_arrays(scop).map_err(failed)?;
         let lowered = pack::lower(scop, schedule).map_err(|e| failed(e.to_string()))?;
         let (scop, schedule, buffers) = pack::printed(&lowered, scop, schedule);
         let nodes = scan(scop, schedule).map_err(|e| failed(e.to_string()))?;
         let indent = splice::leading_indent(&file.text[r.body.clone()]);
         let body =
             print_loops(&nodes, scop, indent, opts, buffers).map_err(|e| failed(e.to_string()))?;
-        bodies.push(body);
+        bodies.push(locals::wrap(&body, &locals, indent));
     }
     let out = splice::splice(&file.text, &file.regions, &bodies);
     if bodies.iter().any(|b| b.contains("polyc_")) && !file.text.contains("#ifndef polyc_floord") {

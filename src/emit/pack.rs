@@ -537,6 +537,7 @@ fn copy_statement(
             n_dims: rank,
             extents: Some(plan.bounds.extents.iter().map(i64::to_string).collect()),
             element_type: Some(element_type(scop, &plan.array)?),
+            local: true,
         });
     }
     scop.statements.push(Statement {

@@ -17,10 +17,11 @@ pub mod footprint;
 mod json;
 mod model;
 pub mod reduction;
+pub mod same_values;
 pub mod schedule;
 pub mod validity;
 
-pub use deps::{dependences, DepKind, DepOptions, Dependence};
+pub use deps::{dependences, dependences_order_reads, DepKind, DepOptions, Dependence};
 pub use json::{scops_json, ScopJson};
 pub use model::{element_bytes, Access, AccessKind, Array, Scop, Statement};
 pub use schedule::{Mark, Schedule, StatementSchedule, ThreadSchedule};

@@ -43,6 +43,9 @@ pub struct Array {
     pub extents: Option<Vec<String>>,
     /// Element type from a visible declaration (`double`).
     pub element_type: Option<String>,
+    /// Declared by polyc for the region (`add_array`, a pack's buffer):
+    /// the code outside the region neither gives it a value nor reads one.
+    pub local: bool,
 }
 
 /// The size in bytes of an element of C scalar type `ty` (qualifiers and

@@ -93,6 +93,15 @@ impl Args<'_> {
         }
     }
 
+    /// Clay's boolean: `true` or `false` (`1` or `0`).
+    pub fn flag(&self, k: usize) -> Result<bool, RecipeError> {
+        match self.arg(k).value {
+            Value::Int(0) => Ok(false),
+            Value::Int(1) => Ok(true),
+            _ => Err(self.wrong(k, "`true` or `false`")),
+        }
+    }
+
     pub fn depth(&self, k: usize) -> Result<usize, RecipeError> {
         let v = self.int(k)?;
         usize::try_from(v).map_err(|_| self.wrong(k, "a depth (1-based, positive)"))
@@ -235,6 +244,10 @@ impl Args<'_> {
     pub fn array(&self, k: usize) -> Result<String, RecipeError> {
         match &self.arg(k).value {
             Value::Ident(x) | Value::Str(x) => Ok(x.clone()),
+            Value::Int(_) => Err(self.wrong(
+                k,
+                "the name of an array, like `B` (polyc names arrays where Clay numbers them)",
+            )),
             _ => Err(self.wrong(k, "the name of an array, like `B`")),
         }
     }

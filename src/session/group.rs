@@ -6,12 +6,17 @@
 //! statement) is accepted when the result is legal. A directive whose
 //! precondition fails is refused at that directive; an illegal result is
 //! refused at the group, with the witness and every directive of it
-//! labelled. The group is one call for the work limit. `auto` and
+//! labelled. Data-layout directives in a group rewrite the program one
+//! after the other; at its end, the program is checked to compute what it
+//! computed before the group (`apply::data::check`), so a copy in and a
+//! copy back may come with the directive that needs them. The group is
+//! one call for the work limit. `auto` and
 //! `context` replace the schedule or the parameters and cannot be in a
 //! group.
 
+use super::data;
 use super::refusal;
-use super::table::{is_auto, is_context, to_directive};
+use super::table::{is_auto, is_context, to_data_directive, to_directive};
 use super::{inexact_reduction, unchanged, RecipeError, RecipeState, CALL_WORK_LIMIT};
 use crate::apply::{self, Directive};
 use crate::lang::recipe::Call;
@@ -39,6 +44,7 @@ fn group_unlimited(
     let mut inner = state.clone();
     let mut warnings = Vec::new();
     let mut last: Option<Directive> = None;
+    let mut rewrote_data = false;
     for call in calls {
         if is_auto(&call.name) || is_context(&call.name) {
             return Err(RecipeError::Rejected(in_group(
@@ -49,6 +55,22 @@ fn group_unlimited(
                 .with_label("not a schedule rewrite")
                 .with_help("apply it before the group"),
             )));
+        }
+        let call = &data::with_bound_names(&inner, call);
+        if let Some(d) = to_data_directive(call, &inner.scop, &inner.schedule)? {
+            let refused = |inner: &RecipeState, e| {
+                RecipeError::Rejected(in_group(refusal::diagnostic_for(call, inner, &[], e)))
+            };
+            let (scop, schedule) = apply::data::rewrite(&inner.scop, &inner.schedule, &d)
+                .map_err(|e| refused(&inner, e))?;
+            if data::changes_accesses(&d) {
+                inner.deps = apply::data::dependences_of(&scop).map_err(|e| refused(&inner, e))?;
+                rewrote_data = true;
+            }
+            inner.scop = scop;
+            inner.schedule = schedule;
+            data::bind_result(&mut inner, call, &d);
+            continue;
         }
         let directive = to_directive(call, &inner.scop, &inner.schedule)?;
         match apply::rewrite(&inner.scop, &inner.deps, &inner.schedule, &directive) {
@@ -68,13 +90,24 @@ fn group_unlimited(
         }
         last = Some(directive);
     }
-    if let Err(e) = apply::check(&inner.scop, &inner.deps, &inner.schedule) {
-        let Some(directive) = last else {
+    let checked = if rewrote_data {
+        apply::data::check(
+            &state.scop,
+            &state.deps,
+            &inner.scop,
+            &inner.deps,
+            &inner.schedule,
+        )
+    } else {
+        apply::check(&inner.scop, &inner.deps, &inner.schedule)
+    };
+    if let Err(e) = checked {
+        if calls.is_empty() {
             return Err(RecipeError::Rejected(Diagnostic::error(
                 "an empty group",
                 group.clone(),
             )));
-        };
+        }
         let whole = Call {
             name: "group".into(),
             name_span: group.start..group.start + "group".len(),
@@ -83,13 +116,27 @@ fn group_unlimited(
             bind: None,
             group: None,
         };
-        let mut d = refusal::diagnostic(&whole, state, &directive, e)
-            .with_note("the directives of a group are checked together, once, at its end");
+        // A violation indexes the dependences of the group's program.
+        let checked_in = RecipeState {
+            scop: inner.scop.clone(),
+            deps: inner.deps.clone(),
+            schedule: state.schedule.clone(),
+            chosen: Vec::new(),
+            array_names: Vec::new(),
+        };
+        let mut d = match &last {
+            Some(directive) => refusal::diagnostic(&whole, &checked_in, directive, e),
+            None => refusal::diagnostic_for(&whole, &checked_in, &[], e),
+        }
+        .with_note("the directives of a group are checked together, once, at its end");
         for call in calls {
             d = d.with_secondary(call.span.clone(), "applied in this group");
         }
         return Err(RecipeError::Rejected(d));
     }
+    state.scop = inner.scop;
+    state.deps = inner.deps;
     state.schedule = inner.schedule;
+    state.array_names = inner.array_names;
     Ok(warnings)
 }

@@ -18,6 +18,7 @@
 mod args;
 mod auto;
 mod context;
+mod data;
 mod group;
 mod iss;
 mod refusal;
@@ -31,6 +32,7 @@ use crate::scop::{Dependence, Schedule, Scop};
 use crate::syntax::diagnostic::Diagnostic;
 
 pub use args::{MAX_DATE_COEFFICIENT, MAX_UNROLL_FACTOR};
+pub use data::array_named_by;
 pub use group::step_group;
 pub use table::{directive_names, to_directive};
 
@@ -111,6 +113,9 @@ pub struct RecipeState {
     /// What each `auto(...)` chose, one line per band after a line naming
     /// the call.
     pub chosen: Vec<String>,
+    /// Recipe variables bound to an array by `v = add_array("name");` or
+    /// `v = get_array_id("name");`, and the array's name.
+    pub array_names: Vec<(String, String)>,
 }
 
 impl RecipeState {
@@ -121,6 +126,7 @@ impl RecipeState {
             deps: deps.to_vec(),
             schedule,
             chosen: Vec::new(),
+            array_names: Vec::new(),
         }
     }
 }
@@ -195,6 +201,10 @@ fn inexact_reduction(scop: &Scop, directive: &Directive, call: &Call) -> Option<
 
 /// [`step`] without its work limit.
 fn step_unlimited(state: &mut RecipeState, call: &Call) -> Result<Option<Diagnostic>, RecipeError> {
+    let call = &data::with_bound_names(state, call);
+    if let Some(warning) = data::step_data(state, call)? {
+        return Ok(warning);
+    }
     if table::is_context(&call.name) {
         context::narrow(state, call)?;
         return Ok(None);

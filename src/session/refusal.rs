@@ -19,8 +19,19 @@ pub fn diagnostic(
     directive: &Directive,
     e: ApplyError,
 ) -> Diagnostic {
-    let (scop, deps) = (&state.scop, state.deps.as_slice());
     let targeted = targeted_statements(directive, &state.schedule);
+    diagnostic_for(call, state, &targeted, e)
+}
+
+/// The diagnostic for `call`, which addresses the statements `targeted`,
+/// refused with `e` on `state` (whose dependences a violation indexes).
+pub fn diagnostic_for(
+    call: &Call,
+    state: &RecipeState,
+    targeted: &[usize],
+    e: ApplyError,
+) -> Diagnostic {
+    let (scop, deps) = (&state.scop, state.deps.as_slice());
     let at = call.span.clone();
     match e {
         ApplyError::Precondition { message, help } => {
@@ -48,7 +59,7 @@ pub fn diagnostic(
             })
             .with_note(dep_details(dep))
             .with_note(format!("for example: {}", v.describe(scop, deps)))
-            .with_help(violation_help(&call.name, dep, &targeted))
+            .with_help(violation_help(&call.name, dep, targeted))
         }
         ApplyError::Carried {
             depth,
@@ -98,6 +109,17 @@ pub fn diagnostic(
                     "apply `unroll_jam` after the directives that reorder its loop"
                 })
         }
+        ApplyError::Changed(difference) => Diagnostic::error(
+            format!("`{}` would change what the program computes", call.name),
+            at,
+        )
+        .with_label(if call.name == "group" {
+            "at the end of this group"
+        } else {
+            "after this directive"
+        })
+        .with_note(crate::apply::data::describe(scop, &difference))
+        .with_help(crate::apply::data::changed_help(&call.name)),
         ApplyError::Poly(e) => {
             let d = Diagnostic::error(format!("`{}` could not be checked: {e}", call.name), at)
                 .with_label("legality not proven")

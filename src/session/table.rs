@@ -3,9 +3,14 @@
 //! it. Everything that lists directives reads this table: the recipe
 //! runner, the script functions ([`directive_names`]), the arity errors,
 //! and the check that docs/recipe-language.md documents each name.
+//!
+//! Length: one entry per directive of the language (about 45, each with
+//! its argument reading), in one list so that nothing else enumerates
+//! them; the lookups after it are short.
 
 use super::args::Args;
 use super::RecipeError;
+use crate::apply::data::DataDirective;
 use crate::apply::Directive;
 use crate::lang::recipe::Call;
 use crate::scop::{Schedule, Scop};
@@ -36,8 +41,9 @@ pub enum Handler {
     Context,
     /// The automatic schedulers (`session::auto`).
     Auto,
-    /// Parsed, not implemented yet: exit 2.
-    NotYet,
+    /// A data-layout directive: the typed arguments as a
+    /// [`DataDirective`] for `apply::data` (`super::data`).
+    Data(fn(&Args) -> Result<DataDirective, RecipeError>),
 }
 
 const fn spec(
@@ -59,15 +65,21 @@ const fn spec(
     }
 }
 
-const fn not_yet(name: &'static str, summary: &'static str) -> DirectiveSpec {
+const fn data(
+    name: &'static str,
+    prototype: &'static str,
+    arity: usize,
+    summary: &'static str,
+    build: fn(&Args) -> Result<DataDirective, RecipeError>,
+) -> DirectiveSpec {
     DirectiveSpec {
         name,
         aliases: &[],
-        prototype: "",
-        arity: 0,
+        prototype,
+        arity,
         options: &[],
         summary,
-        handler: Handler::NotYet,
+        handler: Handler::Data(build),
     }
 }
 
@@ -452,16 +464,86 @@ pub const DIRECTIVES: &[DirectiveSpec] = &[
         summary: "an automatic scheduler",
         handler: Handler::Auto,
     },
-    not_yet("dimreorder", "permute an array's dimensions"),
-    not_yet(
-        "dimprivatize",
-        "give each iteration its own copy of an array",
+    data(
+        "dimreorder",
+        "dimreorder(beta, array, order)",
+        3,
+        "permute the subscripts of an array's accesses",
+        |a| {
+            Ok(DataDirective::DimReorder {
+                beta: a.beta(0)?,
+                array: a.array(1)?,
+                order: a.list(2)?,
+            })
+        },
     ),
-    not_yet("dimcontract", "drop an array dimension"),
-    not_yet("add_array", "declare a new array"),
-    not_yet("get_array_id", "an array's number"),
-    not_yet("replace_array", "access another array instead"),
-    not_yet("datacopy", "copy an array region into a buffer"),
+    data(
+        "dimprivatize",
+        "dimprivatize(beta, array, depth)",
+        3,
+        "give each iteration of a loop its own cell of an array (a new last subscript)",
+        |a| {
+            Ok(DataDirective::DimPrivatize {
+                beta: a.beta(0)?,
+                array: a.array(1)?,
+                depth: a.depth(2)?,
+            })
+        },
+    ),
+    data(
+        "dimcontract",
+        "dimcontract(beta, array, subscript)",
+        3,
+        "drop one subscript of an array's accesses",
+        |a| {
+            Ok(DataDirective::DimContract {
+                beta: a.beta(0)?,
+                array: a.array(1)?,
+                dim: a.depth(2)?,
+            })
+        },
+    ),
+    data(
+        "add_array",
+        "add_array(\"name\")",
+        1,
+        "declare a new array, local to the region; its value is the name",
+        |a| Ok(DataDirective::AddArray { name: a.array(0)? }),
+    ),
+    data(
+        "get_array_id",
+        "get_array_id(\"name\")",
+        1,
+        "an array of the region, by name (Clay's number; polyc names arrays)",
+        |a| Ok(DataDirective::GetArrayId { name: a.array(0)? }),
+    ),
+    data(
+        "replace_array",
+        "replace_array(old, new)",
+        2,
+        "make every access of an array access another one",
+        |a| {
+            Ok(DataDirective::ReplaceArray {
+                old: a.array(0)?,
+                new: a.array(1)?,
+            })
+        },
+    ),
+    data(
+        "datacopy",
+        "datacopy(copy, original, beta_insert, before, beta_domain)",
+        5,
+        "add a loop copying an array into another, at the top level",
+        |a| {
+            Ok(DataDirective::DataCopy {
+                copy: a.array(0)?,
+                original: a.array(1)?,
+                at: a.beta(2)?,
+                before: a.flag(3)?,
+                domain_of: a.beta(4)?,
+            })
+        },
+    ),
 ];
 
 /// The entry for `name` (or one of its aliases).
@@ -498,6 +580,70 @@ pub fn to_directive(
     scop: &Scop,
     schedule: &Schedule,
 ) -> Result<Directive, RecipeError> {
+    let spec = checked_spec(call)?;
+    let build = match spec.handler {
+        Handler::Rewrite(build) => build,
+        Handler::Data(_) => {
+            return Err(RecipeError::Rejected(
+                Diagnostic::error(
+                    format!(
+                        "`{}` rewrites the program's data, not its schedule",
+                        call.name
+                    ),
+                    call.span.clone(),
+                )
+                .with_label("not a schedule rewrite"),
+            ))
+        }
+        Handler::Auto => {
+            return Err(RecipeError::Rejected(
+                Diagnostic::error(
+                    "`auto` replaces the whole schedule: it is not a rewrite directive",
+                    call.span.clone(),
+                )
+                .with_label("not a rewrite")
+                .with_help("apply it as a step of a recipe or script"),
+            ))
+        }
+        Handler::Context => {
+            return Err(RecipeError::Rejected(
+                Diagnostic::error(
+                    "`context` narrows the parameters; it is not a schedule directive",
+                    call.span.clone(),
+                )
+                .with_label("applied by the recipe runner, not by `apply`"),
+            ))
+        }
+    };
+    build(&Args {
+        call,
+        scop,
+        schedule,
+    })
+}
+
+/// The [`DataDirective`] a call names, its arguments checked for type, or
+/// `None` when it names another kind of directive.
+pub fn to_data_directive(
+    call: &Call,
+    scop: &Scop,
+    schedule: &Schedule,
+) -> Result<Option<DataDirective>, RecipeError> {
+    let Some(Handler::Data(build)) = lookup(&call.name).map(|s| &s.handler) else {
+        return Ok(None);
+    };
+    checked_spec(call)?;
+    build(&Args {
+        call,
+        scop,
+        schedule,
+    })
+    .map(Some)
+}
+
+/// The table entry of a call, with its named options and its number of
+/// arguments checked; an unknown name is a diagnostic with the closest.
+fn checked_spec(call: &Call) -> Result<&'static DirectiveSpec, RecipeError> {
     let name = call.name.as_str();
     let Some(spec) = lookup(name) else {
         let d = Diagnostic::error(
@@ -513,33 +659,6 @@ pub fn to_directive(
                 ),
             },
         ));
-    };
-    let build = match spec.handler {
-        Handler::Rewrite(build) => build,
-        Handler::Auto => {
-            return Err(RecipeError::Rejected(
-                Diagnostic::error(
-                    "`auto` replaces the whole schedule: it is not a rewrite directive",
-                    call.span.clone(),
-                )
-                .with_label("not a rewrite")
-                .with_help("apply it as a step of a recipe or script"),
-            ))
-        }
-        Handler::NotYet => {
-            return Err(RecipeError::NotImplemented(format!(
-                "the `{name}` directive"
-            )))
-        }
-        Handler::Context => {
-            return Err(RecipeError::Rejected(
-                Diagnostic::error(
-                    "`context` narrows the parameters; it is not a schedule directive",
-                    call.span.clone(),
-                )
-                .with_label("applied by the recipe runner, not by `apply`"),
-            ))
-        }
     };
     // Positional arguments first, then the directive's named options.
     let positional = call.args.iter().take_while(|a| a.name.is_none()).count();
@@ -591,9 +710,5 @@ pub fn to_directive(
             .with_note(format!("prototype: {}", spec.prototype)),
         ));
     }
-    build(&Args {
-        call,
-        scop,
-        schedule,
-    })
+    Ok(spec)
 }

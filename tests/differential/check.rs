@@ -40,6 +40,7 @@ use polyc::lang::recipe::{parse_recipe, Call};
 use polyc::poly::{with_work_limit, BasicMap, Constraint, PolyError};
 use polyc::scop::validity::{first_violation, Violation};
 use polyc::scop::{dependences, DepOptions, Dependence, Schedule};
+use polyc::session::table::to_data_directive;
 use polyc::session::table::{directive_names, lookup};
 use polyc::session::{step, step_group, to_directive, RecipeError, RecipeState, CALL_WORK_LIMIT};
 use polyc::syntax::diagnostic::Diagnostic;
@@ -137,7 +138,11 @@ pub const PASSING: &[&str] = &[
     "refused-group-jam-witness-pair-ok",
     "refused-cuda-mapping",
     "refused-cuda-pack",
+    "refused-cuda-local-array",
     "cuda-identical",
+    "refused-data-changed",
+    "refused-data-dependence",
+    "refused-data-precondition",
 ];
 
 impl Verdict {
@@ -489,6 +494,10 @@ fn cli_output_for(
     {
         return Err(Verdict::new("refused-cuda-pack", out.stderr));
     }
+    // An array a recipe added: not declared on the CUDA target yet.
+    if out.status == 1 && out.stderr.contains("does not declare added arrays yet") {
+        return Err(Verdict::new("refused-cuda-local-array", out.stderr));
+    }
     // Mapped loops that do not nest as CUDA runs them (docs/cuda.md).
     if out.status == 1 && out.stderr.contains("CUDA code generation for scop region") {
         return Err(Verdict::new("refused-cuda-mapping", out.stderr));
@@ -533,6 +542,16 @@ fn cli_output_for(
 /// schedule the ones before it made), or at its end (the witness checked
 /// on the schedule the whole group made).
 fn check_group_refusal(before: &RecipeState, calls: &[Call], e: RecipeError) -> Verdict {
+    let data = calls.iter().any(|c| {
+        matches!(
+            to_data_directive(c, &before.scop, &before.schedule),
+            Ok(Some(_))
+        )
+    });
+    if data {
+        let span = calls[0].span.start..calls[calls.len() - 1].span.end;
+        return data_refusal(&span, e);
+    }
     let (inner, end) = with_work_limit(CALL_WORK_LIMIT, || {
         let mut inner = before.clone();
         for call in calls {
@@ -590,11 +609,18 @@ fn check_group_refusal(before: &RecipeState, calls: &[Call], e: RecipeError) -> 
             Verdict::new("refused-precondition", diagnostic.message)
         }
         Err(ApplyError::Poly(e)) => Verdict::new("refused-unproven", e.to_string()),
+        Err(ApplyError::Changed(_)) => Verdict::new(
+            "inconsistent",
+            "a group without data-layout directives was refused for what it computes".to_string(),
+        ),
     }
 }
 
 /// Classify a refusal of `call` on the state `before` it.
 fn check_refusal(before: &RecipeState, call: &Call, e: RecipeError) -> Verdict {
+    if let Ok(Some(_)) = to_data_directive(call, &before.scop, &before.schedule) {
+        return data_refusal(&call.span, e);
+    }
     let diagnostic = match e {
         RecipeError::Rejected(d) => d,
         RecipeError::NotImplemented(what) => {
@@ -624,6 +650,10 @@ fn check_refusal(before: &RecipeState, call: &Call, e: RecipeError) -> Verdict {
         Err(e) => e,
     };
     match error {
+        ApplyError::Changed(_) => Verdict::new(
+            "inconsistent",
+            "a schedule directive was refused for what the program computes".to_string(),
+        ),
         ApplyError::Precondition { .. } => check_precondition(call, &diagnostic),
         ApplyError::Poly(e) => {
             if diagnostic.span != call.span {
@@ -680,6 +710,37 @@ fn check_refusal(before: &RecipeState, call: &Call, e: RecipeError) -> Verdict {
                 Err(why) => Verdict::new("bad-witness", format!("carried at {depth}: {why}")),
             }
         }
+    }
+}
+
+/// A refused data-layout directive (or a group holding one): by its
+/// message, a changed result, a violated dependence of the rewritten
+/// program, or a precondition; the diagnostic must lie on the calls or
+/// their group (`span`: from the first call's start to the last's end, or
+/// one call's). Accepted ones are what matters: they are compiled and run.
+fn data_refusal(span: &std::ops::Range<usize>, e: RecipeError) -> Verdict {
+    let d = match e {
+        RecipeError::Rejected(d) => d,
+        RecipeError::NotImplemented(what) => return Verdict::new("not-implemented", what),
+    };
+    // A group's diagnostic is on the group, which holds the calls.
+    let near = d.span.start <= span.start && d.span.end >= span.end
+        || d.span.start >= span.start && d.span.end <= span.end;
+    if !near || d.message.is_empty() {
+        return Verdict::new(
+            "bad-diagnostic",
+            format!(
+                "span {:?} (calls {span:?}), message {:?}",
+                d.span, d.message
+            ),
+        );
+    }
+    if d.message.contains("would change what the program computes") {
+        Verdict::new("refused-data-changed", d.message)
+    } else if d.message.contains("would violate") {
+        Verdict::new("refused-data-dependence", d.message)
+    } else {
+        Verdict::new("refused-data-precondition", d.message)
     }
 }
 

@@ -69,6 +69,10 @@ struct View {
     /// Per statement, the arrays it reads that no statement writes (a
     /// `pack` of one copies in only; the others are drawn too).
     read_only: Vec<Vec<String>>,
+    /// The arrays a recipe added (`add_array`), and how many there are.
+    locals: Vec<String>,
+    /// Per array of the region (scalars too), the statements accessing it.
+    accessed_by: Vec<(String, Vec<usize>)>,
 }
 
 impl View {
@@ -141,8 +145,37 @@ impl View {
                     names
                 })
                 .collect(),
+            locals: scop
+                .arrays
+                .iter()
+                .filter(|a| a.local)
+                .map(|a| a.name.clone())
+                .collect(),
+            accessed_by: scop
+                .arrays
+                .iter()
+                .map(|a| {
+                    let users = (0..scop.statements.len())
+                        .filter(|&s| {
+                            scop.statements[s]
+                                .accesses
+                                .iter()
+                                .any(|x| x.array == a.name)
+                        })
+                        .collect();
+                    (a.name.clone(), users)
+                })
+                .collect(),
             integer_scalars,
         }
+    }
+
+    /// The full β of the first piece of statement `s`.
+    fn beta_of(&self, s: usize) -> Option<Vec<i64>> {
+        self.pieces
+            .iter()
+            .find(|(t, _)| *t == s)
+            .map(|(_, b)| b.clone())
     }
 
     fn under<'a>(&'a self, prefix: &'a [i64]) -> impl Iterator<Item = &'a (usize, Vec<i64>)> {
@@ -209,6 +242,13 @@ pub const KINDS: &[&str] = &[
     "pack",
     "gpu_block",
     "gpu_thread",
+    "add_array",
+    "copy_array",
+    "datacopy",
+    "replace_array",
+    "dimreorder",
+    "dimprivatize",
+    "dimcontract",
 ];
 
 fn list(values: &[i64]) -> String {
@@ -649,7 +689,122 @@ impl Gen<'_> {
                 };
                 format!("pack({}, {d}, \"{a}\");", list(&b))
             }
+            "add_array" => {
+                let n = self.view.locals.len();
+                let name = if self.plausible() {
+                    format!("d{n}")
+                } else {
+                    "A".to_string()
+                };
+                format!("add_array(\"{name}\");")
+            }
+            "copy_array" => {
+                // A visible array moved into a local one, copied in before
+                // its nest and back after it (Clay's datacopy test): one
+                // group, accepted when the copies cover every read.
+                let (array, users) = self.accessed_array();
+                let local = self.local_array();
+                let Some(&s) = users.first() else {
+                    return format!("replace_array(\"{array}\", \"{local}\");");
+                };
+                let b = self.view.beta_of(s).unwrap_or_default();
+                // In before everything and back after everything, mostly.
+                let top = if self.rng.chance(0.7) {
+                    0
+                } else {
+                    b.first().copied().unwrap_or(0)
+                };
+                let last = self
+                    .view
+                    .pieces
+                    .iter()
+                    .filter_map(|(_, b)| b.first().copied())
+                    .max()
+                    .unwrap_or(0)
+                    + 1;
+                let after = if self.rng.chance(0.7) { last } else { top };
+                format!(
+                    "group {{ replace_array(\"{array}\", \"{local}\"); datacopy(\"{local}\", \"{array}\", [{top}], true, {}); datacopy(\"{array}\", \"{local}\", [{after}], false, {}); }}",
+                    list(&b),
+                    list(&b)
+                )
+            }
+            "datacopy" => {
+                let (array, users) = self.accessed_array();
+                let local = self.local_array();
+                let s = users.first().copied().unwrap_or(0);
+                let b = self
+                    .view
+                    .beta_of(s)
+                    .unwrap_or_else(|| self.statement_beta());
+                let at = vec![self.rng.range(0, 2)];
+                let before = self.rng.pick(&["true", "false"]);
+                let (copy, original) = if self.rng.chance(0.5) {
+                    (local, array)
+                } else {
+                    (array, local)
+                };
+                format!(
+                    "datacopy(\"{copy}\", \"{original}\", {}, {before}, {});",
+                    list(&at),
+                    list(&b)
+                )
+            }
+            "replace_array" => {
+                let (array, _) = self.accessed_array();
+                let local = self.local_array();
+                format!("replace_array(\"{array}\", \"{local}\");")
+            }
+            "dimreorder" | "dimprivatize" | "dimcontract" => {
+                let b = self.any_beta();
+                let array = if !self.view.locals.is_empty() && self.plausible() {
+                    self.view.locals[self.rng.below(self.view.locals.len())].clone()
+                } else {
+                    self.accessed_array().0
+                };
+                match kind {
+                    "dimreorder" => {
+                        let order = self.rng.pick(&[
+                            vec![1, 0],
+                            vec![0, 1],
+                            vec![0],
+                            vec![2, 0, 1],
+                            vec![1, 0, 2],
+                        ]);
+                        format!("dimreorder({}, \"{array}\", {});", list(&b), list(&order))
+                    }
+                    _ => {
+                        let d = self.depth_for(&b);
+                        format!("{kind}({}, \"{array}\", {d});", list(&b))
+                    }
+                }
+            }
             other => format!("{other}();"),
+        }
+    }
+
+    /// An array of the region and the statements accessing it (mostly
+    /// a visible one with some).
+    fn accessed_array(&mut self) -> (String, Vec<usize>) {
+        let used: Vec<(String, Vec<usize>)> = self
+            .view
+            .accessed_by
+            .iter()
+            .filter(|(_, u)| !u.is_empty())
+            .cloned()
+            .collect();
+        if used.is_empty() || !self.plausible() {
+            return ("nosuch".to_string(), Vec::new());
+        }
+        used[self.rng.below(used.len())].clone()
+    }
+
+    /// A local array (the newest mostly), or one not added yet.
+    fn local_array(&mut self) -> String {
+        let plausible = self.plausible();
+        match self.view.locals.last() {
+            Some(l) if plausible => l.clone(),
+            _ => format!("d{}", self.view.locals.len()),
         }
     }
 }
@@ -749,6 +904,23 @@ pub fn random_directive(
     {
         kind = "pack";
     }
+    // The data-layout directives need a local array: `add_array` first.
+    let data = ["copy_array", "datacopy", "replace_array"];
+    if data.contains(&kind) && !history.iter().any(|h| h.starts_with("add_array(")) {
+        kind = "add_array";
+    }
+    // After an array was added, its copy most often follows; after a
+    // copy, a change of the copy's layout.
+    if history.last().is_some_and(|h| h.starts_with("add_array(")) && rng.chance(0.7) {
+        kind = "copy_array";
+    }
+    if history
+        .last()
+        .is_some_and(|h| h.starts_with("group { replace_array("))
+        && rng.chance(0.5)
+    {
+        kind = rng.pick(&["dimreorder", "dimreorder", "dimprivatize", "dimcontract"]);
+    }
     for _ in 0..3 {
         let Some((_, needs)) = UNDOES.iter().find(|(k, _)| *k == kind) else {
             break;
@@ -769,8 +941,10 @@ pub fn random_directive(
     if group {
         // Two directives checked together, both drawn on the schedule
         // before the group (the first one's result is not checked yet).
-        let second = g.rng.pick(KINDS);
-        let (a, b) = (g.directive(kind), g.directive(second));
+        // No group inside a group: a copy's group is drawn as one datacopy.
+        let plain = |k: &'static str| if k == "copy_array" { "datacopy" } else { k };
+        let second = plain(g.rng.pick(KINDS));
+        let (a, b) = (g.directive(plain(kind)), g.directive(second));
         return format!("group {{ {a} {b} }}");
     }
     g.directive(kind)

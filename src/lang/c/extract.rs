@@ -443,6 +443,7 @@ impl Walker {
                                 (d.extents.len() == a.subs.len()).then(|| d.extents.clone())
                             }),
                             element_type: decl.map(|d| d.element_type.clone()),
+                            local: false,
                         });
                         first_use.insert(a.array.clone(), a.span.clone());
                     }

@@ -50,6 +50,13 @@ use self::polyhedron::{Layout, Operands, Polyhedron};
 use super::{Access, AccessKind, Scop, Statement};
 use crate::poly::{Map, PolyError, Space, Tuple};
 
+/// Whether the dependence analysis reads `schedule` as an order: a 2d+1
+/// schedule whose every date is defined by an equality with a unit
+/// coefficient (cheap).
+pub fn dependences_order_reads(schedule: &crate::poly::BasicMap) -> bool {
+    Position::read(schedule).is_ok()
+}
+
 /// The type of a dependence, by the kinds of its two accesses. Ordered as
 /// declared (for sorting).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

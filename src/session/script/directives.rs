@@ -96,8 +96,13 @@ fn plain(
     ctx: &NativeCallContext,
     name: &str,
     args: &mut [&mut Dynamic],
-) -> Result<(), Box<EvalAltResult>> {
+) -> Result<Dynamic, Box<EvalAltResult>> {
+    let mut given = Dynamic::UNIT;
     let result = to_call(session, ctx, name, args).and_then(|call| {
+        // `add_array("t")` and `get_array_id("t")` give the array's name.
+        if let Some(array) = crate::session::array_named_by(&call) {
+            given = array.into();
+        }
         let mut s = session.borrow_mut();
         match &mut s.group {
             // Inside a `group`: kept, applied with the others at its end.
@@ -115,7 +120,7 @@ fn plain(
             if let (Some(w), None) = (warning, &s.variant) {
                 s.log.push(LogEntry::Warning(w));
             }
-            Ok(())
+            Ok(given)
         }
         Err(e) => {
             s.refuse(e);
