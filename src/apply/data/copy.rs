@@ -69,7 +69,7 @@ pub fn insert(
     // The copy loops over the iterators the access uses; the others are
     // projected out of the domain (exactly, or the copy is refused).
     let used: Vec<usize> = (0..source.iterators.len())
-        .filter(|&k| super::uses_iterator(&access.relation, k))
+        .filter(|&k| super::relation::uses_iterator(&access.relation, k))
         .collect();
     let iterators: Vec<String> = used.iter().map(|&k| source.iterators[k].clone()).collect();
     let domain = projected_domain(scop, &source, &used, &name)?;
@@ -82,7 +82,7 @@ pub fn insert(
                 .chain(used.iter().map(|&k| np + k))
                 .chain(np + ni..b.n_cols())
                 .collect();
-            let rows = super::pick_columns(b.constraints(), &keep);
+            let rows = super::relation::pick_columns(b.constraints(), &keep);
             let space = Space::map(
                 space.params.clone(),
                 Tuple::new(Some(name.clone()), iterators.clone()),
@@ -213,7 +213,7 @@ fn projected_domain(
         order.extend(used.iter().map(|&k| np + k));
         order.extend((0..nd).filter(|k| !used.contains(k)).map(|k| np + k));
         order.extend(np + nd..b.n_cols());
-        let rows = super::pick_columns(b.constraints(), &order);
+        let rows = super::relation::pick_columns(b.constraints(), &order);
         let all = Space::set(
             scop.params.clone(),
             None,
