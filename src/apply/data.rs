@@ -43,7 +43,7 @@ use std::collections::BTreeSet;
 use super::{tree, ApplyError};
 use crate::scop::same_values::{first_difference, Difference};
 use crate::scop::{dependences, Array, DepOptions, Dependence, Schedule, Scop};
-use relation::{edited_relation, pick_columns, uses_iterator};
+use relation::{edited_relation, uses_iterator};
 use subscripts::Edit;
 
 /// One data-layout directive, its arguments checked for type.

@@ -120,35 +120,17 @@ fn cells(scop: &Scop, array: &Array) -> Result<Option<Set>, PolyError> {
                 .domain()
                 .space()
                 .clone();
-            let domain = in_space(&st.domain, input)?;
+            let domain = st.domain.renamed(&input)?;
             let image = a.relation.intersect_domain(&domain)?.range();
             let dims = (0..array.n_dims).map(|k| format!("x{k}")).collect();
             let space =
                 crate::poly::Space::set(scop.params.clone(), Some(array.name.clone()), dims);
-            let image = in_space(&image, space)?;
+            let image = image.renamed(&space)?;
             out = Some(match out {
                 Some(s) => s.union(&image)?,
                 None => image,
             });
         }
-    }
-    Ok(out)
-}
-
-/// `set` in `space` (the same number of dimensions).
-fn in_space(set: &Set, space: crate::poly::Space) -> Result<Set, PolyError> {
-    if set.space().n_dim_total() != space.n_dim_total() {
-        return Err(PolyError::SpaceMismatch {
-            op: "local array cells",
-        });
-    }
-    let mut out = Set::empty(space.clone());
-    for b in set.basics() {
-        out.push(crate::poly::BasicSet::from_parts(
-            space.clone(),
-            b.n_local(),
-            b.constraints().to_vec(),
-        ));
     }
     Ok(out)
 }

@@ -44,7 +44,7 @@
 use std::collections::BTreeMap;
 
 use super::{DepKind, Dependence, Scop};
-use crate::poly::{BasicMap, BasicSet, Map, PolyError, Set, Space};
+use crate::poly::{Map, PolyError, Set};
 
 /// The value flow from one write access to one read access.
 #[derive(Clone, Debug)]
@@ -74,46 +74,11 @@ fn by_access_pair(
     for d in deps.iter().filter(|d| d.kind == kind) {
         let key = (d.source, d.source_access, d.target, d.target_access);
         match out.get_mut(&key) {
-            Some((_, m)) => *m = m.union(&in_space(&d.relation, m.space())?)?,
+            Some((_, m)) => *m = m.union(&d.relation.renamed(m.space())?)?,
             None => {
                 out.insert(key, (d.array.clone(), d.relation.clone()));
             }
         }
-    }
-    Ok(out)
-}
-
-/// `m` with its dimensions renamed to `space`'s (same counts), exact.
-fn in_space(m: &Map, space: &Space) -> Result<Map, PolyError> {
-    let same_shape = m.space().params == space.params
-        && m.space().n_in() == space.n_in()
-        && m.space().n_out() == space.n_out();
-    if !same_shape {
-        return Err(PolyError::SpaceMismatch { op: "dataflow" });
-    }
-    let mut out = Map::empty(space.clone());
-    for b in m.basics() {
-        out.push(BasicMap::from_columns(
-            space.clone(),
-            b.n_local(),
-            b.constraints().to_vec(),
-        ));
-    }
-    Ok(out)
-}
-
-/// `s` with its dimensions renamed to `space`'s (same counts), exact.
-fn set_in_space(s: &Set, space: &Space) -> Result<Set, PolyError> {
-    if s.space().params != space.params || s.space().n_dim_total() != space.n_dim_total() {
-        return Err(PolyError::SpaceMismatch { op: "dataflow" });
-    }
-    let mut out = Set::empty(space.clone());
-    for b in s.basics() {
-        out.push(BasicSet::from_parts(
-            space.clone(),
-            b.n_local(),
-            b.constraints().to_vec(),
-        ));
     }
     Ok(out)
 }
@@ -135,7 +100,7 @@ pub fn flows(deps: &[Dependence]) -> Result<Vec<Flow>, PolyError> {
                 continue;
             };
             let through = overwrite.apply_range(reread)?;
-            killed = killed.union(&in_space(&through, relation.space())?)?;
+            killed = killed.union(&through.renamed(relation.space())?)?;
         }
         let flow = if killed.basics().is_empty() {
             relation.clone()
@@ -166,15 +131,11 @@ pub fn reads_from_outside(
     statement: usize,
     access: usize,
 ) -> Result<Set, PolyError> {
-    let domain = &scop.statements[statement].domain;
-    let mut written_before = Set::empty(domain.space().clone());
-    for d in deps {
-        if d.kind == DepKind::Raw && d.target == statement && d.target_access == access {
-            let targets = set_in_space(&d.relation.range(), domain.space())?;
-            written_before = written_before.union(&targets)?;
-        }
-    }
-    domain.subtract(&written_before)
+    let into = |d: &Dependence| {
+        (d.kind == DepKind::Raw && d.target == statement && d.target_access == access)
+            .then(|| d.relation.range())
+    };
+    domain_without(scop, deps, statement, into)
 }
 
 /// The instances of `statement` whose write `access` leaves its cell's
@@ -186,13 +147,25 @@ pub fn last_writes(
     statement: usize,
     access: usize,
 ) -> Result<Set, PolyError> {
+    let out_of = |d: &Dependence| {
+        (d.kind == DepKind::Waw && d.source == statement && d.source_access == access)
+            .then(|| d.relation.domain())
+    };
+    domain_without(scop, deps, statement, out_of)
+}
+
+/// The domain of `statement` minus the instances `end` gives for each
+/// dependence (the end of it that lies in the statement, or `None`).
+fn domain_without(
+    scop: &Scop,
+    deps: &[Dependence],
+    statement: usize,
+    end: impl Fn(&Dependence) -> Option<Set>,
+) -> Result<Set, PolyError> {
     let domain = &scop.statements[statement].domain;
-    let mut overwritten = Set::empty(domain.space().clone());
-    for d in deps {
-        if d.kind == DepKind::Waw && d.source == statement && d.source_access == access {
-            let sources = set_in_space(&d.relation.domain(), domain.space())?;
-            overwritten = overwritten.union(&sources)?;
-        }
+    let mut removed = Set::empty(domain.space().clone());
+    for instances in deps.iter().filter_map(end) {
+        removed = removed.union(&instances.renamed(domain.space())?)?;
     }
-    domain.subtract(&overwritten)
+    domain.subtract(&removed)
 }

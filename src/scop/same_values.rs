@@ -217,25 +217,6 @@ impl Canon<'_> {
     }
 }
 
-/// `m` in `space` (same counts), exact.
-fn renamed(m: &Map, space: Space) -> Result<Map, PolyError> {
-    let fits = m.space().params == space.params
-        && m.space().n_in() == space.n_in()
-        && m.space().n_out() == space.n_out();
-    if !fits {
-        return Err(PolyError::SpaceMismatch { op: "same_values" });
-    }
-    let mut out = Map::empty(space.clone());
-    for b in m.basics() {
-        out.push(BasicMap::from_columns(
-            space.clone(),
-            b.n_local(),
-            b.constraints().to_vec(),
-        ));
-    }
-    Ok(out)
-}
-
 /// `{ S[i] -> a[x] }` of access `k` of statement `s`, for `instances`.
 fn cells_read(
     scop: &Scop,
@@ -247,17 +228,9 @@ fn cells_read(
     let access = &scop.statements[s].accesses[k];
     let n_dims = access.relation.space().n_out();
     let space = canon.cell(s, &access.array, n_dims);
-    let relation = renamed(&access.relation, space.clone())?;
+    let relation = access.relation.renamed(&space)?;
     let domain_space = BasicMap::universe(space).domain().space().clone();
-    let mut set = Set::empty(domain_space.clone());
-    for b in instances.basics() {
-        set.push(crate::poly::BasicSet::from_parts(
-            domain_space.clone(),
-            b.n_local(),
-            b.constraints().to_vec(),
-        ));
-    }
-    relation.intersect_domain(&set)
+    relation.intersect_domain(&instances.renamed(&domain_space)?)
 }
 
 /// Add `m` to the relation of `key` in `into`.
@@ -287,17 +260,17 @@ fn carried_by_read(
         .iter()
         .filter(|f| f.target == s && f.target_access == r)
     {
-        let flow = renamed(&f.relation, canon.pair(f.source, s))?;
+        let flow = f.relation.renamed(&canon.pair(f.source, s))?;
         match copies.get(&f.source) {
             None => add(&mut out.writes, (f.source, f.source_access), flow)?,
             Some(copy) => {
                 for (w, m) in &copy.writes {
-                    let through = renamed(&m.apply_range(&flow)?, canon.pair(w.0, s))?;
+                    let through = m.apply_range(&flow)?.renamed(&canon.pair(w.0, s))?;
                     add(&mut out.writes, *w, through)?;
                 }
                 for (array, m) in &copy.outside {
                     let space = canon.cell(s, array, m.space().n_out());
-                    let through = renamed(&flow.reverse().apply_range(m)?, space)?;
+                    let through = flow.reverse().apply_range(m)?.renamed(&space)?;
                     add(&mut out.outside, array.clone(), through)?;
                 }
             }
@@ -480,14 +453,14 @@ fn final_difference(
             for (src, m) in &carried.writes {
                 let cells = m.apply_range(&left)?;
                 let space = canon.cell(src.0, array, left.space().n_out());
-                add(&mut now, *src, renamed(&cells, space)?)?;
+                add(&mut now, *src, cells.renamed(&space)?)?;
             }
             for (from, m) in &carried.outside {
                 // The copy instances that leave a value from before the
                 // region must leave the same cell's.
                 let kept = left.intersect_domain(&m.domain())?;
                 let same = if from == array {
-                    kept.is_subset(&renamed(m, kept.space().clone())?)?
+                    kept.is_subset(&m.renamed(kept.space())?)?
                 } else {
                     kept.is_empty()?
                 };
