@@ -330,6 +330,8 @@ fn edit_accesses(
     let mut count = 0;
     for &s in statements {
         let st = &mut scop.statements[s];
+        // `x += …` reads and writes one node: edit it once.
+        let mut edited: Vec<crate::syntax::Span> = Vec::new();
         for k in 0..st.accesses.len() {
             if st.accesses[k].array != array {
                 continue;
@@ -347,14 +349,17 @@ fn edit_accesses(
                     )));
                 }
             }
-            let body = subscripts::edit(&st.body, &access.span, array, edit, &st.iterators)
-                .ok_or_else(|| {
-                    ApplyError::precondition(format!(
-                        "the access of `{array}` in {} is not an array element or a name polyc can rewrite",
-                        st.name
-                    ))
-                })?;
-            st.body = body;
+            if !edited.contains(&access.span) {
+                let body = subscripts::edit(&st.body, &access.span, array, edit, &st.iterators)
+                    .ok_or_else(|| {
+                        ApplyError::precondition(format!(
+                            "the access of `{array}` in {} is not an array element or a name polyc can rewrite",
+                            st.name
+                        ))
+                    })?;
+                st.body = body;
+                edited.push(access.span.clone());
+            }
             st.accesses[k].relation = edited_relation(&access.relation, edit)?;
             if let Edit::Rename(new) = edit {
                 st.accesses[k].array = new.clone();

@@ -720,13 +720,20 @@ impl Gen<'_> {
                     .iter()
                     .filter_map(|(_, b)| b.first().copied())
                     .max()
-                    .unwrap_or(0)
-                    + 1;
+                    .unwrap_or(0);
                 let after = if self.rng.chance(0.7) { last } else { top };
+                // The copy in moves every top-level node from `top` on one
+                // place down: the copy back's βs are read after it.
+                let shifted = |x: i64| if x >= top { x + 1 } else { x };
+                let mut b2 = b.clone();
+                if let Some(first) = b2.first_mut() {
+                    *first = shifted(*first);
+                }
                 format!(
-                    "group {{ replace_array(\"{array}\", \"{local}\"); datacopy(\"{local}\", \"{array}\", [{top}], true, {}); datacopy(\"{array}\", \"{local}\", [{after}], false, {}); }}",
+                    "group {{ replace_array(\"{array}\", \"{local}\"); datacopy(\"{local}\", \"{array}\", [{top}], true, {}); datacopy(\"{array}\", \"{local}\", [{}], false, {}); }}",
                     list(&b),
-                    list(&b)
+                    shifted(after),
+                    list(&b2)
                 )
             }
             "datacopy" => {

@@ -223,7 +223,7 @@ fn projected_domain(
         let (projected, exact) = moved.project_out_rational(used.len(), nd - used.len())?;
         if !exact {
             return Err(ApplyError::precondition(format!(
-                "datacopy: the loops of {} that the copied access does not use cannot be removed                  from its domain exactly",
+                "datacopy: the loops of {} that the copied access does not use cannot be removed from its domain exactly",
                 source.name
             ))
             .with_help("take the domain of a statement whose access of the array uses each of its loops"));
