@@ -85,6 +85,18 @@ pub enum DataDirective {
     },
 }
 
+impl DataDirective {
+    /// Whether it rewrites accesses or statements (`add_array` and
+    /// `get_array_id` only name arrays): the program's dependences must
+    /// then be computed again, and [`check`] run.
+    pub fn rewrites_accesses(&self) -> bool {
+        !matches!(
+            self,
+            DataDirective::AddArray { .. } | DataDirective::GetArrayId { .. }
+        )
+    }
+}
+
 /// The scop and schedule `directive` makes, before any check of what they
 /// compute: preconditions and the rewrite.
 pub fn rewrite(
@@ -92,7 +104,13 @@ pub fn rewrite(
     schedule: &Schedule,
     directive: &DataDirective,
 ) -> Result<(Scop, Schedule), ApplyError> {
-    let mut next = committed(scop, schedule);
+    // Only a rewrite whose dependences are computed again may change the
+    // original order they are computed in.
+    let mut next = if directive.rewrites_accesses() {
+        committed(scop, schedule)
+    } else {
+        scop.clone()
+    };
     let mut sched = schedule.clone();
     match directive {
         DataDirective::AddArray { name } => add_array(&mut next, name)?,

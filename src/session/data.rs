@@ -26,7 +26,7 @@ pub fn step_data(
     let (scop, schedule) = data::rewrite(&state.scop, &state.schedule, &directive)
         .map_err(|e| refused(call, state, &directive, e))?;
     let mut warning = None;
-    if changes_accesses(&directive) {
+    if directive.rewrites_accesses() {
         if same_accesses(&state.scop, &scop) {
             warning = Some(super::unchanged(call));
         }
@@ -70,15 +70,6 @@ fn same_accesses(before: &Scop, after: &Scop) -> bool {
                     x.array == y.array && x.relation.to_string() == y.relation.to_string()
                 })
             })
-}
-
-/// Whether the directive changes accesses or statements (the others only
-/// name arrays).
-pub fn changes_accesses(directive: &DataDirective) -> bool {
-    !matches!(
-        directive,
-        DataDirective::AddArray { .. } | DataDirective::GetArrayId { .. }
-    )
 }
 
 /// The array a call of `add_array` or `get_array_id` gives: its first

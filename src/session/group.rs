@@ -63,7 +63,7 @@ fn group_unlimited(
             };
             let (scop, schedule) = apply::data::rewrite(&inner.scop, &inner.schedule, &d)
                 .map_err(|e| refused(&inner, e))?;
-            if data::changes_accesses(&d) {
+            if d.rewrites_accesses() {
                 inner.deps = apply::data::dependences_of(&scop).map_err(|e| refused(&inner, e))?;
                 rewrote_data = true;
             }
