@@ -124,6 +124,7 @@ pub fn rewrite(
                 )));
             }
             let all: Vec<usize> = (0..scop.statements.len()).collect();
+            same_type(scop, "replace_array", old, new)?;
             let ty = element_type(scop, old);
             edit_accesses(&mut next, &all, old, &Edit::Rename(new.clone()))?;
             adopt(&mut next, new, ty);
@@ -182,6 +183,7 @@ pub fn rewrite(
                     "datacopy: `{copy}` copied into itself"
                 )));
             }
+            same_type(scop, "datacopy", original, copy)?;
             let ty = element_type(scop, original);
             copy::insert(
                 &mut next, &mut sched, copy, original, at, *before, domain_of,
@@ -256,6 +258,34 @@ fn known(scop: &Scop, name: &str) -> Result<(), ApplyError> {
         None => format!("the region's arrays: {}", names.join(", ")),
     };
     Err(ApplyError::precondition(format!("the region has no array `{name}`")).with_help(help))
+}
+
+/// `to` holds values of `from`'s element type: the same declared type, or
+/// `to` is a local array with no type yet (it takes `from`'s). A value
+/// stored in another type would be converted, which the value check does
+/// not see.
+fn same_type(scop: &Scop, directive: &str, from: &str, to: &str) -> Result<(), ApplyError> {
+    let array = |n: &str| scop.arrays.iter().find(|a| a.name == n);
+    let (Some(f), Some(t)) = (array(from), array(to)) else {
+        return Ok(());
+    };
+    if t.local && t.element_type.is_none() {
+        return Ok(());
+    }
+    match (&f.element_type, &t.element_type) {
+        (Some(a), Some(b)) if a == b => Ok(()),
+        (a, b) => {
+            let said = |n: &str, ty: &Option<String>| match ty {
+                Some(ty) => format!("`{n}` holds `{ty}`"),
+                None => format!("polyc sees no declaration of `{n}`"),
+            };
+            Err(ApplyError::precondition(format!(
+                "{directive}: {} and {}: the values would be converted",
+                said(from, a),
+                said(to, b)
+            )))
+        }
+    }
 }
 
 fn element_type(scop: &Scop, name: &str) -> Option<String> {
