@@ -27,18 +27,18 @@
 //! use polyc::scop::{dataflow, dependences, DepOptions};
 //! let src = "void f(int n, double A[]) {\n#pragma scop\n\
 //!            for (i = 1; i < n; i++)\n  A[i] = A[i - 1];\n#pragma endscop\n}\n";
-//! let file = read_source("f.c", src.to_string()).unwrap();
+//! let file = read_source("f.c", src.to_string()).expect("a scop");
 //! let scop = &file.scops[0];
-//! let deps = dependences(scop, &DepOptions::default()).unwrap();
-//! let flows = dataflow::flows(&deps).unwrap();
+//! let deps = dependences(scop, &DepOptions::default()).expect("dependences");
+//! let flows = dataflow::flows(&deps).expect("flows");
 //! assert_eq!(
 //!     flows[0].relation.to_string(),
 //!     "[n] -> { S0[i] -> S0[i + 1] : i >= 1 and i <= n - 2 }"
 //! );
 //! // Only the first iteration reads a value from before the region.
-//! let outside = dataflow::reads_from_outside(scop, &deps, 0, 1).unwrap();
-//! let first = polyc::poly::parse_set("[n] -> { S0[i] : i = 1 and n >= 2 }").unwrap();
-//! assert!(outside.is_equal(&first).unwrap());
+//! let outside = dataflow::reads_from_outside(scop, &deps, 0, 1).expect("reads");
+//! let first = polyc::poly::parse_set("[n] -> { S0[i] : i = 1 and n >= 2 }").expect("a set");
+//! assert!(outside.is_equal(&first).expect("decided"));
 //! ```
 
 use std::collections::BTreeMap;
