@@ -140,8 +140,8 @@ fn solve(
             param_extra: &[],
             constant_extra,
         };
-        for (kind, row) in edge_rows(&graph.edges[e], &vars, &req)? {
-            ilp.require(kind, row);
+        for row in edge_rows(&graph.edges[e], &vars, &req)? {
+            ilp.require_row(row);
         }
     }
     let values = match ilp.rational_lexmin()? {

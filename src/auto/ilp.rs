@@ -10,8 +10,8 @@
 
 use super::graph::{Edge, Forms};
 use crate::poly::{
-    integer_lexmin_of_reduced, rational_lexmin_of_reduced, reduced_nonneg_rows, Affine, Constraint,
-    ConstraintKind, PolyError, Ratio,
+    checked_add, checked_mul, integer_lexmin_of_reduced, rational_lexmin_of_reduced,
+    reduced_nonneg_rows, Affine, Constraint, ConstraintKind, PolyError, Ratio,
 };
 use std::borrow::Cow;
 use std::rc::Rc;
@@ -47,7 +47,9 @@ impl RowVars {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Ilp {
     n_var: usize,
-    rows: Vec<(ConstraintKind, Lin)>,
+    /// Rows given since the last settle, dense over the variables that
+    /// existed when each was given (padded when read).
+    rows: Vec<Constraint>,
     /// Rows settled dense (over at most `n_var` columns) and reduced.
     settled: Rc<Vec<Constraint>>,
 }
@@ -61,7 +63,22 @@ impl Ilp {
 
     /// Require `e ≥ 0` (`Ineq`) or `e = 0` (`Eq`).
     pub fn require(&mut self, kind: ConstraintKind, e: Lin) {
-        self.rows.push((kind, e));
+        let mut coeffs = vec![0; self.n_var];
+        for (&v, c) in e.terms() {
+            coeffs[v] = c;
+        }
+        self.require_row(Constraint {
+            kind,
+            coeffs,
+            constant: e.constant_term(),
+        });
+    }
+
+    /// Require a dense row over variables given so far (it may be shorter
+    /// than their number).
+    pub fn require_row(&mut self, row: Constraint) {
+        debug_assert!(row.coeffs.len() <= self.n_var);
+        self.rows.push(row);
     }
 
     /// Require `var = Σ terms` (a variable that sums others, as the
@@ -106,16 +123,10 @@ impl Ilp {
         let given: Vec<Constraint> = self
             .rows
             .iter()
-            .map(|(kind, e)| {
-                let mut coeffs = vec![0; self.n_var];
-                for (&v, c) in e.terms() {
-                    coeffs[v] = c;
-                }
-                Constraint {
-                    kind: *kind,
-                    coeffs,
-                    constant: e.constant_term(),
-                }
+            .map(|c| {
+                let mut c = c.clone();
+                c.pad_to(self.n_var);
+                c
             })
             .collect();
         Ok((settled, reduced_nonneg_rows(self.n_var, &given)?))
@@ -161,7 +172,7 @@ pub(crate) fn edge_rows(
     edge: &Edge,
     vars: &[RowVars],
     req: &Requirement<'_>,
-) -> Result<Vec<(ConstraintKind, Lin)>, PolyError> {
+) -> Result<Vec<Constraint>, PolyError> {
     let (s, t) = (&vars[edge.source], &vars[edge.target]);
     let np = s.param.len();
     let zero = Lin::constant(0);
@@ -195,15 +206,30 @@ pub(crate) fn edge_rows(
             rows
         }
     };
+    // Each row is accumulated densely: a form has a few terms, a row a
+    // few dozen columns, and the search asks for hundreds of edges' rows.
+    let width = columns
+        .iter()
+        .filter_map(|col| col.terms().map(|(&v, _)| v + 1).max())
+        .max()
+        .unwrap_or(0);
     rows.iter()
         .map(|r| {
-            let mut e = Lin::constant(r.constant);
+            let mut row = Constraint {
+                kind: r.kind,
+                coeffs: vec![0; width],
+                constant: r.constant,
+            };
             for (col, &a) in columns.iter().zip(&r.coeffs) {
-                if a != 0 {
-                    e = e.add(&col.scale(a)?)?;
+                if a == 0 {
+                    continue;
                 }
+                for (&v, c) in col.terms() {
+                    row.coeffs[v] = checked_add(row.coeffs[v], checked_mul(a, c)?)?;
+                }
+                row.constant = checked_add(row.constant, checked_mul(a, col.constant_term())?)?;
             }
-            Ok((r.kind, e))
+            Ok(row)
         })
         .collect()
 }

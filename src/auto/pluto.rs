@@ -130,8 +130,8 @@ fn member(
     for &e in active {
         let edge = &graph.edges[e];
         let mut require = |req: Requirement<'_>| -> Result<(), PolyError> {
-            for (kind, row) in edge_rows(edge, &vars, &req)? {
-                ilp.require(kind, row);
+            for row in edge_rows(edge, &vars, &req)? {
+                ilp.require_row(row);
             }
             Ok(())
         };
