@@ -10,6 +10,7 @@ pub mod apply;
 pub mod auto;
 pub mod cli;
 pub mod emit;
+pub mod explain;
 pub mod lang;
 pub mod poly;
 pub mod scop;

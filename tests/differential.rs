@@ -175,6 +175,7 @@ fn random_directive_sequences_are_accepted_identical_or_rightly_refused() {
         };
         summary.push_str(&format!("  {class:32} {n}{tag}\n"));
     }
+    summary.push_str(&format!("  {}\n", check::explain_stats::summary()));
     println!("{summary}");
     eprintln!("{summary}");
     assert!(

@@ -20,6 +20,7 @@ mod deps;
 mod differential;
 mod docs_examples;
 mod execution;
+mod explain;
 mod front_end_exact;
 mod front_end_limits;
 mod must_fail;

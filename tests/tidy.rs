@@ -21,7 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["scop"],
     &["lang", "apply"],
     &["emit", "auto"],
-    &["session"],
+    &["session", "explain"],
     &["cli"],
 ];
 

@@ -21,7 +21,7 @@
 //!   on its own (`auto(pluto, [b])`, `auto(pluto, [b, c])`).
 //!
 //! Not yet: Pluto's fusion below the outermost level and isl's
-//! incremental clustering, `--explain`.
+//! incremental clustering. `--explain` is [`crate::explain`].
 //!
 //! Must not know: recipe syntax, code generation, the CLI. A schedule from
 //! here is checked by `apply::legality` like any recipe's (in `session`).

@@ -3,6 +3,7 @@
 //! Recipes and scripts are applied by [`recipes`], JSON schedules read and
 //! checked by [`schedule_file`].
 
+mod explain;
 mod recipes;
 mod schedule_file;
 
@@ -55,8 +56,8 @@ pub fn run(cli: &Cli) -> Outcome {
             "--set NAME=VALUE overrides a `let` of a recipe; give one with --recipe",
         );
     }
-    if cli.explain {
-        return not_implemented("--explain (lands with the automatic schedulers)");
+    if cli.explain && cli.emit.is_some() {
+        return Outcome::usage("--explain prints a recipe; it does not go with --emit");
     }
     if (cli.sizes.is_some() || cli.dump_sizes) && cli.target != Target::Cuda {
         return Outcome::usage("--sizes and --dump-sizes go with --target cuda");
@@ -102,6 +103,7 @@ pub fn run(cli: &Cli) -> Outcome {
         },
         None => file.scops.iter().map(Schedule::original).collect(),
     };
+    let original_scops = file.scops.clone();
     // What each region's `auto(...)` calls chose, for `--emit schedule-text`.
     let mut chosen = vec![Vec::new(); file.scops.len()];
     if let Some(path) = cli.recipe.as_deref().filter(|p| is_script(p)) {
@@ -132,6 +134,10 @@ pub fn run(cli: &Cli) -> Outcome {
         }
     }
     let stdout = match cli.emit {
+        _ if cli.explain => match explain::explained(&file, &original_scops, cli, &schedules) {
+            Ok(s) => s,
+            Err(o) => return o,
+        },
         Some(Emit::Scop) => emit_scop(&file, cli.scop),
         Some(Emit::Schedule) => emit_schedule(&file, cli.scop, &schedules, &[], false),
         Some(Emit::ScheduleText) => emit_schedule(&file, cli.scop, &schedules, &chosen, true),
@@ -309,8 +315,6 @@ fn trimmed(text: &str, span: &std::ops::Range<usize>) -> std::ops::Range<usize> 
     start..start + body.trim().len()
 }
 
-/// The schedules of `--schedule FILE.json` (the form `--emit schedule` prints).
-/// An exit-1 diagnostic on a whole region.
 /// The dependences of `scop`, or a diagnostic on its region.
 fn region_dependences(
     file: &SourceFile,

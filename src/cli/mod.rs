@@ -84,7 +84,7 @@ pub struct Cli {
     /// With `--emit deps` or `--emit deps-text`: also read-after-read dependences
     #[arg(long)]
     pub rar: bool,
-    /// Print the final schedule as a recipe that replays it (not yet implemented: exits 2)
+    /// Print the final schedule as a recipe that replays it (docs/explain.md)
     #[arg(long)]
     pub explain: bool,
     /// Load a schedule (JSON) instead of a recipe

@@ -452,6 +452,15 @@ fn run_plan(kernel: &Kernel, region: usize, plan: &Plan, progress: &Mutex<Vec<St
             return trace;
         }
     }
+    // The accepted schedule explained (`--explain`'s recovery), the
+    // explanation replayed and compared inside `explain`.
+    match polyc::explain::explain(&state.scop, &state.deps, &state.schedule) {
+        Ok(e) => explain_stats::record(&e, &trace.accepted),
+        Err(e) => {
+            trace.failure = Some(Verdict::new("explain-failed", e.to_string()));
+            return trace;
+        }
+    }
     // What the CLI prints for this recipe.
     match cli_output(kernel, region, &trace.accepted) {
         Ok(c) => trace.generated = Some(c),
@@ -1464,4 +1473,61 @@ fn only_gcc_uninitialised_guesses_are_checked_again() {
     let clang_too = format!("{guess}\nclang: case.c:1:1: error: oops");
     assert!(!only_uninitialised_guess(&clang_too));
     assert!(!only_uninitialised_guess("compile: clang: x"));
+}
+
+/// What the explanations of accepted sequences gave, over a run: how many
+/// were complete, and their lengths against the sequences'.
+pub mod explain_stats {
+    use polyc::explain::{Explanation, Step};
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+    static COMPLETE: AtomicUsize = AtomicUsize::new(0);
+    static COMPLETE_AUTO: AtomicUsize = AtomicUsize::new(0);
+    static PARTIAL: AtomicUsize = AtomicUsize::new(0);
+    static EXPLAINED: AtomicUsize = AtomicUsize::new(0);
+    static GIVEN: AtomicUsize = AtomicUsize::new(0);
+    static LONGER: AtomicUsize = AtomicUsize::new(0);
+
+    /// Count one explanation of the sequence `accepted` (its directives
+    /// counted by their `;`, a group's each). Lengths are compared for
+    /// sequences without `auto(...)`, whose one call stands for many.
+    pub fn record(e: &Explanation, accepted: &[String]) {
+        if e.gap.is_some() {
+            PARTIAL.fetch_add(1, Relaxed);
+            return;
+        }
+        if accepted.iter().any(|t| t.contains("auto(")) {
+            COMPLETE_AUTO.fetch_add(1, Relaxed);
+            return;
+        }
+        let explained: usize = e
+            .steps
+            .iter()
+            .map(|s| match s {
+                Step::One(_) => 1,
+                Step::Group(ds) => ds.len(),
+            })
+            .sum();
+        let given: usize = accepted.iter().map(|t| t.matches(';').count().max(1)).sum();
+        COMPLETE.fetch_add(1, Relaxed);
+        EXPLAINED.fetch_add(explained, Relaxed);
+        GIVEN.fetch_add(given, Relaxed);
+        if 2 * explained > 3 * given {
+            LONGER.fetch_add(1, Relaxed);
+        }
+    }
+
+    /// One line for the run's summary.
+    pub fn summary() -> String {
+        format!(
+            "explained: {} complete after auto(...), {} complete without ({} directives \
+             for {} given; {} over 1.5x), {} partial",
+            COMPLETE_AUTO.load(Relaxed),
+            COMPLETE.load(Relaxed),
+            EXPLAINED.load(Relaxed),
+            GIVEN.load(Relaxed),
+            LONGER.load(Relaxed),
+            PARTIAL.load(Relaxed)
+        )
+    }
 }

@@ -1,0 +1,533 @@
+//! The loops phase of the recovery: each statement's α dates.
+//!
+//! A statement's target dates `α = T·x + P·n + c` (iterators `x`,
+//! parameters `n`) are reached from the original `α = x` by row
+//! operations on `T`, each a directive on α rows: `interchange` swaps
+//! two, `reverse` negates one, `skew(d, o, k)` subtracts `k` times row
+//! `o` from row `d`. Integer Gaussian elimination (Euclid's steps on
+//! each column) reduces a unimodular `T` to the identity; the inverses of
+//! its steps, in reverse order, build `T` from the identity. Then `shift`
+//! adds `P·n + c`, row by row.
+//!
+//! The directives are given once for the largest subtree whose
+//! statements all need the same ones, and with a statement's own β
+//! otherwise: a directive on a statement's β rewrites its dates only.
+
+use super::shape::{date_forms, StatementShape};
+use super::{ExplainError, Gap, Recovery};
+use crate::apply::Directive;
+use crate::poly::{BasicMap, PolyError};
+use crate::scop::Schedule;
+
+/// One α row operation (depths 1-based).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum RowOp {
+    Interchange(usize, usize),
+    Reverse(usize),
+    /// `α_depth := α_depth − factor·α_other`.
+    Skew {
+        depth: usize,
+        other: usize,
+        factor: i64,
+    },
+    /// `α_depth := α_depth − params·n − constant`.
+    Shift {
+        depth: usize,
+        params: Vec<i64>,
+        constant: i64,
+    },
+}
+
+impl RowOp {
+    fn directive(&self, beta: &[i64]) -> Directive {
+        let beta = beta.to_vec();
+        match self.clone() {
+            RowOp::Interchange(d1, d2) => Directive::Interchange { beta, d1, d2 },
+            RowOp::Reverse(depth) => Directive::Reverse { beta, depth },
+            RowOp::Skew {
+                depth,
+                other,
+                factor,
+            } => Directive::Skew {
+                beta,
+                depth,
+                other,
+                factor,
+            },
+            RowOp::Shift {
+                depth,
+                params,
+                constant,
+            } => Directive::Shift {
+                beta,
+                depth,
+                params,
+                constant,
+            },
+        }
+    }
+}
+
+/// A statement's α dates as affine forms: per date, the coefficients of
+/// the iterators, then of the parameters, then the constant.
+type Rows = Vec<Vec<i64>>;
+
+/// Gives each statement as many loops as the target has for it: one
+/// `embed` (an innermost loop of one iteration, date 0) per date of the
+/// target that does not depend on the iterators (isl's schedulers put
+/// such dates between bands to order statements).
+pub(super) fn embed(r: &mut Recovery<'_>, target: &[StatementShape]) -> Result<(), ExplainError> {
+    for (k, shape) in target.iter().enumerate() {
+        let extra = shape
+            .rows
+            .len()
+            .saturating_sub(r.current.statements[k].depth());
+        for _ in 0..extra {
+            let beta = beta_of(&r.current, k)?;
+            r.push(Directive::Embed { beta })?;
+        }
+    }
+    Ok(())
+}
+
+/// Gives every statement its target α dates (the β-vectors are already
+/// the target's): the row operations that reduce its current loops to
+/// the iterators (the original's are the iterators, negated where a loop
+/// counts down), then those that build the target's, then the shifts
+/// that are left.
+pub(super) fn recover(
+    r: &mut Recovery<'_>,
+    target: &[StatementShape],
+) -> Result<Option<Gap>, ExplainError> {
+    let n_param = r.scop.params.len();
+    let mut ops: Vec<Vec<RowOp>> = Vec::new();
+    let mut betas: Vec<Vec<i64>> = Vec::new();
+    for (k, st) in r.scop.statements.iter().enumerate() {
+        let n = st.iterators.len();
+        let want = &target[k].rows;
+        let Some(have) = alpha_rows(&r.current.statements[k].pieces[0], n_param, n)? else {
+            return Ok(Some(not_affine(&st.name)));
+        };
+        let Some(statement_ops) = transformation(&have, want, n) else {
+            return Ok(Some(not_affine(&st.name)));
+        };
+        ops.push(statement_ops);
+        betas.push(beta_of(&r.current, k)?);
+    }
+    give(r, &ops, &betas, &[])?;
+    // The parameters and constants, now that the iterator parts agree.
+    let mut shifts: Vec<Vec<RowOp>> = Vec::new();
+    for (k, st) in r.scop.statements.iter().enumerate() {
+        let n = st.iterators.len();
+        let Some(have) = alpha_rows(&r.current.statements[k].pieces[0], n_param, n)? else {
+            return Ok(Some(not_affine(&st.name)));
+        };
+        shifts.push(shift_ops(&have, &target[k].rows, n).ok_or(PolyError::Overflow)?);
+    }
+    give(r, &shifts, &betas, &[])?;
+    Ok(None)
+}
+
+fn not_affine(statement: &str) -> Gap {
+    Gap {
+        statement: statement.to_string(),
+        reason: "a loop date is not a unimodular affine form of its iterators".to_string(),
+    }
+}
+
+fn beta_of(schedule: &Schedule, k: usize) -> Result<Vec<i64>, ExplainError> {
+    schedule.statements[k]
+        .beta(0)
+        .ok_or_else(|| ExplainError::NotReplayed("meet a β date that is not a constant".into()))
+}
+
+/// Whether a date depends on the iterators.
+fn moves(row: &[i64], n: usize) -> bool {
+    row[..n].iter().any(|&v| v != 0)
+}
+
+/// The row operations that turn the iterator parts of `have` into
+/// `want`'s. `want`'s first rows that are linearly independent are its
+/// basis (there must be as many as iterators). Interchanges put `have`'s
+/// dates that depend on the iterators at the basis's positions (its
+/// others are constant: loops of one iteration); on those, the
+/// elimination of `have`'s square part and the inverse of `want`'s; then
+/// each other date of `want` that depends on the iterators is a
+/// combination of the basis dates, given by skews. `None` when a square
+/// part is not unimodular or a combination not integral.
+fn transformation(have: &Rows, want: &Rows, n: usize) -> Option<Vec<RowOp>> {
+    let basis = independent_rows(want, n);
+    if basis.len() != n || have.iter().filter(|r| moves(r, n)).count() != n {
+        return None;
+    }
+    let mut have = have.clone();
+    let mut ops = Vec::new();
+    for p in 0..want.len() {
+        let wanted = basis.contains(&p);
+        if moves(&have[p], n) != wanted {
+            let q = (p + 1..have.len()).find(|&q| moves(&have[q], n) == wanted)?;
+            have.swap(p, q);
+            ops.push(RowOp::Interchange(p + 1, q + 1));
+        }
+    }
+    let square =
+        |rows: &Rows| -> Vec<Vec<i64>> { basis.iter().map(|&p| rows[p][..n].to_vec()).collect() };
+    // Depth `k` of the square part is depth `basis[k - 1] + 1` of the loops.
+    let depth = |k: usize| basis[k - 1] + 1;
+    let placed = |op: RowOp| match op {
+        RowOp::Interchange(a, b) => RowOp::Interchange(depth(a), depth(b)),
+        RowOp::Reverse(a) => RowOp::Reverse(depth(a)),
+        RowOp::Skew {
+            depth: d,
+            other,
+            factor,
+        } => RowOp::Skew {
+            depth: depth(d),
+            other: depth(other),
+            factor,
+        },
+        shift @ RowOp::Shift { .. } => shift,
+    };
+    ops.extend(elimination(&square(&have))?.into_iter().map(placed));
+    ops.extend(build(&square(want))?.into_iter().map(placed));
+    let inverse = inverse(&square(want))?;
+    for (j, row) in want.iter().enumerate() {
+        if basis.contains(&j) || !moves(row, n) {
+            continue;
+        }
+        // row = c · basis rows, c = row · basis⁻¹.
+        for (i, &b) in basis.iter().enumerate() {
+            let mut c: i64 = 0;
+            for k in 0..n {
+                c = c.checked_add(row[k].checked_mul(inverse[k][i])?)?;
+            }
+            if c != 0 {
+                ops.push(RowOp::Skew {
+                    depth: j + 1,
+                    other: b + 1,
+                    factor: c.checked_neg()?,
+                });
+            }
+        }
+    }
+    Some(ops)
+}
+
+/// The positions of the first rows of `rows` (iterator parts) that are
+/// linearly independent of the rows before them. Exact.
+fn independent_rows(rows: &Rows, n: usize) -> Vec<usize> {
+    let mut echelon: Vec<Vec<i128>> = Vec::new();
+    let mut chosen = Vec::new();
+    for (p, row) in rows.iter().enumerate() {
+        let mut v: Vec<i128> = row[..n].iter().map(|&x| x.into()).collect();
+        for e in &echelon {
+            let Some(lead) = e.iter().position(|&x| x != 0) else {
+                continue;
+            };
+            if v[lead] != 0 {
+                let (a, b) = (e[lead], v[lead]);
+                for (x, &y) in v.iter_mut().zip(e) {
+                    *x = *x * a - y * b;
+                }
+                let g = v.iter().fold(0i128, |g, &x| gcd(g, x));
+                if g > 1 {
+                    v.iter_mut().for_each(|x| *x /= g);
+                }
+            }
+        }
+        if v.iter().any(|&x| x != 0) {
+            echelon.push(v);
+            echelon.sort_by_key(|e| e.iter().position(|&x| x != 0));
+            chosen.push(p);
+        }
+    }
+    chosen
+}
+
+/// The inverse of the unimodular square matrix `t`: its elimination's
+/// row operations applied to the identity. `None` when `t` is not
+/// unimodular or a value overflows.
+fn inverse(t: &[Vec<i64>]) -> Option<Vec<Vec<i64>>> {
+    let n = t.len();
+    let mut m: Vec<Vec<i64>> = (0..n)
+        .map(|k| (0..n).map(|j| i64::from(j == k)).collect())
+        .collect();
+    for op in elimination(t)? {
+        match op {
+            RowOp::Interchange(a, b) => m.swap(a - 1, b - 1),
+            RowOp::Reverse(a) => {
+                for v in &mut m[a - 1] {
+                    *v = v.checked_neg()?;
+                }
+            }
+            RowOp::Skew {
+                depth,
+                other,
+                factor,
+            } => {
+                let source = m[other - 1].clone();
+                for (x, &y) in m[depth - 1].iter_mut().zip(&source) {
+                    *x = x.checked_sub(factor.checked_mul(y)?)?;
+                }
+            }
+            RowOp::Shift { .. } => return None,
+        }
+    }
+    Some(m)
+}
+
+/// The greatest common divisor of `|a|` and `|b|`, saturated at
+/// `i128::MAX`.
+fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    i128::try_from(a).unwrap_or(i128::MAX)
+}
+
+/// The row operations that build the square matrix `t` from the
+/// identity: the inverses of its elimination's, in reverse order.
+fn build(t: &[Vec<i64>]) -> Option<Vec<RowOp>> {
+    elimination(t)?
+        .into_iter()
+        .rev()
+        .map(|op| match op {
+            // Self-inverse.
+            RowOp::Interchange(..) | RowOp::Reverse(_) => Some(op),
+            RowOp::Skew {
+                depth,
+                other,
+                factor,
+            } => Some(RowOp::Skew {
+                depth,
+                other,
+                factor: factor.checked_neg()?,
+            }),
+            RowOp::Shift { .. } => None,
+        })
+        .collect()
+}
+
+/// The shifts that turn the parameter and constant parts of `have` into
+/// `want`'s, row by row (`shift` subtracts).
+fn shift_ops(have: &Rows, want: &Rows, n: usize) -> Option<Vec<RowOp>> {
+    let mut ops = Vec::new();
+    for (k, (h, w)) in have.iter().zip(want).enumerate() {
+        let diff: Vec<i64> = h[n..]
+            .iter()
+            .zip(&w[n..])
+            .map(|(a, b)| a.checked_sub(*b))
+            .collect::<Option<_>>()?;
+        if let Some((&constant, params)) = diff.split_last() {
+            if constant != 0 || params.iter().any(|&p| p != 0) {
+                ops.push(RowOp::Shift {
+                    depth: k + 1,
+                    params: params.to_vec(),
+                    constant,
+                });
+            }
+        }
+    }
+    Some(ops)
+}
+
+/// The directives of `ops` for the statements under `prefix`: once with
+/// `prefix` when they all need the same (and `prefix` is a loop or a
+/// statement), else per child.
+fn give(
+    r: &mut Recovery<'_>,
+    ops: &[Vec<RowOp>],
+    betas: &[Vec<i64>],
+    prefix: &[i64],
+) -> Result<(), ExplainError> {
+    let under: Vec<usize> = (0..betas.len())
+        .filter(|&s| betas[s].starts_with(prefix))
+        .collect();
+    let Some(&first) = under.first() else {
+        return Ok(());
+    };
+    if !prefix.is_empty() && under.iter().all(|&s| ops[s] == ops[first]) {
+        for op in &ops[first] {
+            r.push(op.directive(prefix))?;
+        }
+        return Ok(());
+    }
+    let mut children: Vec<i64> = under
+        .iter()
+        .filter_map(|&s| betas[s].get(prefix.len()).copied())
+        .collect();
+    children.sort_unstable();
+    children.dedup();
+    for child in children {
+        let mut beta = prefix.to_vec();
+        beta.push(child);
+        give(r, ops, betas, &beta)?;
+    }
+    Ok(())
+}
+
+/// The row operations that reduce the square matrix `t` to the identity,
+/// in the order applied; `None` when `t` is not unimodular (or a value
+/// overflows). Exact.
+fn elimination(t: &[Vec<i64>]) -> Option<Vec<RowOp>> {
+    let n = t.len();
+    let mut m: Vec<Vec<i64>> = t.to_vec();
+    let mut ops = Vec::new();
+    // Row `r` minus `q` times row `c`.
+    let sub = |m: &mut Vec<Vec<i64>>, r: usize, c: usize, q: i64| -> Option<()> {
+        let source = m[c].clone();
+        for (x, &y) in m[r].iter_mut().zip(&source) {
+            *x = x.checked_sub(q.checked_mul(y)?)?;
+        }
+        Some(())
+    };
+    for c in 0..n {
+        loop {
+            let pivot = (c..n)
+                .filter(|&r| m[r][c] != 0)
+                .min_by_key(|&r| m[r][c].unsigned_abs())?;
+            if pivot != c {
+                m.swap(pivot, c);
+                ops.push(RowOp::Interchange(c + 1, pivot + 1));
+            }
+            let mut cleared = true;
+            for r in c + 1..n {
+                let q = m[r][c] / m[c][c];
+                if q != 0 {
+                    sub(&mut m, r, c, q)?;
+                    ops.push(RowOp::Skew {
+                        depth: r + 1,
+                        other: c + 1,
+                        factor: q,
+                    });
+                }
+                cleared &= m[r][c] == 0;
+            }
+            if cleared {
+                break;
+            }
+        }
+        if m[c][c] < 0 {
+            for v in &mut m[c] {
+                *v = v.checked_neg()?;
+            }
+            ops.push(RowOp::Reverse(c + 1));
+        }
+        if m[c][c] != 1 {
+            return None;
+        }
+    }
+    for c in (0..n).rev() {
+        for r in 0..c {
+            let q = m[r][c];
+            if q != 0 {
+                sub(&mut m, r, c, q)?;
+                ops.push(RowOp::Skew {
+                    depth: r + 1,
+                    other: c + 1,
+                    factor: q,
+                });
+            }
+        }
+    }
+    Some(ops)
+}
+
+/// The α dates of `piece` as affine forms, when every one is one.
+pub(super) fn alpha_rows(
+    piece: &BasicMap,
+    n_param: usize,
+    n: usize,
+) -> Result<Option<Rows>, PolyError> {
+    Ok(date_forms(piece, n_param, n)?.into_iter().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ops` applied to the rows of `m`, as the directives apply them.
+    fn apply(ops: &[RowOp], mut m: Vec<Vec<i64>>) -> Vec<Vec<i64>> {
+        for op in ops {
+            match *op {
+                RowOp::Interchange(a, b) => m.swap(a - 1, b - 1),
+                RowOp::Reverse(a) => m[a - 1].iter_mut().for_each(|v| *v = -*v),
+                RowOp::Skew {
+                    depth,
+                    other,
+                    factor,
+                } => {
+                    let source = m[other - 1].clone();
+                    for (x, y) in m[depth - 1].iter_mut().zip(source) {
+                        *x -= factor * y;
+                    }
+                }
+                RowOp::Shift { .. } => unreachable!("no shift on a square part"),
+            }
+        }
+        m
+    }
+
+    fn identity(n: usize) -> Vec<Vec<i64>> {
+        (0..n)
+            .map(|k| (0..n).map(|j| i64::from(j == k)).collect())
+            .collect()
+    }
+
+    #[test]
+    fn random_unimodular_matrices_are_built_from_the_identity_and_inverted() {
+        let mut seed: u64 = 0x5eed;
+        let mut next = |m: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        for _ in 0..500 {
+            let n = 1 + next(4) as usize;
+            let mut ops = Vec::new();
+            for _ in 0..next(8) {
+                let (a, b) = (1 + next(n as u64) as usize, 1 + next(n as u64) as usize);
+                ops.push(match next(3) {
+                    0 => RowOp::Interchange(a, b),
+                    1 => RowOp::Reverse(a),
+                    _ if a != b => RowOp::Skew {
+                        depth: a,
+                        other: b,
+                        factor: next(7) as i64 - 3,
+                    },
+                    _ => RowOp::Reverse(a),
+                });
+            }
+            let t = apply(&ops, identity(n));
+            let built = build(&t).expect("unimodular");
+            assert_eq!(apply(&built, identity(n)), t, "{ops:?}");
+            let inv = inverse(&t).expect("unimodular");
+            let product: Vec<Vec<i64>> = (0..n)
+                .map(|i| (0..n).map(|j| (0..n).map(|k| inv[i][k] * t[k][j]).sum()).collect())
+                .collect();
+            assert_eq!(product, identity(n), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn a_matrix_that_is_not_unimodular_has_no_elimination() {
+        assert!(elimination(&[vec![2, 0], vec![0, 1]]).is_none());
+        assert!(elimination(&[vec![1, 1], vec![1, 1]]).is_none());
+    }
+
+    #[test]
+    fn a_date_that_combines_others_is_made_by_skews() {
+        // (k) to (k, −k): one loop of one iteration, then −1 times the first.
+        let have = vec![vec![1, 0], vec![0, 0]];
+        let want = vec![vec![1, 0], vec![-1, 0]];
+        let ops = transformation(&have, &want, 1).expect("expressible");
+        assert_eq!(
+            ops,
+            [RowOp::Skew {
+                depth: 2,
+                other: 1,
+                factor: 1
+            }]
+        );
+    }
+}

@@ -1,0 +1,351 @@
+//! `--explain`: a schedule written back as the directives that give it
+//! from the original program (Chlore's contract: Bagnères et al., CGO
+//! 2016, §5), replayable and checked by replaying.
+//!
+//! The recovery works in three phases over Clay-form schedules, each a
+//! sequence of [`Directive`]s applied with [`apply::rewrite`] as it is
+//! found, so that the next phase reads the schedule the directives
+//! really give:
+//!
+//! 1. **Structure** ([`structure`]): the β-vectors. Where the target's
+//!    loop tree differs from the original's, the statements are
+//!    distributed (`split`), put in the target's textual order (`reorder`)
+//!    and fused level by level (`fuse`).
+//! 2. **Loops** ([`loops`]): each statement's α dates, affine forms of its
+//!    iterators, as a unimodular transformation of the original loops
+//!    decomposed into `interchange`, `reverse` and `skew`, then `shift`
+//!    for the parameters and constants; given once per subtree whose
+//!    statements all need the same.
+//! 3. **Marks**: `parallelize`, `vectorize`, `unroll`, `unroll_jam`,
+//!    `pack`, `gpu_block` and `gpu_thread`, per loop.
+//!
+//! Steps that are illegal on their own (a `split` before the `fuse` that
+//! brings the statements back together) are wrapped in a `group`, which
+//! the recipe language checks as one: the grouping replays the
+//! directives with the exact dependence check as a recipe is replayed,
+//! and the schedule they give is compared with the target (equal
+//! relations and marks). An explanation that does not give the target is
+//! an error, never printed as an answer.
+//!
+//! What is not recovered yet (tiles, index-set splits, a loop added by
+//! `embed`, a transformation that is not unimodular, data-layout
+//! directives) is a [`Gap`] that names the statement and the reason; the
+//! part recovered before it is still given.
+//!
+//! Must not know: recipe syntax beyond [`print`], code generation, the
+//! CLI.
+
+mod loops;
+pub mod print;
+mod shape;
+mod structure;
+mod tiles;
+
+use crate::apply::legality::first_illegality;
+use crate::apply::{self, ApplyError, Directive};
+use crate::poly::{Map, PolyError};
+use crate::scop::schedule::Mark;
+use crate::scop::{Dependence, Schedule, Scop};
+
+/// One step of an explanation: a directive, or directives applied and
+/// checked together (`group { … }`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    One(Directive),
+    Group(Vec<Directive>),
+}
+
+/// The directives found, and what could not be expressed (if anything),
+/// after them.
+#[derive(Clone, Debug)]
+pub struct Explanation {
+    pub steps: Vec<Step>,
+    pub gap: Option<Gap>,
+}
+
+/// A part of the target schedule that the recovery does not express.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gap {
+    /// The statement's name.
+    pub statement: String,
+    pub reason: String,
+}
+
+/// Why there is no explanation at all.
+#[derive(Debug)]
+pub enum ExplainError {
+    /// A directive found was refused by `apply` (a recovery bug, or a
+    /// mark its directive will not set).
+    Refused(Box<(Directive, ApplyError)>),
+    /// The directives do not give the target (a recovery bug).
+    NotReplayed(String),
+    Poly(PolyError),
+}
+
+impl std::fmt::Display for ExplainError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExplainError::Refused(refused) => {
+                let (d, e) = refused.as_ref();
+                write!(f, "the recovered `{}` is refused: {e:?}", print::call(d))
+            }
+            ExplainError::NotReplayed(why) => write!(f, "the recovered directives {why}"),
+            ExplainError::Poly(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// `d` refused with `e`.
+fn refused(d: &Directive, e: ApplyError) -> ExplainError {
+    ExplainError::Refused(Box::new((d.clone(), e)))
+}
+
+/// The message of a refused precondition.
+fn precondition(e: &ApplyError) -> Option<&str> {
+    match e {
+        ApplyError::Precondition { message, .. } => Some(message),
+        _ => None,
+    }
+}
+
+impl From<PolyError> for ExplainError {
+    fn from(e: PolyError) -> ExplainError {
+        ExplainError::Poly(e)
+    }
+}
+
+/// The schedule as it is rewritten, and the directives that rewrote it.
+struct Recovery<'a> {
+    scop: &'a Scop,
+    deps: &'a [Dependence],
+    current: Schedule,
+    found: Vec<Directive>,
+}
+
+impl Recovery<'_> {
+    /// Rewrite the current schedule with `d` (no dependence check) and
+    /// record it.
+    fn push(&mut self, d: Directive) -> Result<(), ExplainError> {
+        let next =
+            apply::rewrite(self.scop, self.deps, &self.current, &d).map_err(|e| refused(&d, e))?;
+        self.current = next;
+        self.found.push(d);
+        Ok(())
+    }
+}
+
+/// The directives that turn `scop`'s original schedule into `target`,
+/// replayed and checked. Exact: every step given is applied with the
+/// dependence check, and the final schedule equals `target` (on the part
+/// before a [`Gap`], the schedule that part gives).
+pub fn explain(
+    scop: &Scop,
+    deps: &[Dependence],
+    target: &Schedule,
+) -> Result<Explanation, ExplainError> {
+    let mut recovery = Recovery {
+        scop,
+        deps,
+        current: Schedule::original(scop),
+        found: Vec::new(),
+    };
+    let gap = recover(&mut recovery, target)?;
+    // Grouping replays the directives as a recipe is replayed: each
+    // step's rewrites, then the legality check of the whole schedule.
+    let (steps, replayed) = grouped(scop, deps, &recovery.found, gap.is_some())?;
+    if gap.is_none() {
+        if let Some(why) = difference(scop, &replayed, target)? {
+            return Err(ExplainError::NotReplayed(why));
+        }
+    }
+    Ok(Explanation { steps, gap })
+}
+
+/// The phases; a gap stops the recovery where it is found.
+fn recover(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Gap>, ExplainError> {
+    let shapes = match shape::shapes(r.scop, target)? {
+        Ok(s) => s,
+        Err(gap) => return Ok(Some(gap)),
+    };
+    loops::embed(r, &shapes)?;
+    let betas: Vec<Vec<i64>> = shapes.iter().map(|s| s.beta.clone()).collect();
+    structure::recover(r, &betas)?;
+    if let Some(gap) = loops::recover(r, &shapes)? {
+        return Ok(Some(gap));
+    }
+    if shapes.iter().any(|s| !s.tiles.is_empty()) {
+        let (before, found) = (r.current.clone(), r.found.len());
+        let tiled = tiles::recover(r, &shapes)?
+            && difference_but_marks(r.scop, &r.current, target)?.is_none();
+        if !tiled {
+            r.current = before;
+            r.found.truncate(found);
+            let s = shapes.iter().position(|s| !s.tiles.is_empty()).unwrap_or(0);
+            return Ok(Some(Gap {
+                statement: r.scop.statements[s].name.clone(),
+                reason: "its tiles are not strips of its loops that `stripmine` and \
+                         `interchange` give"
+                    .to_string(),
+            }));
+        }
+    }
+    marks(r, target)
+}
+
+/// The marks of the target, loop by loop, as directives. A mark its
+/// directive refuses to set (a vector mark left on a loop that `embed`
+/// made outer) is a gap.
+fn marks(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Gap>, ExplainError> {
+    let betas: Vec<Vec<i64>> = target.statements.iter().filter_map(|s| s.beta(0)).collect();
+    if betas.len() != target.statements.len() {
+        return Err(ExplainError::NotReplayed(
+            "meet a β date that is not a constant".to_string(),
+        ));
+    }
+    let mut given: Vec<Vec<i64>> = Vec::new();
+    for ((st, beta), name) in target
+        .statements
+        .iter()
+        .zip(&betas)
+        .zip(r.scop.statements.iter().map(|s| &s.name))
+    {
+        for (k, marks) in st.marks.iter().enumerate() {
+            let loop_beta = &beta[..=k];
+            if marks.is_empty() || given.iter().any(|g| g == loop_beta) {
+                continue;
+            }
+            given.push(loop_beta.to_vec());
+            let short = shortest_prefix(&betas, loop_beta);
+            for d in print::mark_directives(&short, loop_beta, marks) {
+                match r.push(d) {
+                    Ok(()) => {}
+                    Err(ExplainError::Refused(refused)) if precondition(&refused.1).is_some() => {
+                        let (d, e) = refused.as_ref();
+                        let message = precondition(e).unwrap_or_default();
+                        return Ok(Some(Gap {
+                            statement: name.clone(),
+                            reason: format!(
+                                "its mark set by `{}` is one that directive refuses to set \
+                                 now ({message})",
+                                print::call(d)
+                            ),
+                        }));
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The shortest prefix (at least one element) of the loop `loop_beta`
+/// that addresses the same statements: those under the loop, and no
+/// other (a mark directive wants every statement it addresses inside
+/// the loop).
+fn shortest_prefix(betas: &[Vec<i64>], loop_beta: &[i64]) -> Vec<i64> {
+    let depth = loop_beta.len();
+    let set = |prefix: &[i64]| -> Vec<usize> {
+        (0..betas.len())
+            .filter(|&s| betas[s].starts_with(prefix))
+            .collect()
+    };
+    let exact = set(loop_beta);
+    (1..depth)
+        .find(|&l| set(&loop_beta[..l]) == exact)
+        .map_or_else(|| loop_beta.to_vec(), |l| loop_beta[..l].to_vec())
+}
+
+/// `found` as steps: each directive alone where the schedule after it is
+/// legal, else in a group that runs until the schedule is legal again;
+/// and the schedule the steps give. When `partial` (a gap stopped the
+/// recovery), directives after the last legal schedule are left out.
+fn grouped(
+    scop: &Scop,
+    deps: &[Dependence],
+    found: &[Directive],
+    partial: bool,
+) -> Result<(Vec<Step>, Schedule), ExplainError> {
+    let mut steps = Vec::new();
+    let mut schedule = Schedule::original(scop);
+    let mut legal = schedule.clone();
+    let mut open: Vec<Directive> = Vec::new();
+    for d in found {
+        schedule = apply::rewrite(scop, deps, &schedule, d).map_err(|e| refused(d, e))?;
+        open.push(d.clone());
+        // The dependences of the statements whose schedule changed since
+        // the last legal one: the others are respected as they were.
+        let changed: Vec<bool> = schedule
+            .statements
+            .iter()
+            .zip(&legal.statements)
+            .map(|(a, b)| a != b)
+            .collect();
+        let touched: Vec<Dependence> = deps
+            .iter()
+            .filter(|e| changed[e.source] || changed[e.target])
+            .cloned()
+            .collect();
+        if first_illegality(scop, &touched, &schedule)?.is_none() {
+            legal = schedule.clone();
+            steps.push(if open.len() == 1 {
+                Step::One(open.remove(0))
+            } else {
+                Step::Group(std::mem::take(&mut open))
+            });
+        }
+    }
+    // After a gap the last steps may need the ones not found: they are
+    // left out, and the prefix given is legal.
+    if !open.is_empty() && !partial {
+        return Err(ExplainError::NotReplayed(
+            "end on an illegal schedule".to_string(),
+        ));
+    }
+    Ok((steps, legal))
+}
+
+/// How `a` and `b` differ (the first statement whose relation or marks
+/// differ), or `None` when they are the same schedule. Exact.
+pub fn difference(scop: &Scop, a: &Schedule, b: &Schedule) -> Result<Option<String>, PolyError> {
+    // The marks of a loop are a set: the order directives set them in is
+    // not a difference.
+    let same_set = |x: &[Mark], y: &[Mark]| {
+        x.len() == y.len() && x.iter().all(|m| y.contains(m)) && y.iter().all(|m| x.contains(m))
+    };
+    for ((st, x), y) in scop.statements.iter().zip(&a.statements).zip(&b.statements) {
+        let same = x.marks.len() == y.marks.len()
+            && x.marks.iter().zip(&y.marks).all(|(p, q)| same_set(p, q));
+        if !same {
+            return Ok(Some(format!("give {} other marks", st.name)));
+        }
+    }
+    difference_but_marks(scop, a, b)
+}
+
+/// [`difference`] in the relations only.
+fn difference_but_marks(
+    scop: &Scop,
+    a: &Schedule,
+    b: &Schedule,
+) -> Result<Option<String>, PolyError> {
+    for ((st, x), y) in scop.statements.iter().zip(&a.statements).zip(&b.statements) {
+        let as_map = |pieces: &[crate::poly::BasicMap]| -> Option<Map> {
+            let first = pieces.first()?;
+            let mut m = Map::empty(first.space().clone());
+            for p in pieces {
+                m.push(p.clone());
+            }
+            Some(m)
+        };
+        let same = match (as_map(&x.pieces), as_map(&y.pieces)) {
+            (Some(mx), Some(my)) => mx.space().n_out() == my.space().n_out() && mx.is_equal(&my)?,
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            return Ok(Some(format!("give {} another schedule", st.name)));
+        }
+    }
+    Ok(None)
+}

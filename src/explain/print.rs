@@ -1,0 +1,283 @@
+//! An explanation as recipe text: each directive as the call that parses
+//! back to it, with a comment saying what it does, and the marks of a
+//! loop as the directives that set them.
+
+use super::{Explanation, Step};
+use crate::apply::{Directive, ParallelOptions};
+use crate::scop::schedule::Mark;
+
+/// `[1, 0]`.
+fn beta(b: &[i64]) -> String {
+    let items: Vec<String> = b.iter().map(i64::to_string).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// The recipe call that parses back to `d`.
+pub fn call(d: &Directive) -> String {
+    match d {
+        Directive::Interchange { beta: b, d1, d2 } => {
+            format!("interchange({}, {d1}, {d2})", beta(b))
+        }
+        Directive::Reverse { beta: b, depth } => format!("reverse({}, {depth})", beta(b)),
+        Directive::Skew {
+            beta: b,
+            depth,
+            other,
+            factor,
+        } => format!("skew({}, {depth}, {other}, {factor})", beta(b)),
+        Directive::Shift {
+            beta: b,
+            depth,
+            params,
+            constant,
+        } => {
+            let params = if params.iter().all(|&p| p == 0) {
+                "[]".to_string()
+            } else {
+                beta(params)
+            };
+            format!("shift({}, {depth}, {params}, {constant})", beta(b))
+        }
+        Directive::Reorder { beta: b, order } => format!("reorder({}, {})", beta(b), beta(order)),
+        Directive::Split { beta: b, depth } => format!("split({}, {depth})", beta(b)),
+        Directive::Fuse { beta: b } => format!("fuse({})", beta(b)),
+        Directive::Embed { beta: b } => format!("embed({})", beta(b)),
+        Directive::Stripmine {
+            beta: b,
+            depth,
+            size,
+        } => format!("stripmine({}, {depth}, {size})", beta(b)),
+        Directive::Parallelize {
+            beta: b,
+            depth,
+            options,
+        } => format!(
+            "parallelize({}, {depth}{})",
+            beta(b),
+            parallel_options(options)
+        ),
+        Directive::Vectorize {
+            beta: b,
+            depth,
+            reduction,
+        } => match reduction {
+            Some(x) => format!("vectorize({}, {depth}, reduction = {x})", beta(b)),
+            None => format!("vectorize({}, {depth})", beta(b)),
+        },
+        Directive::Unroll {
+            beta: b,
+            factor,
+            epilog,
+        } => {
+            let name = if *epilog { "unroll" } else { "unroll_noepilog" };
+            format!("{name}({}, {factor})", beta(b))
+        }
+        Directive::UnrollJam {
+            beta: b,
+            depth,
+            factor,
+        } => format!("unroll_jam({}, {depth}, {factor})", beta(b)),
+        Directive::MapGpu {
+            beta: b,
+            depth,
+            thread,
+            dim,
+        } => {
+            let name = if *thread { "gpu_thread" } else { "gpu_block" };
+            format!("{name}({}, {depth}, {dim})", beta(b))
+        }
+        Directive::Pack {
+            beta: b,
+            depth,
+            array,
+        } => format!("pack({}, {depth}, \"{array}\")", beta(b)),
+        // The recovery gives none of the others.
+        other => format!("{other:?}"),
+    }
+}
+
+fn parallel_options(o: &ParallelOptions) -> String {
+    let mut s = String::new();
+    if let Some((kind, chunk)) = o.schedule {
+        s.push_str(&format!(", schedule = {}", kind.name()));
+        if let Some(c) = chunk {
+            s.push_str(&format!(", chunk = {c}"));
+        }
+    }
+    if let Some(n) = o.collapse {
+        s.push_str(&format!(", collapse = {n}"));
+    }
+    if let Some(x) = &o.reduction {
+        s.push_str(&format!(", reduction = {x}"));
+    }
+    s
+}
+
+/// What `d` does, in words, for the comment after it.
+pub fn comment(d: &Directive) -> String {
+    match d {
+        Directive::Interchange { d1, d2, .. } => format!("swap the loops at depths {d1} and {d2}"),
+        Directive::Reverse { depth, .. } => format!("run the loop at depth {depth} backwards"),
+        Directive::Skew {
+            depth,
+            other,
+            factor,
+            ..
+        } => {
+            let k = factor.unsigned_abs();
+            let sign = if *factor < 0 { '+' } else { '-' };
+            let times = if k == 1 {
+                String::new()
+            } else {
+                format!("{k}·")
+            };
+            format!("skew: loop {depth} becomes itself {sign} {times}loop {other}")
+        }
+        Directive::Shift {
+            depth,
+            params,
+            constant,
+            ..
+        } => {
+            let by = match constant.signum() {
+                1 => format!(" - {constant}"),
+                -1 => format!(" + {}", constant.unsigned_abs()),
+                _ => String::new(),
+            };
+            if params.iter().all(|&p| p == 0) {
+                format!("shift: loop {depth} becomes itself{by}")
+            } else {
+                format!(
+                    "shift: loop {depth} becomes itself - {} · the parameters{by}",
+                    beta(params)
+                )
+            }
+        }
+        Directive::Reorder { .. } => "put the nests in the target's textual order".to_string(),
+        Directive::Split { depth, .. } => {
+            format!("distribute: what follows leaves the loop at depth {depth}")
+        }
+        Directive::Fuse { .. } => "fuse the next loop into this one".to_string(),
+        Directive::Stripmine { depth, size, .. } => {
+            format!("tile loop {depth} by {size}: a loop over strips of {size}, then the loop in a strip")
+        }
+        Directive::Embed { .. } => {
+            "a loop of one iteration around the statement, for a constant date".to_string()
+        }
+        Directive::Parallelize { depth, .. } => format!("the loop at depth {depth} in parallel"),
+        Directive::Vectorize { depth, .. } => format!("the loop at depth {depth} vector"),
+        Directive::Unroll { factor, .. } => format!("unroll by {factor}"),
+        Directive::UnrollJam { depth, factor, .. } => {
+            format!("unroll the loop at depth {depth} by {factor} and jam")
+        }
+        Directive::MapGpu { thread, depth, .. } => {
+            let on = if *thread { "threads" } else { "blocks" };
+            format!("the loop at depth {depth} on CUDA {on}")
+        }
+        Directive::Pack { array, depth, .. } => {
+            format!("copy the tile of {array} the loop at depth {depth} uses into a buffer")
+        }
+        _ => String::new(),
+    }
+}
+
+/// The directives that set `marks` on the loop `loop_beta` (at depth
+/// `loop_beta.len()`), addressed by `beta` (a prefix of it that addresses
+/// the same statements), in the marks' order.
+pub fn mark_directives(beta: &[i64], loop_beta: &[i64], marks: &[Mark]) -> Vec<Directive> {
+    let depth = loop_beta.len();
+    let beta = beta.to_vec();
+    let reduction = marks.iter().find_map(|m| match m {
+        Mark::Reduction(_, x) => Some(x.clone()),
+        _ => None,
+    });
+    let mut out = Vec::new();
+    for m in marks {
+        let d = match m {
+            Mark::Parallel => {
+                let mut options = ParallelOptions::default();
+                for m in marks {
+                    match m {
+                        Mark::Schedule(kind, chunk) => options.schedule = Some((*kind, *chunk)),
+                        Mark::Collapse(n) => options.collapse = Some(*n),
+                        _ => {}
+                    }
+                }
+                options.reduction = reduction.clone();
+                Directive::Parallelize {
+                    beta: beta.clone(),
+                    depth,
+                    options,
+                }
+            }
+            Mark::Vector => Directive::Vectorize {
+                beta: beta.clone(),
+                depth,
+                reduction: reduction.clone(),
+            },
+            // `unroll` addresses the loop by its β-vector alone.
+            Mark::Unroll(k) | Mark::UnrollNoEpilog(k) => Directive::Unroll {
+                beta: loop_beta.to_vec(),
+                factor: *k,
+                epilog: matches!(m, Mark::Unroll(_)),
+            },
+            Mark::UnrollJam(k) => Directive::UnrollJam {
+                beta: beta.clone(),
+                depth,
+                factor: *k,
+            },
+            Mark::GpuBlock(dim) | Mark::GpuThread(dim) => Directive::MapGpu {
+                beta: beta.clone(),
+                depth,
+                thread: matches!(m, Mark::GpuThread(_)),
+                dim: *dim,
+            },
+            Mark::Pack(array) => Directive::Pack {
+                beta: beta.clone(),
+                depth,
+                array: array.clone(),
+            },
+            // Set with the mark they qualify.
+            Mark::Schedule(..) | Mark::Collapse(_) | Mark::Safelen(_) | Mark::Reduction(..) => {
+                continue
+            }
+        };
+        out.push(d);
+    }
+    out
+}
+
+/// The explanation as a recipe: `header` lines as comments, then one
+/// call per line with its comment, groups as `group { … }`, and the gap
+/// (if any) as a closing comment.
+pub fn recipe(e: &Explanation, header: &[String]) -> String {
+    let mut out = String::new();
+    for line in header {
+        out.push_str(&format!("# {line}\n"));
+    }
+    let line = |out: &mut String, indent: &str, d: &Directive| {
+        out.push_str(&format!("{indent}{};  # {}\n", call(d), comment(d)));
+    };
+    for step in &e.steps {
+        match step {
+            Step::One(d) => line(&mut out, "", d),
+            Step::Group(ds) => {
+                out.push_str("group {  # legal only together\n");
+                for d in ds {
+                    line(&mut out, "  ", d);
+                }
+                out.push_str("}\n");
+            }
+        }
+    }
+    match &e.gap {
+        Some(gap) => out.push_str(&format!(
+            "# not expressed: {}: {}. The directives above are what was recovered \
+             before it.\n",
+            gap.statement, gap.reason
+        )),
+        None if e.steps.is_empty() => out.push_str("# (the original schedule: no directive)\n"),
+        None => {}
+    }
+    out
+}

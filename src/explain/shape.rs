@@ -1,0 +1,260 @@
+//! The target schedule read for the recovery: per statement, its loop
+//! dates as affine forms of its iterators, and its tile dates, each a
+//! strip of one of them (`size·T <= α_p <= size·T + size − 1`, as
+//! `stripmine` writes it), dropped from the schedule the first phases
+//! build and added back by the tile phase.
+
+use super::Gap;
+use crate::poly::{BasicMap, ConstraintKind, PolyError};
+use crate::scop::schedule::alpha_date;
+use crate::scop::{Schedule, Scop};
+
+/// One statement of the target, its tile dates set apart.
+#[derive(Clone, Debug)]
+pub(super) struct StatementShape {
+    /// The β-vector without the β dates after tile dates.
+    pub beta: Vec<i64>,
+    /// The other α dates, in order: iterators', parameters' coefficients,
+    /// constant.
+    pub rows: Vec<Vec<i64>>,
+    /// Their depths in the target (1-based).
+    pub kept: Vec<usize>,
+    pub tiles: Vec<Tile>,
+}
+
+/// A tile date of the target: the strip of `size` of the date at depth
+/// `point`, at depth `depth` (both 1-based, in the target).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Tile {
+    pub depth: usize,
+    pub point: usize,
+    pub size: i64,
+}
+
+/// Every statement's shape, or the first statement the recovery cannot
+/// express and why.
+pub(super) fn shapes(
+    scop: &Scop,
+    target: &Schedule,
+) -> Result<Result<Vec<StatementShape>, Gap>, PolyError> {
+    let mut out = Vec::new();
+    for (st, s) in scop.statements.iter().zip(&target.statements) {
+        let gap = |reason: &str| {
+            Ok(Err(Gap {
+                statement: st.name.clone(),
+                reason: reason.to_string(),
+            }))
+        };
+        if s.pieces.len() != 1 {
+            return gap(&format!(
+                "its schedule has {} pieces (an index-set split); `iss` is not recovered yet",
+                s.pieces.len()
+            ));
+        }
+        let piece = &s.pieces[0];
+        if piece.n_local() != 0 {
+            return gap("its dates have existential variables; they are not recovered yet");
+        }
+        let Some(beta) = s.beta(0) else {
+            return gap("a β date is not a constant");
+        };
+        let n = st.iterators.len();
+        let forms = date_forms(piece, scop.params.len(), n)?;
+        let mut shape = StatementShape {
+            beta: vec![beta[0]],
+            rows: Vec::new(),
+            kept: Vec::new(),
+            tiles: Vec::new(),
+        };
+        for (k, form) in forms.iter().enumerate() {
+            let depth = k + 1;
+            match form {
+                Some(f) => {
+                    shape.rows.push(f.clone());
+                    shape.kept.push(depth);
+                    shape.beta.push(beta[depth]);
+                }
+                None => match tile(piece, scop.params.len(), n, depth, &forms)? {
+                    Some(t) => shape.tiles.push(t),
+                    None => {
+                        return gap(
+                            "a loop date is neither an affine form of its iterators nor a \
+                             strip of one",
+                        )
+                    }
+                },
+            }
+        }
+        out.push(shape);
+    }
+    Ok(Ok(out))
+}
+
+/// The tile date at `depth`: its two rows, read over the iterators (the
+/// dates with forms substituted), must be `size·T <= e` and `e <= size·T
+/// + size − 1` for the form `e` of a date of the statement. Exact.
+fn tile(
+    piece: &BasicMap,
+    n_param: usize,
+    n: usize,
+    depth: usize,
+    forms: &[Option<Vec<i64>>],
+) -> Result<Option<Tile>, PolyError> {
+    let out = n_param + n;
+    let col = out + alpha_date(depth);
+    // (coefficient of T, form over iterators/parameters/constant)
+    let mut bounds: Vec<(i64, Vec<i64>)> = Vec::new();
+    for c in piece.constraints() {
+        if c.coeffs[col] == 0 {
+            continue;
+        }
+        if c.kind == ConstraintKind::Eq {
+            return Ok(None);
+        }
+        let mut form: Vec<i64> = c.coeffs[n_param..out]
+            .iter()
+            .chain(&c.coeffs[..n_param])
+            .copied()
+            .chain(std::iter::once(c.constant))
+            .collect();
+        for (d, &a) in c.coeffs[out..].iter().enumerate() {
+            if a == 0 || out + d == col {
+                continue;
+            }
+            let Some(f) = (d % 2 == 1)
+                .then(|| forms.get(d / 2))
+                .flatten()
+                .and_then(|f| f.as_ref())
+            else {
+                return Ok(None);
+            };
+            for (x, &y) in form.iter_mut().zip(f) {
+                *x = a
+                    .checked_mul(y)
+                    .and_then(|v| x.checked_add(v))
+                    .ok_or(PolyError::Overflow)?;
+            }
+        }
+        bounds.push((c.coeffs[col], form));
+    }
+    let [(a, e), (b, h)] = &bounds[..] else {
+        return Ok(None);
+    };
+    // −size·T + e >= 0 and size·T + h >= 0, in either order.
+    let ((size, e), h) = if *a < 0 { ((-a, e), h) } else { ((-b, h), e) };
+    if size < 1 || a.checked_add(*b) != Some(0) {
+        return Ok(None);
+    }
+    // size·T >= e − size + 1, i.e. h = −e + size − 1.
+    let mut expect: Vec<i64> = e.iter().map(|v| -v).collect();
+    if let Some(last) = expect.last_mut() {
+        *last += size - 1;
+    }
+    if *h != expect {
+        return Ok(None);
+    }
+    let point = forms
+        .iter()
+        .position(|f| f.as_ref() == Some(e))
+        .map(|k| k + 1);
+    Ok(point.map(|point| Tile { depth, point, size }))
+}
+
+/// Each α date of `piece` (with `n` iterators) as an affine form (the
+/// iterators' coefficients, the parameters', the constant), solved from
+/// its equalities; `None` for one they do not determine (a tile date,
+/// only bounded) or determine with a fraction. Exact.
+pub(super) fn date_forms(
+    piece: &BasicMap,
+    n_param: usize,
+    n: usize,
+) -> Result<Vec<Option<Vec<i64>>>, PolyError> {
+    let n_out = piece.space().n_out();
+    let out = n_param + n;
+    let n_cols = piece.n_cols();
+    // Equalities over [params | in | out], locals absent.
+    let mut rows: Vec<Vec<i128>> = piece
+        .constraints()
+        .iter()
+        .filter(|c| {
+            c.kind == ConstraintKind::Eq && c.coeffs[out + n_out..n_cols].iter().all(|&v| v == 0)
+        })
+        .map(|c| {
+            let mut row: Vec<i128> = c.coeffs[..out + n_out].iter().map(|&v| v.into()).collect();
+            row.push(c.constant.into());
+            row
+        })
+        .collect();
+    let mut pivot_of: Vec<Option<usize>> = vec![None; n_out];
+    let mut used = vec![false; rows.len()];
+    for (d, pivot) in pivot_of.iter_mut().enumerate() {
+        let col = out + d;
+        let Some(p) = (0..rows.len()).find(|&r| !used[r] && rows[r][col] != 0) else {
+            continue;
+        };
+        used[p] = true;
+        *pivot = Some(p);
+        for r in 0..rows.len() {
+            if r == p || rows[r][col] == 0 {
+                continue;
+            }
+            let (a, b) = (rows[p][col], rows[r][col]);
+            for j in 0..rows[r].len() {
+                let v = rows[r][j]
+                    .checked_mul(a)
+                    .zip(rows[p][j].checked_mul(b))
+                    .and_then(|(x, y)| x.checked_sub(y))
+                    .ok_or(PolyError::Overflow)?;
+                rows[r][j] = v;
+            }
+            let g = rows[r].iter().fold(0i128, |g, &v| gcd(g, v));
+            if g > 1 {
+                rows[r].iter_mut().for_each(|v| *v /= g);
+            }
+        }
+    }
+    let mut result = Vec::new();
+    for depth in 1..=n_out / 2 {
+        let date = alpha_date(depth);
+        let Some(p) = pivot_of.get(date).copied().flatten() else {
+            result.push(None);
+            continue;
+        };
+        let row = &rows[p];
+        let a = row[out + date];
+        // a·α + (other dates: zero after elimination) + rest = 0.
+        if (0..n_out).any(|d| d != date && row[out + d] != 0) {
+            result.push(None);
+            continue;
+        }
+        let rest = row[n_param..out]
+            .iter()
+            .chain(&row[..n_param])
+            .chain(std::iter::once(&row[out + n_out]));
+        let mut form = Some(Vec::with_capacity(n + n_param + 1));
+        for &v in rest {
+            let q = if v % a == 0 {
+                Some(i64::try_from(-(v / a)).map_err(|_| PolyError::Overflow)?)
+            } else {
+                None
+            };
+            form = form.zip(q).map(|(mut f, q)| {
+                f.push(q);
+                f
+            });
+        }
+        result.push(form);
+    }
+    Ok(result)
+}
+
+/// The greatest common divisor of `|a|` and `|b|`, saturated at
+/// `i128::MAX` (only `i128::MIN` reaches it; dividing by it then leaves
+/// the row as it is).
+fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    i128::try_from(a).unwrap_or(i128::MAX)
+}

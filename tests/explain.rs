@@ -1,0 +1,218 @@
+//! `--explain` against replay: every test kernel's automatic schedules
+//! and every accepted recipe of `tests/recipes`, explained, the
+//! explanation replayed as a recipe, and the schedule it gives compared
+//! with the one explained (`--emit schedule`, equal as relations).
+//!
+//! `tests/explain/expected.txt` lists the cases the recovery does not
+//! express yet, with the reason polyc prints; the test fails when a case's
+//! outcome differs from it in either direction.
+
+use crate::common;
+
+use polyc::explain::difference;
+use polyc::lang::c::read_source;
+use polyc::scop::schedule::ScheduleJson;
+use polyc::scop::Schedule;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The automatic schedules explained, as in `tests/auto.rs`.
+const SCHEDULERS: &[(&str, &str)] = &[
+    ("feautrier", "auto(feautrier);\n"),
+    ("pluto", "auto(pluto);\n"),
+    ("pluto-untiled", "auto(pluto, tile = false);\n"),
+    ("pluto-max", "auto(pluto, fuse = max);\n"),
+    ("pluto-wavefront", "auto(pluto, wavefront = true);\n"),
+];
+
+/// What explaining one case gave.
+#[derive(Debug, PartialEq, Eq)]
+enum Outcome {
+    /// The explanation replays to the same schedule, in this many
+    /// directives.
+    Replayed(usize),
+    /// The explanation's `not expressed: …` line.
+    Gap(String),
+}
+
+/// The schedule of region `region` of `kernel` under `recipe`.
+fn schedule_json(kernel: &str, region: &str, recipe: &str) -> Result<String, String> {
+    let out = common::polyc(&[
+        kernel, "--scop", region, "--recipe", recipe, "--emit", "schedule",
+    ]);
+    if out.status != 0 {
+        return Err(format!("{kernel} --recipe {recipe}: {}", out.stderr));
+    }
+    Ok(out.stdout)
+}
+
+/// Whether two `--emit schedule` outputs of `kernel`'s region `region`
+/// are the same schedule: the same text, or equal relations and marks.
+fn same_schedule(kernel: &str, region: usize, a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let text = std::fs::read_to_string(kernel).expect("kernel");
+    let file = read_source(kernel, text).expect("kernel parses");
+    let scop = &file.scops[region - 1];
+    let parse = |s: &str| -> Schedule {
+        let v: serde_json::Value = serde_json::from_str(s).expect("schedule JSON");
+        let region: ScheduleJson =
+            serde_json::from_value(v["scops"][0].clone()).expect("one region");
+        Schedule::from_json(&region, scop).expect("schedule fits")
+    };
+    difference(scop, &parse(a), &parse(b))
+        .expect("decided")
+        .is_none()
+}
+
+/// Explain `recipe` on region `region` of `kernel` and replay the
+/// explanation.
+fn round_trip(dir: &Path, name: &str, kernel: &str, region: usize, recipe: &str) -> Outcome {
+    let r = region.to_string();
+    let target = match schedule_json(kernel, &r, recipe) {
+        Ok(t) => t,
+        Err(e) => panic!("{name}: the recipe explained is refused: {e}"),
+    };
+    let out = common::polyc(&[kernel, "--scop", &r, "--recipe", recipe, "--explain"]);
+    assert_eq!(out.status, 0, "{name}: --explain failed:\n{}", out.stderr);
+    let explained = dir.join(format!("{name}.explained.poly"));
+    std::fs::write(&explained, &out.stdout).expect("write");
+    let replayed = schedule_json(kernel, &r, &explained.to_string_lossy())
+        .unwrap_or_else(|e| panic!("{name}: the explanation is refused:\n{}\n{e}", out.stdout));
+    if let Some(gap) = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("# not expressed: "))
+    {
+        return Outcome::Gap(gap.trim_start_matches("# not expressed: ").to_string());
+    }
+    assert!(
+        same_schedule(kernel, region, &target, &replayed),
+        "{name}: the explanation gives another schedule:\n{}",
+        out.stdout
+    );
+    let directives = out
+        .stdout
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#') && l.contains(");"))
+        .count();
+    Outcome::Replayed(directives)
+}
+
+/// `case reason` lines of `expected.txt` (comments and blank lines
+/// skipped).
+fn expected() -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string("tests/explain/expected.txt").expect("expected.txt");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (case, reason) = l.split_once(' ').unwrap_or((l, ""));
+            (case.to_string(), reason.to_string())
+        })
+        .collect()
+}
+
+/// The number of regions of `kernel`.
+fn regions(kernel: &str) -> usize {
+    let text = std::fs::read_to_string(kernel).expect("kernel");
+    read_source(kernel, text)
+        .expect("kernel parses")
+        .scops
+        .len()
+}
+
+#[test]
+fn every_automatic_schedule_and_recipe_is_explained_and_replays() {
+    let dir = common::scratch("explain");
+    let mut gaps: BTreeMap<String, String> = BTreeMap::new();
+    let mut replayed = 0;
+    for kernel in common::kernels() {
+        let k = kernel.to_string_lossy().into_owned();
+        let stem = kernel
+            .file_stem()
+            .expect("stem")
+            .to_string_lossy()
+            .into_owned();
+        for region in 1..=regions(&k) {
+            for (label, recipe) in SCHEDULERS {
+                let name = format!("{stem}.{region}.{label}");
+                let path = dir.join(format!("{name}.poly"));
+                std::fs::write(&path, recipe).expect("write");
+                match round_trip(&dir, &name, &k, region, &path.to_string_lossy()) {
+                    Outcome::Replayed(_) => replayed += 1,
+                    Outcome::Gap(g) => {
+                        gaps.insert(name, g);
+                    }
+                }
+            }
+        }
+    }
+    for recipe in common::filetest::inputs("recipes", "poly") {
+        let rel = recipe.to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&recipe).expect("recipe");
+        let kernel = common::filetest::kernel_of_recipe(&text);
+        let name = format!(
+            "recipe.{}",
+            recipe.file_stem().expect("stem").to_string_lossy()
+        );
+        // Refused recipes have nothing to explain.
+        if schedule_json(&kernel, "1", &rel).is_err() {
+            continue;
+        }
+        match round_trip(&dir, &name, &kernel, 1, &rel) {
+            Outcome::Replayed(_) => replayed += 1,
+            Outcome::Gap(g) => {
+                gaps.insert(name, g);
+            }
+        }
+    }
+    let want = expected();
+    let mut wrong = Vec::new();
+    for (case, gap) in &gaps {
+        match want.get(case) {
+            Some(w) if w == gap => {}
+            Some(w) => wrong.push(format!("{case}: expected `{w}`, got `{gap}`")),
+            None => wrong.push(format!("{case}: not in expected.txt: `{gap}`")),
+        }
+    }
+    for case in want.keys().filter(|c| !gaps.contains_key(*c)) {
+        wrong.push(format!("{case}: listed in expected.txt, but replayed"));
+    }
+    assert!(
+        wrong.is_empty(),
+        "{replayed} replayed; outcomes that differ from tests/explain/expected.txt:\n{}",
+        wrong.join("\n")
+    );
+    eprintln!(
+        "explain: {replayed} replayed, {} not expressed yet",
+        gaps.len()
+    );
+}
+
+/// The kernels whose explained `auto(pluto)` schedules are snapshots.
+const SNAPSHOT_KERNELS: &[&str] = &[
+    "2mm",
+    "durbin",
+    "fdtd-2d",
+    "gemm",
+    "heat-3d",
+    "jacobi-1d",
+    "jacobi-2d",
+    "lu",
+    "seidel-2d",
+    "syrk",
+];
+
+#[test]
+fn explained_automatic_schedules_are_these_recipes() {
+    let dir = common::scratch("explain-snapshots");
+    let auto = dir.join("auto.poly");
+    std::fs::write(&auto, "auto(pluto);\n").expect("write");
+    for name in SNAPSHOT_KERNELS {
+        let kernel = format!("tests/kernels/{name}.c");
+        let out = common::polyc(&[&kernel, "--recipe", &auto.to_string_lossy(), "--explain"]);
+        assert_eq!(out.status, 0, "{name}: {}", out.stderr);
+        insta::assert_snapshot!(format!("explain_auto_pluto_{name}"), out.stdout);
+    }
+}
