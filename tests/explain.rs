@@ -216,3 +216,24 @@ fn explained_automatic_schedules_are_these_recipes() {
         insta::assert_snapshot!(format!("explain_auto_pluto_{name}"), out.stdout);
     }
 }
+
+#[test]
+fn explain_needs_one_region_and_no_emit() {
+    let two = common::polyc(&["tests/kernels/two-regions.c", "--explain"]);
+    assert_eq!(two.status, 2);
+    assert!(
+        two.stderr.contains("choose one with --scop N"),
+        "{}",
+        two.stderr
+    );
+    let one = common::polyc(&["tests/kernels/two-regions.c", "--scop", "2", "--explain"]);
+    assert_eq!(one.status, 0, "{}", one.stderr);
+    assert!(one.stdout.contains("(the original schedule: no directive)"));
+    let emit = common::polyc(&["tests/kernels/gemm.c", "--explain", "--emit", "schedule"]);
+    assert_eq!(emit.status, 2);
+    assert!(
+        emit.stderr.contains("does not go with --emit"),
+        "{}",
+        emit.stderr
+    );
+}

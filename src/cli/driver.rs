@@ -1,7 +1,7 @@
 //! What the `polyc` binary does, as a library function the tests call
 //! in-process: read the file, build the model, print what was asked.
 //! Recipes and scripts are applied by [`recipes`], JSON schedules read and
-//! checked by [`schedule_file`].
+//! checked by [`schedule_file`], and `--explain` printed by [`explain`].
 
 mod explain;
 mod recipes;

@@ -6,8 +6,11 @@
 //! two, `reverse` negates one, `skew(d, o, k)` subtracts `k` times row
 //! `o` from row `d`. Integer Gaussian elimination (Euclid's steps on
 //! each column) reduces a unimodular `T` to the identity; the inverses of
-//! its steps, in reverse order, build `T` from the identity. Then `shift`
-//! adds `P·n + c`, row by row.
+//! its steps, in reverse order, build `T` from the identity. A statement
+//! with more dates than iterators first gets loops of one iteration
+//! (`embed`); its first independent dates are built so, and each other is
+//! a combination of them, made by `skew`s. Then `shift` adds `P·n + c`,
+//! row by row.
 //!
 //! The directives are given once for the largest subtree whose
 //! statements all need the same ones, and with a statement's own β
@@ -73,9 +76,9 @@ impl RowOp {
 type Rows = Vec<Vec<i64>>;
 
 /// Gives each statement as many loops as the target has for it: one
-/// `embed` (an innermost loop of one iteration, date 0) per date of the
-/// target that does not depend on the iterators (isl's schedulers put
-/// such dates between bands to order statements).
+/// `embed` (an innermost loop of one iteration, date 0) per date beyond
+/// its iterators (isl's schedulers put constant dates between bands to
+/// order statements; a date may also repeat another, negated).
 pub(super) fn embed(r: &mut Recovery<'_>, target: &[StatementShape]) -> Result<(), ExplainError> {
     for (k, shape) in target.iter().enumerate() {
         let extra = shape
@@ -479,7 +482,9 @@ mod tests {
     fn random_unimodular_matrices_are_built_from_the_identity_and_inverted() {
         let mut seed: u64 = 0x5eed;
         let mut next = |m: u64| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (seed >> 33) % m
         };
         for _ in 0..500 {
@@ -503,7 +508,11 @@ mod tests {
             assert_eq!(apply(&built, identity(n)), t, "{ops:?}");
             let inv = inverse(&t).expect("unimodular");
             let product: Vec<Vec<i64>> = (0..n)
-                .map(|i| (0..n).map(|j| (0..n).map(|k| inv[i][k] * t[k][j]).sum()).collect())
+                .map(|i| {
+                    (0..n)
+                        .map(|j| (0..n).map(|k| inv[i][k] * t[k][j]).sum())
+                        .collect()
+                })
                 .collect();
             assert_eq!(product, identity(n), "{t:?}");
         }

@@ -175,8 +175,13 @@ fn recover(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Gap>, Expla
     }
     if shapes.iter().any(|s| !s.tiles.is_empty()) {
         let (before, found) = (r.current.clone(), r.found.len());
-        let tiled = tiles::recover(r, &shapes)?
-            && difference_but_marks(r.scop, &r.current, target)?.is_none();
+        // A tile phase that `apply` refuses, or that does not give the
+        // target's dates, leaves the schedule before it.
+        let tiled = match tiles::recover(r, &shapes) {
+            Ok(done) => done && difference_but_marks(r.scop, &r.current, target)?.is_none(),
+            Err(ExplainError::Refused(_)) => false,
+            Err(e) => return Err(e),
+        };
         if !tiled {
             r.current = before;
             r.found.truncate(found);
