@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// The recipes every kernel is scheduled with.
-const SCHEDULERS: &[(&str, &str)] = &[
+pub(crate) const SCHEDULERS: &[(&str, &str)] = &[
     ("feautrier", "auto(feautrier);\n"),
     ("pluto", "auto(pluto);\n"),
     ("pluto-untiled", "auto(pluto, tile = false);\n"),

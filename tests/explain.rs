@@ -7,6 +7,7 @@
 //! express yet, with the reason polyc prints; the test fails when a case's
 //! outcome differs from it in either direction.
 
+use crate::auto::SCHEDULERS;
 use crate::common;
 
 use polyc::explain::difference;
@@ -15,15 +16,6 @@ use polyc::scop::schedule::ScheduleJson;
 use polyc::scop::Schedule;
 use std::collections::BTreeMap;
 use std::path::Path;
-
-/// The automatic schedules explained, as in `tests/auto.rs`.
-const SCHEDULERS: &[(&str, &str)] = &[
-    ("feautrier", "auto(feautrier);\n"),
-    ("pluto", "auto(pluto);\n"),
-    ("pluto-untiled", "auto(pluto, tile = false);\n"),
-    ("pluto-max", "auto(pluto, fuse = max);\n"),
-    ("pluto-wavefront", "auto(pluto, wavefront = true);\n"),
-];
 
 /// What explaining one case gave.
 #[derive(Debug, PartialEq, Eq)]

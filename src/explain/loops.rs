@@ -16,7 +16,7 @@
 //! statements all need the same ones, and with a statement's own β
 //! otherwise: a directive on a statement's β rewrites its dates only.
 
-use super::shape::{date_forms, StatementShape};
+use super::shape::{date_forms, gcd, StatementShape};
 use super::{ExplainError, Gap, Recovery};
 use crate::apply::Directive;
 use crate::poly::{BasicMap, PolyError};
@@ -256,37 +256,34 @@ fn inverse(t: &[Vec<i64>]) -> Option<Vec<Vec<i64>>> {
         .map(|k| (0..n).map(|j| i64::from(j == k)).collect())
         .collect();
     for op in elimination(t)? {
-        match op {
-            RowOp::Interchange(a, b) => m.swap(a - 1, b - 1),
-            RowOp::Reverse(a) => {
-                for v in &mut m[a - 1] {
-                    *v = v.checked_neg()?;
-                }
-            }
-            RowOp::Skew {
-                depth,
-                other,
-                factor,
-            } => {
-                let source = m[other - 1].clone();
-                for (x, &y) in m[depth - 1].iter_mut().zip(&source) {
-                    *x = x.checked_sub(factor.checked_mul(y)?)?;
-                }
-            }
-            RowOp::Shift { .. } => return None,
-        }
+        row_op(&mut m, &op)?;
     }
     Some(m)
 }
 
-/// The greatest common divisor of `|a|` and `|b|`, saturated at
-/// `i128::MAX`.
-fn gcd(a: i128, b: i128) -> i128 {
-    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
-    while b != 0 {
-        (a, b) = (b, a % b);
+/// `op` applied to the rows of `m`, as its directive applies it to α
+/// rows; `None` on an overflow or a shift (no parameters here).
+fn row_op(m: &mut [Vec<i64>], op: &RowOp) -> Option<()> {
+    match *op {
+        RowOp::Interchange(a, b) => m.swap(a - 1, b - 1),
+        RowOp::Reverse(a) => {
+            for v in &mut m[a - 1] {
+                *v = v.checked_neg()?;
+            }
+        }
+        RowOp::Skew {
+            depth,
+            other,
+            factor,
+        } => {
+            let source = m[other - 1].clone();
+            for (x, &y) in m[depth - 1].iter_mut().zip(&source) {
+                *x = x.checked_sub(factor.checked_mul(y)?)?;
+            }
+        }
+        RowOp::Shift { .. } => return None,
     }
-    i128::try_from(a).unwrap_or(i128::MAX)
+    Some(())
 }
 
 /// The row operations that build the square matrix `t` from the
@@ -377,13 +374,16 @@ fn elimination(t: &[Vec<i64>]) -> Option<Vec<RowOp>> {
     let n = t.len();
     let mut m: Vec<Vec<i64>> = t.to_vec();
     let mut ops = Vec::new();
-    // Row `r` minus `q` times row `c`.
-    let sub = |m: &mut Vec<Vec<i64>>, r: usize, c: usize, q: i64| -> Option<()> {
-        let source = m[c].clone();
-        for (x, &y) in m[r].iter_mut().zip(&source) {
-            *x = x.checked_sub(q.checked_mul(y)?)?;
-        }
+    // Apply `op` to `m` and record it.
+    let mut step = |m: &mut Vec<Vec<i64>>, op: RowOp| -> Option<()> {
+        row_op(m, &op)?;
+        ops.push(op);
         Some(())
+    };
+    let skew = |r: usize, c: usize, q: i64| RowOp::Skew {
+        depth: r + 1,
+        other: c + 1,
+        factor: q,
     };
     for c in 0..n {
         loop {
@@ -391,31 +391,20 @@ fn elimination(t: &[Vec<i64>]) -> Option<Vec<RowOp>> {
                 .filter(|&r| m[r][c] != 0)
                 .min_by_key(|&r| m[r][c].unsigned_abs())?;
             if pivot != c {
-                m.swap(pivot, c);
-                ops.push(RowOp::Interchange(c + 1, pivot + 1));
+                step(&mut m, RowOp::Interchange(c + 1, pivot + 1))?;
             }
-            let mut cleared = true;
             for r in c + 1..n {
                 let q = m[r][c] / m[c][c];
                 if q != 0 {
-                    sub(&mut m, r, c, q)?;
-                    ops.push(RowOp::Skew {
-                        depth: r + 1,
-                        other: c + 1,
-                        factor: q,
-                    });
+                    step(&mut m, skew(r, c, q))?;
                 }
-                cleared &= m[r][c] == 0;
             }
-            if cleared {
+            if (c + 1..n).all(|r| m[r][c] == 0) {
                 break;
             }
         }
         if m[c][c] < 0 {
-            for v in &mut m[c] {
-                *v = v.checked_neg()?;
-            }
-            ops.push(RowOp::Reverse(c + 1));
+            step(&mut m, RowOp::Reverse(c + 1))?;
         }
         if m[c][c] != 1 {
             return None;
@@ -425,12 +414,7 @@ fn elimination(t: &[Vec<i64>]) -> Option<Vec<RowOp>> {
         for r in 0..c {
             let q = m[r][c];
             if q != 0 {
-                sub(&mut m, r, c, q)?;
-                ops.push(RowOp::Skew {
-                    depth: r + 1,
-                    other: c + 1,
-                    factor: q,
-                });
+                step(&mut m, skew(r, c, q))?;
             }
         }
     }
@@ -453,21 +437,7 @@ mod tests {
     /// `ops` applied to the rows of `m`, as the directives apply them.
     fn apply(ops: &[RowOp], mut m: Vec<Vec<i64>>) -> Vec<Vec<i64>> {
         for op in ops {
-            match *op {
-                RowOp::Interchange(a, b) => m.swap(a - 1, b - 1),
-                RowOp::Reverse(a) => m[a - 1].iter_mut().for_each(|v| *v = -*v),
-                RowOp::Skew {
-                    depth,
-                    other,
-                    factor,
-                } => {
-                    let source = m[other - 1].clone();
-                    for (x, y) in m[depth - 1].iter_mut().zip(source) {
-                        *x -= factor * y;
-                    }
-                }
-                RowOp::Shift { .. } => unreachable!("no shift on a square part"),
-            }
+            row_op(&mut m, op).expect("no overflow");
         }
         m
     }

@@ -251,7 +251,7 @@ pub(super) fn date_forms(
 /// The greatest common divisor of `|a|` and `|b|`, saturated at
 /// `i128::MAX` (only `i128::MIN` reaches it; dividing by it then leaves
 /// the row as it is).
-fn gcd(a: i128, b: i128) -> i128 {
+pub(super) fn gcd(a: i128, b: i128) -> i128 {
     let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
     while b != 0 {
         (a, b) = (b, a % b);
