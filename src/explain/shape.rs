@@ -87,7 +87,57 @@ pub(super) fn shapes(
         }
         out.push(shape);
     }
+    // Without the β dates after the tile dates, the statements must still
+    // form a tree; it is made dense again (the tile phase's `stripmine`
+    // puts a 0 after each tile date, and the final comparison with the
+    // target checks the rest).
+    let mut betas: Vec<Vec<i64>> = out.iter().map(|s| s.beta.clone()).collect();
+    if let Err(s) = dense_tree(&mut betas) {
+        return Ok(Err(Gap {
+            statement: scop.statements[s].name.clone(),
+            reason: "it shares tile loops with statements whose point loops are ordered \
+                     inside them (not recovered yet)"
+                .to_string(),
+        }));
+    }
+    for (shape, beta) in out.iter_mut().zip(betas) {
+        shape.beta = beta;
+    }
     Ok(Ok(out))
+}
+
+/// Renumbers `betas` so that the children of every loop are numbered
+/// from 0 in their order; `Err(statement)` when two statements have the
+/// same β-vector or one's is a prefix of another's (no tree).
+fn dense_tree(betas: &mut [Vec<i64>]) -> Result<(), usize> {
+    let mut order: Vec<usize> = (0..betas.len()).collect();
+    order.sort_by(|&a, &b| betas[a].cmp(&betas[b]));
+    for w in order.windows(2) {
+        if betas[w[1]].starts_with(&betas[w[0]]) {
+            return Err(w[1]);
+        }
+    }
+    let original: Vec<Vec<i64>> = betas.to_vec();
+    for &s in &order {
+        for level in 0..original[s].len() {
+            // The position among the distinct children of the loop
+            // `original[s][..level]`.
+            let prefix = &original[s][..level];
+            let mut values: Vec<i64> = original
+                .iter()
+                .filter(|b| b.len() > level && b.starts_with(prefix))
+                .map(|b| b[level])
+                .collect();
+            values.sort_unstable();
+            values.dedup();
+            let rank = values
+                .iter()
+                .position(|&v| v == original[s][level])
+                .unwrap_or(0);
+            betas[s][level] = i64::try_from(rank).unwrap_or(i64::MAX);
+        }
+    }
+    Ok(())
 }
 
 /// The tile date at `depth`: its two rows, read over the iterators (the
