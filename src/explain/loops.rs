@@ -20,7 +20,6 @@ use super::shape::{date_forms, gcd, StatementShape};
 use super::{ExplainError, Gap, Recovery};
 use crate::apply::Directive;
 use crate::poly::{BasicMap, PolyError};
-use crate::scop::Schedule;
 
 /// One α row operation (depths 1-based).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,7 +85,7 @@ pub(super) fn embed(r: &mut Recovery<'_>, target: &[StatementShape]) -> Result<(
             .len()
             .saturating_sub(r.current.statements[k].depth());
         for _ in 0..extra {
-            let beta = beta_of(&r.current, k)?;
+            let beta = r.beta(k)?;
             r.push(Directive::Embed { beta })?;
         }
     }
@@ -115,7 +114,7 @@ pub(super) fn recover(
             return Ok(Some(not_affine(&st.name)));
         };
         ops.push(statement_ops);
-        betas.push(beta_of(&r.current, k)?);
+        betas.push(r.beta(k)?);
     }
     give(r, &ops, &betas, &[])?;
     // The parameters and constants, now that the iterator parts agree.
@@ -136,12 +135,6 @@ fn not_affine(statement: &str) -> Gap {
         statement: statement.to_string(),
         reason: "a loop date is not a unimodular affine form of its iterators".to_string(),
     }
-}
-
-fn beta_of(schedule: &Schedule, k: usize) -> Result<Vec<i64>, ExplainError> {
-    schedule.statements[k]
-        .beta(0)
-        .ok_or_else(|| ExplainError::NotReplayed("meet a β date that is not a constant".into()))
 }
 
 /// Whether a date depends on the iterators.

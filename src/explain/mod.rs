@@ -132,6 +132,13 @@ impl Recovery<'_> {
         self.found.push(d);
         Ok(())
     }
+
+    /// Statement `s`'s current β-vector.
+    fn beta(&self, s: usize) -> Result<Vec<i64>, ExplainError> {
+        self.current.statements[s].beta(0).ok_or_else(|| {
+            ExplainError::NotReplayed("meet a β date that is not a constant".to_string())
+        })
+    }
 }
 
 /// The directives that turn `scop`'s original schedule into `target`,

@@ -37,12 +37,12 @@ pub(super) fn recover(
         let Some(at) = stands[s].iter().position(|&d| d == tile.point) else {
             return Ok(false);
         };
-        let beta = current_beta(r, s)?;
+        let beta = r.beta(s)?;
         let loop_beta = beta[..=at].to_vec();
         // The statements in the loop, and the tile each gets.
         let mut members = Vec::new();
         for (m, shape) in target.iter().enumerate() {
-            if !current_beta(r, m)?.starts_with(&loop_beta) {
+            if !r.beta(m)?.starts_with(&loop_beta) {
                 continue;
             }
             let point = stands[m].get(at).copied();
@@ -70,7 +70,7 @@ pub(super) fn recover(
                 .iter()
                 .all(|&(m, _)| stands[m][k - 1] > stands[m][k])
         {
-            let beta = current_beta(r, s)?;
+            let beta = r.beta(s)?;
             r.push(Directive::Interchange {
                 beta: beta[..=at + 1].to_vec(),
                 d1: k,
@@ -83,10 +83,4 @@ pub(super) fn recover(
         }
     }
     Ok(stands.iter().all(|d| d.windows(2).all(|w| w[0] < w[1])))
-}
-
-fn current_beta(r: &Recovery<'_>, s: usize) -> Result<Vec<i64>, ExplainError> {
-    r.current.statements[s]
-        .beta(0)
-        .ok_or_else(|| ExplainError::NotReplayed("meet a β date that is not a constant".into()))
 }
