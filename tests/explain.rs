@@ -229,3 +229,27 @@ fn explain_needs_one_region_and_no_emit() {
         emit.stderr
     );
 }
+
+/// Found by the random tester: a mark set before `fuse` brought another
+/// statement into the loop is on one statement of the loop only, which no
+/// mark directive gives. A gap, after the legal prefix.
+#[test]
+fn a_loop_marked_before_a_fusion_is_a_gap() {
+    let dir = common::scratch("explain-marked-fusion");
+    let recipe = dir.join("r.poly");
+    std::fs::write(&recipe, "unroll([0], 5);\nfuse([0]);\n").expect("write");
+    let out = common::polyc(&[
+        "tests/kernels/two-loops.c",
+        "--recipe",
+        &recipe.to_string_lossy(),
+        "--explain",
+    ]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("fuse([0]);"), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("# not expressed: S0: the statements of its loop at depth 1"),
+        "{}",
+        out.stdout
+    );
+}

@@ -227,6 +227,23 @@ fn marks(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Gap>, Explain
                 continue;
             }
             given.push(loop_beta.to_vec());
+            // A mark directive marks every statement of the loop: a loop
+            // whose statements differ (one fused in after the mark) is not
+            // given by one.
+            let differs = target.statements.iter().zip(&betas).any(|(other, b)| {
+                b.starts_with(loop_beta)
+                    && !other.marks.get(k).is_some_and(|m| same_mark_set(m, marks))
+            });
+            if differs {
+                return Ok(Some(Gap {
+                    statement: name.clone(),
+                    reason: format!(
+                        "the statements of its loop at depth {} carry different marks \
+                         (one fused in after the loop was marked); not recovered yet",
+                        k + 1
+                    ),
+                }));
+            }
             let short = shortest_prefix(&betas, loop_beta);
             for d in print::mark_directives(&short, loop_beta, marks) {
                 match r.push(d) {
@@ -320,19 +337,23 @@ fn grouped(
 /// How `a` and `b` differ (the first statement whose relation or marks
 /// differ), or `None` when they are the same schedule. Exact.
 pub fn difference(scop: &Scop, a: &Schedule, b: &Schedule) -> Result<Option<String>, PolyError> {
-    // The marks of a loop are a set: the order directives set them in is
-    // not a difference.
-    let same_set = |x: &[Mark], y: &[Mark]| {
-        x.len() == y.len() && x.iter().all(|m| y.contains(m)) && y.iter().all(|m| x.contains(m))
-    };
     for ((st, x), y) in scop.statements.iter().zip(&a.statements).zip(&b.statements) {
         let same = x.marks.len() == y.marks.len()
-            && x.marks.iter().zip(&y.marks).all(|(p, q)| same_set(p, q));
+            && x.marks
+                .iter()
+                .zip(&y.marks)
+                .all(|(p, q)| same_mark_set(p, q));
         if !same {
             return Ok(Some(format!("give {} other marks", st.name)));
         }
     }
     difference_but_marks(scop, a, b)
+}
+
+/// Whether two lists of a loop's marks hold the same marks: the order
+/// directives set them in is not a difference.
+fn same_mark_set(x: &[Mark], y: &[Mark]) -> bool {
+    x.len() == y.len() && x.iter().all(|m| y.contains(m)) && y.iter().all(|m| x.contains(m))
 }
 
 /// [`difference`] in the relations only.
