@@ -209,6 +209,23 @@ fn explained_automatic_schedules_are_these_recipes() {
     }
 }
 
+/// Pluto's wavefront of tiles is the tiles' `stripmine`s and
+/// `interchange`s, then the first tile loop skewed by the second.
+#[test]
+fn a_wavefront_of_tiles_is_explained_as_a_skew_of_tile_loops() {
+    let dir = common::scratch("explain-wavefront");
+    let auto = dir.join("auto.poly");
+    std::fs::write(&auto, "auto(pluto, wavefront = true);\n").expect("write");
+    let out = common::polyc(&[
+        "tests/kernels/seidel-2d.c",
+        "--recipe",
+        &auto.to_string_lossy(),
+        "--explain",
+    ]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    insta::assert_snapshot!("explain_auto_pluto_wavefront_seidel-2d", out.stdout);
+}
+
 #[test]
 fn explain_needs_one_region_and_no_emit() {
     let two = common::polyc(&["tests/kernels/two-regions.c", "--explain"]);

@@ -2,7 +2,7 @@
 //! from the original program (Chlore's contract: Bagnères et al., CGO
 //! 2016, §5), replayable and checked by replaying.
 //!
-//! The recovery works in three phases over Clay-form schedules, each a
+//! The recovery works in phases over Clay-form schedules, each a
 //! sequence of [`Directive`]s applied with [`apply::rewrite`] as it is
 //! found, so that the next phase reads the schedule the directives
 //! really give:
@@ -16,7 +16,10 @@
 //!    decomposed into `interchange`, `reverse` and `skew`, then `shift`
 //!    for the parameters and constants; given once per subtree whose
 //!    statements all need the same.
-//! 3. **Marks**: `parallelize`, `vectorize`, `unroll`, `unroll_jam`,
+//! 3. **Tiles** ([`tiles`]): `tile_band` where a band's tiles fit one,
+//!    else `stripmine` and `interchange`s; then a wavefront's `skew`s of
+//!    tile loops.
+//! 4. **Marks**: `parallelize`, `vectorize`, `unroll`, `unroll_jam`,
 //!    `pack`, `gpu_block` and `gpu_thread`, per loop.
 //!
 //! Steps that are illegal on their own (a `split` before the `fuse` that
@@ -27,10 +30,10 @@
 //! relations and marks). An explanation that does not give the target is
 //! an error, never printed as an answer.
 //!
-//! What is not recovered yet (tiles, index-set splits, a loop added by
-//! `embed`, a transformation that is not unimodular, data-layout
-//! directives) is a [`Gap`] that names the statement and the reason; the
-//! part recovered before it is still given.
+//! What is not recovered yet (index-set splits, a transformation that is
+//! not unimodular, a linearized strip, data-layout directives) is a
+//! [`Gap`] that names the statement and the reason; the part recovered
+//! before it is still given.
 //!
 //! Must not know: recipe syntax beyond [`print`], code generation, the
 //! CLI.
@@ -182,16 +185,23 @@ fn recover(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Gap>, Expla
     }
     if shapes.iter().any(|s| !s.tiles.is_empty()) {
         let (before, found) = (r.current.clone(), r.found.len());
-        // A tile phase that `apply` refuses, or that does not give the
-        // target's dates, leaves the schedule before it.
-        let tiled = match tiles::recover(r, &shapes) {
-            Ok(done) => done && difference_but_marks(r.scop, &r.current, target)?.is_none(),
-            Err(ExplainError::Refused(_)) => false,
-            Err(e) => return Err(e),
-        };
-        if !tiled {
-            r.current = before;
+        // `tile_band` where it gives the target's tiles, else `stripmine`
+        // and `interchange`. A tile phase that `apply` refuses, or that
+        // does not give the target's dates, leaves the schedule before it.
+        let mut tiled = false;
+        for bands in [true, false] {
+            tiled = match tiles::recover(r, &shapes, bands) {
+                Ok(done) => done && difference_but_marks(r.scop, &r.current, target)?.is_none(),
+                Err(ExplainError::Refused(_)) => false,
+                Err(e) => return Err(e),
+            };
+            if tiled {
+                break;
+            }
+            r.current = before.clone();
             r.found.truncate(found);
+        }
+        if !tiled {
             let s = shapes.iter().position(|s| !s.tiles.is_empty()).unwrap_or(0);
             return Ok(Some(Gap {
                 statement: r.scop.statements[s].name.clone(),

@@ -47,6 +47,11 @@ pub fn call(d: &Directive) -> String {
             depth,
             size,
         } => format!("stripmine({}, {depth}, {size})", beta(b)),
+        Directive::TileBand {
+            beta: b,
+            depth,
+            sizes,
+        } => format!("tile_band({}, {depth}, {})", beta(b), beta(sizes)),
         Directive::Parallelize {
             beta: b,
             depth,
@@ -131,7 +136,9 @@ pub fn comment(d: &Directive) -> String {
             } else {
                 format!("{k}·")
             };
-            format!("skew: loop {depth} becomes itself {sign} {times}loop {other}")
+            // A loop skewed by an inner one runs as a wavefront of it.
+            let wavefront = if other > depth { ": a wavefront" } else { "" };
+            format!("skew: loop {depth} becomes itself {sign} {times}loop {other}{wavefront}")
         }
         Directive::Shift {
             depth,
@@ -160,6 +167,14 @@ pub fn comment(d: &Directive) -> String {
         Directive::Fuse { .. } => "fuse the next loop into this one".to_string(),
         Directive::Stripmine { depth, size, .. } => {
             format!("tile loop {depth} by {size}: a loop over strips of {size}, then the loop in a strip")
+        }
+        Directive::TileBand { depth, sizes, .. } => {
+            let last = depth + sizes.len() - 1;
+            let by: Vec<String> = sizes.iter().map(i64::to_string).collect();
+            format!(
+                "tile loops {depth} to {last} by {}: tile loops around them, then the loops in a tile",
+                by.join(" × ")
+            )
         }
         Directive::Embed { .. } => {
             "a loop of one iteration around the statement, for a constant date".to_string()

@@ -4,23 +4,36 @@
 //! Each statement's current loops are tracked by the target depth each
 //! stands for. For the target's tile dates, outermost first, a tile whose
 //! point loop is at current depth `d` is `stripmine` of the loop at `d`
-//! (every statement in that loop gets it, and each must have that tile
-//! in the target), then moved outwards by `interchange`s with the loops
+//! (every statement in that loop gets it, and each must have a tile of
+//! that loop in the target, at the same depth where it has one), then moved outwards by `interchange`s with the loops
 //! before it until each loop before it stands for an earlier target
-//! depth. Where the statements of a loop do not agree, the phase gives
-//! up; the caller keeps what came before it.
+//! depth. Then the tiles of a wavefront (`T₀ + T₁`) get their `skew`s,
+//! each after the skews of the tile dates it adds. Where the statements
+//! of a loop do not agree, the phase gives up; the caller keeps what came
+//! before it.
 
-use super::shape::StatementShape;
+use super::shape::{StatementShape, Tile};
 use super::{ExplainError, Recovery};
 use crate::apply::Directive;
 
-/// Adds the tiles; `Ok(false)` when they cannot be added this way.
+/// Adds the tiles; `Ok(false)` when they cannot be added this way. With
+/// `bands`, the tiles of a band of consecutive loops whose tile loops go
+/// just outside them are one `tile_band` (the readable directive);
+/// without, each tile is a `stripmine` and `interchange`s.
 pub(super) fn recover(
     r: &mut Recovery<'_>,
     target: &[StatementShape],
+    bands: bool,
 ) -> Result<bool, ExplainError> {
     // Per statement, the target depth of each current loop.
     let mut stands: Vec<Vec<usize>> = target.iter().map(|s| s.kept.clone()).collect();
+    // Per statement, the target depths of the point loops stripped.
+    let mut stripped: Vec<Vec<usize>> = vec![Vec::new(); target.len()];
+    if bands {
+        for s in 0..target.len() {
+            band(r, target, s, &mut stands, &mut stripped)?;
+        }
+    }
     let mut pending: Vec<(usize, usize)> = target
         .iter()
         .enumerate()
@@ -34,24 +47,34 @@ pub(super) fn recover(
         let Some(tile) = target[s].tiles.iter().find(|t| t.depth == depth) else {
             return Ok(false);
         };
-        let Some(at) = stands[s].iter().position(|&d| d == tile.point) else {
+        let Some(&point) = tile.points.iter().find(|p| !stripped[s].contains(p)) else {
+            return Ok(false);
+        };
+        let Some(at) = stands[s].iter().position(|&d| d == point) else {
             return Ok(false);
         };
         let beta = r.beta(s)?;
         let loop_beta = beta[..=at].to_vec();
-        // The statements in the loop, and the tile each gets.
+        // The statements in the loop, and the tile each gets: the one at
+        // the same target depth if it strips this loop, else another that
+        // does.
         let mut members = Vec::new();
         for (m, shape) in target.iter().enumerate() {
             if !r.beta(m)?.starts_with(&loop_beta) {
                 continue;
             }
-            let point = stands[m].get(at).copied();
-            let Some(t) = shape.tiles.iter().find(|t| Some(t.point) == point) else {
+            let Some(point) = stands[m].get(at).copied() else {
                 return Ok(false);
             };
-            if t.size != tile.size || stands[m].contains(&t.depth) {
+            let strips = |t: &&Tile| t.points.contains(&point) && !stands[m].contains(&t.depth);
+            let same_depth = shape.tiles.iter().filter(strips).find(|t| t.depth == depth);
+            let Some(t) = same_depth.or_else(|| shape.tiles.iter().find(strips)) else {
+                return Ok(false);
+            };
+            if t.size != tile.size || stripped[m].contains(&point) {
                 return Ok(false);
             }
+            stripped[m].push(point);
             members.push((m, t.depth));
         }
         r.push(Directive::Stripmine {
@@ -82,5 +105,156 @@ pub(super) fn recover(
             k -= 1;
         }
     }
-    Ok(stands.iter().all(|d| d.windows(2).all(|w| w[0] < w[1])))
+    if !stands.iter().all(|d| d.windows(2).all(|w| w[0] < w[1])) {
+        return Ok(false);
+    }
+    skews(r, target, &stands)
+}
+
+/// Statement `s`'s tiles as one `tile_band`, then `interchange`s of its
+/// tile loops, where they fit: tiles at consecutive target depths, of
+/// loops at consecutive current depths, the tile loops going just outside
+/// them; and every statement of the band's outer loop has the same tiles
+/// of the same loops. Else nothing is done (the caller strips them one
+/// by one).
+fn band(
+    r: &mut Recovery<'_>,
+    target: &[StatementShape],
+    s: usize,
+    stands: &mut [Vec<usize>],
+    stripped: &mut [Vec<usize>],
+) -> Result<(), ExplainError> {
+    let tiles = &target[s].tiles;
+    let Some(first) = tiles.first() else {
+        return Ok(());
+    };
+    if tiles.iter().any(|t| stands[s].contains(&t.depth))
+        || tiles.windows(2).any(|w| w[1].depth != w[0].depth + 1)
+    {
+        return Ok(());
+    }
+    // Each tile's point loop (current depth), the first candidate not
+    // taken by an earlier tile.
+    let mut at_of: Vec<usize> = Vec::new();
+    for t in tiles {
+        let found = t.points.iter().find_map(|p| {
+            let position = stands[s].iter().position(|d| d == p)?;
+            (!at_of.contains(&position)).then_some(position)
+        });
+        let Some(position) = found else {
+            return Ok(());
+        };
+        at_of.push(position);
+    }
+    let n = tiles.len();
+    let at = at_of.iter().copied().min().unwrap_or(0);
+    if at_of.iter().any(|&p| p >= at + n) || (at > 0 && stands[s][at - 1] > first.depth) {
+        return Ok(());
+    }
+    // The tile of each loop of the band, in the loops' order.
+    let mut by_loop: Vec<&Tile> = Vec::new();
+    for k in 0..n {
+        let Some(i) = at_of.iter().position(|&p| p == at + k) else {
+            return Ok(());
+        };
+        by_loop.push(&tiles[i]);
+    }
+    let loop_beta = r.beta(s)?[..=at].to_vec();
+    let mut members = Vec::new();
+    for (m, shape) in target.iter().enumerate() {
+        if !r.beta(m)?.starts_with(&loop_beta) {
+            continue;
+        }
+        let Some(points) = stands[m].get(at..at + n) else {
+            return Ok(());
+        };
+        let same = by_loop.iter().zip(points).all(|(t, p)| {
+            shape
+                .tiles
+                .iter()
+                .any(|u| u.depth == t.depth && u.size == t.size && u.points.contains(p))
+                && !stripped[m].contains(p)
+        });
+        if !same {
+            return Ok(());
+        }
+        members.push(m);
+    }
+    r.push(Directive::TileBand {
+        beta: loop_beta.clone(),
+        depth: at + 1,
+        sizes: by_loop.iter().map(|t| t.size).collect(),
+    })?;
+    for &m in &members {
+        let points = stands[m][at..at + n].to_vec();
+        stripped[m].extend(points);
+        for (k, t) in by_loop.iter().enumerate() {
+            stands[m].insert(at + k, t.depth);
+        }
+    }
+    // The tile loops into the target's order (a bubble sort).
+    let mut order: Vec<usize> = by_loop.iter().map(|t| t.depth).collect();
+    for pass in 0..n {
+        for k in 0..n - 1 - pass {
+            if order[k] > order[k + 1] {
+                order.swap(k, k + 1);
+                r.push(Directive::Interchange {
+                    beta: loop_beta.clone(),
+                    d1: at + k + 1,
+                    d2: at + k + 2,
+                })?;
+                for &m in &members {
+                    stands[m].swap(at + k, at + k + 1);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The `skew`s of the tile dates that add others (a wavefront), given
+/// once per loop; `Ok(false)` when they cannot be ordered (each must
+/// come after those of the dates it adds) or a date is missing.
+fn skews(
+    r: &mut Recovery<'_>,
+    target: &[StatementShape],
+    stands: &[Vec<usize>],
+) -> Result<bool, ExplainError> {
+    for (s, shape) in target.iter().enumerate() {
+        let mut done: Vec<usize> = shape
+            .tiles
+            .iter()
+            .filter(|t| t.skews.is_empty())
+            .map(|t| t.depth)
+            .collect();
+        while done.len() < shape.tiles.len() {
+            let Some(tile) = shape.tiles.iter().find(|t| {
+                !done.contains(&t.depth) && t.skews.iter().all(|(d, _)| done.contains(d))
+            }) else {
+                return Ok(false);
+            };
+            done.push(tile.depth);
+            let position = |depth: usize| stands[s].iter().position(|&d| d == depth);
+            let Some(at) = position(tile.depth) else {
+                return Ok(false);
+            };
+            for &(other, factor) in &tile.skews {
+                let Some(by) = position(other) else {
+                    return Ok(false);
+                };
+                let beta = r.beta(s)?;
+                let d = Directive::Skew {
+                    beta: beta[..=at.max(by)].to_vec(),
+                    depth: at + 1,
+                    other: by + 1,
+                    factor: -factor,
+                };
+                // A statement sharing both loops gave it already.
+                if !r.found.contains(&d) {
+                    r.push(d)?;
+                }
+            }
+        }
+    }
+    Ok(true)
 }
