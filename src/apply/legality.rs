@@ -8,6 +8,10 @@
 //! entry point for this question: [`super::apply`] asks it after each
 //! directive (a later directive can break an earlier mark), the CLI for a
 //! schedule loaded from JSON.
+//!
+//! Length: one question, asked of each kind of mark, and the jammed
+//! schedules that the jam checks and the marks inside jams share; split,
+//! the jam checks would reach back into the mark checks' helpers.
 
 use super::affine::shift;
 use super::blocking::stripmine_pieces_shifted;
@@ -119,12 +123,14 @@ pub fn first_illegality_but_jams(
 }
 
 /// The first mark that `schedule` breaks: a parallel or vector loop that
-/// carries a dependence, or a jammed loop that cannot be jammed. The check
-/// after a directive that keeps every pair of instances in order.
+/// carries a dependence, or a jammed loop that cannot be jammed (but the
+/// jams of `proven` that hold on `schedule`). The check after a directive
+/// that keeps every pair of instances in order. Exact.
 pub fn first_unsound_mark(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
+    proven: &[ProvenJam],
 ) -> Result<Option<Illegal>, PolyError> {
     if let Some(i) = first_carried_mark(scop, deps, schedule)? {
         return Ok(Some(i));
@@ -132,7 +138,7 @@ pub fn first_unsound_mark(
     if let Some(i) = unsound_pack(scop, schedule)? {
         return Ok(Some(i));
     }
-    first_unsound_jam(scop, deps, schedule, &[])
+    first_unsound_jam(scop, deps, schedule, proven)
 }
 
 /// The first packed loop that may no longer pack its array, as an
@@ -388,15 +394,11 @@ pub fn jam_violation(
     jams: &[JamLoop],
 ) -> Result<Option<Violation>, PolyError> {
     let np = scop.params.len();
-    let mut inside = vec![false; schedule.statements.len()];
-    for (prefix, _) in jams {
-        for t in under(schedule, prefix).map_err(unproven)? {
-            inside[t.statement] = true;
-        }
+    let prefixes: Vec<&[i64]> = jams.iter().map(|(p, _)| p.as_slice()).collect();
+    let touched = deps_inside(schedule, deps, &prefixes)?;
+    if touched.is_empty() {
+        return Ok(None);
     }
-    let touched: Vec<usize> = (0..deps.len())
-        .filter(|&k| inside[deps[k].source] && inside[deps[k].target])
-        .collect();
     let near: Vec<Dependence> = touched.iter().map(|&k| deps[k].clone()).collect();
     let (scop, near, jammed) = jammed_schedule(scop, &near, schedule, jams)?;
     let outer = jams
@@ -456,20 +458,46 @@ fn jam_carried(
 ) -> Result<Option<Violation>, PolyError> {
     let np = scop.params.len();
     let depth = prefix.len();
+    // Only a pair of instances in the loop can be carried by it (the
+    // jams move loops inside the jammed ones, and none in or out).
+    let index = deps_inside(schedule, deps, &[prefix])?;
+    if index.is_empty() {
+        return Ok(None);
+    }
+    let near: Vec<Dependence> = index.iter().map(|&k| deps[k].clone()).collect();
     let loops: Vec<JamLoop> = jams
         .iter()
         .map(|&(d, f)| (prefix[..d].to_vec(), f))
         .collect();
-    let (scop, deps, jammed) = jammed_schedule(scop, deps, schedule, &loops)?;
+    let (scop, deps, jammed) = jammed_schedule(scop, &near, schedule, &loops)?;
     let inner = jams
         .iter()
         .fold(prefix.to_vec(), |p, &(d, _)| moved_by_jam(&p, d));
     Ok(
         carried_dependence(&scop, &jammed, &deps, &inner, depth)?.map(|mut v| {
             v.params.truncate(np);
+            v.dependence = index[v.dependence];
             v
         }),
     )
+}
+
+/// The positions in `deps` of the dependences between statements with
+/// pieces in the loops `prefixes`. Cheap.
+fn deps_inside(
+    schedule: &Schedule,
+    deps: &[Dependence],
+    prefixes: &[&[i64]],
+) -> Result<Vec<usize>, PolyError> {
+    let mut inside = vec![false; schedule.statements.len()];
+    for prefix in prefixes {
+        for t in under(schedule, prefix).map_err(unproven)? {
+            inside[t.statement] = true;
+        }
+    }
+    Ok((0..deps.len())
+        .filter(|&k| inside[deps[k].source] && inside[deps[k].target])
+        .collect())
 }
 
 /// The β prefix of a loop inside a loop jammed at depth `at`, on the jammed

@@ -308,21 +308,43 @@ pub fn apply(
     directive: &Directive,
 ) -> Result<Applied, ApplyError> {
     let next = rewrite(scop, deps, schedule, directive)?;
-    let illegal = match directive {
-        // The rewrite checked every loop it jams, on these same pieces.
-        Directive::UnrollJam { .. } => {
-            first_illegality_but_jams(scop, deps, &next, &proven_jams(schedule, directive)?)?
-        }
-        _ if preserves_order(schedule, directive) => first_unsound_mark(scop, deps, &next)?,
-        _ => first_illegality(scop, deps, &next)?,
-    };
-    if let Some(i) = illegal {
+    if let Some(i) = illegality_after(scop, deps, schedule, directive, &next, &[])? {
         return Err(refused(i));
     }
     let changed = next != *schedule;
     Ok(Applied {
         schedule: next,
         changed,
+    })
+}
+
+/// The exact check of `next`, [`rewrite`]'s result for `directive` on
+/// `schedule`, which must be legal for `deps`: the first way `next` is
+/// illegal, or `None`. Where every pair of instances keeps its order
+/// (the same pieces: a mark; or a `stripmine` that [`preserves_order`]),
+/// only the marks are checked; the loops an `unroll_jam` marks were
+/// proven by the rewrite, and those of `known` (earlier rewrites'
+/// [`proven_jams`], for all of `deps`) hold where their pieces are the
+/// same: neither is checked again.
+pub fn illegality_after(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    directive: &Directive,
+    next: &Schedule,
+    known: &[ProvenJam],
+) -> Result<Option<Illegal>, ApplyError> {
+    let mut proven = proven_jams(schedule, directive)?;
+    proven.extend_from_slice(known);
+    let same_pieces = schedule
+        .statements
+        .iter()
+        .zip(&next.statements)
+        .all(|(a, b)| a.pieces == b.pieces);
+    Ok(if same_pieces || preserves_order(schedule, directive) {
+        first_unsound_mark(scop, deps, next, &proven)?
+    } else {
+        first_illegality_but_jams(scop, deps, next, &proven)?
     })
 }
 

@@ -32,6 +32,11 @@ enum RowOp {
         other: usize,
         factor: i64,
     },
+    /// `α_depth := factor·α_depth`.
+    Grain {
+        depth: usize,
+        factor: i64,
+    },
     /// `α_depth := α_depth − params·n − constant`.
     Shift {
         depth: usize,
@@ -46,6 +51,11 @@ impl RowOp {
         match self.clone() {
             RowOp::Interchange(d1, d2) => Directive::Interchange { beta, d1, d2 },
             RowOp::Reverse(depth) => Directive::Reverse { beta, depth },
+            RowOp::Grain { depth, factor } => Directive::Grain {
+                beta,
+                depth,
+                factor,
+            },
             RowOp::Skew {
                 depth,
                 other,
@@ -133,7 +143,9 @@ pub(super) fn recover(
 fn not_affine(statement: &str) -> Gap {
     Gap {
         statement: statement.to_string(),
-        reason: "a loop date is not a unimodular affine form of its iterators".to_string(),
+        reason: "a loop date is not an affine form of its iterators that `interchange`, \
+                 `reverse`, `skew` and `grain` give"
+            .to_string(),
     }
 }
 
@@ -173,6 +185,10 @@ fn transformation(have: &Rows, want: &Rows, n: usize) -> Option<Vec<RowOp>> {
     let placed = |op: RowOp| match op {
         RowOp::Interchange(a, b) => RowOp::Interchange(depth(a), depth(b)),
         RowOp::Reverse(a) => RowOp::Reverse(depth(a)),
+        RowOp::Grain { depth: d, factor } => RowOp::Grain {
+            depth: depth(d),
+            factor,
+        },
         RowOp::Skew {
             depth: d,
             other,
@@ -184,18 +200,42 @@ fn transformation(have: &Rows, want: &Rows, n: usize) -> Option<Vec<RowOp>> {
         },
         shift @ RowOp::Shift { .. } => shift,
     };
+    // A basis date whose iterator coefficients share a factor `g` (a
+    // stride: `2i`) is built without it, then `grain`ed by it.
+    let mut unit = square(want);
+    let mut grains = Vec::new();
+    for (k, row) in unit.iter_mut().enumerate() {
+        let g = row.iter().fold(0, |g, &v| gcd(g, v.into()));
+        if g > 1 {
+            let g = i64::try_from(g).ok()?;
+            row.iter_mut().for_each(|v| *v /= g);
+            grains.push((k, g));
+        }
+    }
     ops.extend(elimination(&square(&have))?.into_iter().map(placed));
-    ops.extend(build(&square(want))?.into_iter().map(placed));
-    let inverse = inverse(&square(want))?;
+    ops.extend(build(&unit)?.into_iter().map(placed));
+    for &(k, factor) in &grains {
+        ops.push(placed(RowOp::Grain {
+            depth: k + 1,
+            factor,
+        }));
+    }
+    let inverse = inverse(&unit)?;
     for (j, row) in want.iter().enumerate() {
         if basis.contains(&j) || !moves(row, n) {
             continue;
         }
-        // row = c · basis rows, c = row · basis⁻¹.
+        // row = c · basis rows = (c · G) · unit rows, c·G = row · unit⁻¹.
         for (i, &b) in basis.iter().enumerate() {
             let mut c: i64 = 0;
             for k in 0..n {
                 c = c.checked_add(row[k].checked_mul(inverse[k][i])?)?;
+            }
+            if let Some(&(_, g)) = grains.iter().find(|(k, _)| *k == i) {
+                if c % g != 0 {
+                    return None;
+                }
+                c /= g;
             }
             if c != 0 {
                 ops.push(RowOp::Skew {
@@ -206,7 +246,46 @@ fn transformation(have: &Rows, want: &Rows, n: usize) -> Option<Vec<RowOp>> {
             }
         }
     }
-    Some(ops)
+    simplified(ops)
+}
+
+/// `ops` without the neighbours that undo each other (a `reverse` or an
+/// `interchange` twice, where the elimination ends as the build starts),
+/// and with neighbouring skews of one date by another merged; `None` on
+/// overflow. Exact: each rewrite keeps the product of the operations.
+fn simplified(ops: Vec<RowOp>) -> Option<Vec<RowOp>> {
+    let mut out: Vec<RowOp> = Vec::new();
+    for op in ops {
+        match (out.last_mut(), &op) {
+            (Some(RowOp::Reverse(a)), RowOp::Reverse(b)) if a == b => {
+                out.pop();
+            }
+            (Some(RowOp::Interchange(a, b)), RowOp::Interchange(c, d))
+                if (*a, *b) == (*c, *d) || (*a, *b) == (*d, *c) =>
+            {
+                out.pop();
+            }
+            (
+                Some(RowOp::Skew {
+                    depth,
+                    other,
+                    factor,
+                }),
+                RowOp::Skew {
+                    depth: d,
+                    other: o,
+                    factor: f,
+                },
+            ) if (*depth, *other) == (*d, *o) => {
+                *factor = factor.checked_add(*f)?;
+                if *factor == 0 {
+                    out.pop();
+                }
+            }
+            _ => out.push(op),
+        }
+    }
+    Some(out)
 }
 
 /// The positions of the first rows of `rows` (iterator parts) that are
@@ -274,6 +353,11 @@ fn row_op(m: &mut [Vec<i64>], op: &RowOp) -> Option<()> {
                 *x = x.checked_sub(factor.checked_mul(y)?)?;
             }
         }
+        RowOp::Grain { depth, factor } => {
+            for v in &mut m[depth - 1] {
+                *v = v.checked_mul(factor)?;
+            }
+        }
         RowOp::Shift { .. } => return None,
     }
     Some(())
@@ -297,7 +381,8 @@ fn build(t: &[Vec<i64>]) -> Option<Vec<RowOp>> {
                 other,
                 factor: factor.checked_neg()?,
             }),
-            RowOp::Shift { .. } => None,
+            // The elimination gives neither.
+            RowOp::Grain { .. } | RowOp::Shift { .. } => None,
         })
         .collect()
 }
@@ -439,6 +524,50 @@ mod tests {
         (0..n)
             .map(|k| (0..n).map(|j| i64::from(j == k)).collect())
             .collect()
+    }
+
+    #[test]
+    fn a_date_with_a_stride_is_built_then_grained() {
+        // From (i, j) to (2i, i + j, 2i + 2j): the last date combines the
+        // others, the first has a stride of 2.
+        let have: Rows = vec![vec![1, 0, 0], vec![0, 1, 0], vec![0, 0, 0]];
+        let want: Rows = vec![vec![2, 0, 0], vec![1, 1, 0], vec![2, 2, 0]];
+        let ops = transformation(&have, &want, 2).expect("a transformation");
+        assert!(ops.contains(&RowOp::Grain {
+            depth: 1,
+            factor: 2
+        }));
+        let square =
+            |rows: &Rows| -> Vec<Vec<i64>> { rows.iter().map(|r| r[..2].to_vec()).collect() };
+        assert_eq!(apply(&ops, square(&have)), square(&want));
+        // (2i + j) is no stride of a unimodular date with (j): 2 does not
+        // divide the combination.
+        let odd: Rows = vec![vec![2, 0, 0], vec![0, 1, 0], vec![1, 1, 0]];
+        assert!(transformation(&have, &odd, 2).is_none());
+    }
+
+    #[test]
+    fn neighbours_that_undo_each_other_are_dropped_and_skews_merged() {
+        let skew = |depth, other, factor| RowOp::Skew {
+            depth,
+            other,
+            factor,
+        };
+        let ops = vec![
+            RowOp::Interchange(1, 2),
+            RowOp::Reverse(3),
+            RowOp::Reverse(3),
+            RowOp::Interchange(2, 1),
+            skew(2, 1, 1),
+            skew(2, 1, 2),
+            skew(3, 1, 1),
+            skew(3, 1, -1),
+            RowOp::Reverse(2),
+        ];
+        let short = simplified(ops.clone()).expect("no overflow");
+        assert_eq!(short, vec![skew(2, 1, 3), RowOp::Reverse(2)]);
+        let m = vec![vec![1, 2, 3], vec![0, 1, 4], vec![5, 6, 0]];
+        assert_eq!(apply(&short, m.clone()), apply(&ops, m));
     }
 
     #[test]

@@ -24,9 +24,10 @@
 //!
 //! Steps that are illegal on their own (a `split` before the `fuse` that
 //! brings the statements back together) are wrapped in a `group`, which
-//! the recipe language checks as one: the grouping replays the
-//! directives with the exact dependence check as a recipe is replayed,
-//! and the schedule they give is compared with the target (equal
+//! the recipe language checks as one: the grouping runs on the schedule
+//! after each directive the exact check a recipe's replay runs (the
+//! check of [`apply::apply`] after one directive, [`apply::check`] after
+//! a group), and the schedule they give is compared with the target (equal
 //! relations and marks). An explanation that does not give the target is
 //! an error, never printed as an answer.
 //!
@@ -44,10 +45,12 @@ mod shape;
 mod structure;
 mod tiles;
 
-use crate::apply::legality::first_illegality;
+use crate::apply::jam_proof::ProvenJam;
+use crate::apply::legality::{first_illegality, Illegal};
 use crate::apply::{self, ApplyError, Directive};
 use crate::poly::{Map, PolyError};
 use crate::scop::schedule::Mark;
+use crate::scop::validity::Violation;
 use crate::scop::{Dependence, Schedule, Scop};
 
 /// One step of an explanation: a directive, or directives applied and
@@ -123,6 +126,9 @@ struct Recovery<'a> {
     deps: &'a [Dependence],
     current: Schedule,
     found: Vec<Directive>,
+    /// The schedule after each directive of `found` (the grouping checks
+    /// them without rewriting again).
+    after: Vec<Schedule>,
 }
 
 impl Recovery<'_> {
@@ -131,6 +137,7 @@ impl Recovery<'_> {
     fn push(&mut self, d: Directive) -> Result<(), ExplainError> {
         let next =
             apply::rewrite(self.scop, self.deps, &self.current, &d).map_err(|e| refused(&d, e))?;
+        self.after.push(next.clone());
         self.current = next;
         self.found.push(d);
         Ok(())
@@ -158,11 +165,12 @@ pub fn explain(
         deps,
         current: Schedule::original(scop),
         found: Vec::new(),
+        after: Vec::new(),
     };
     let gap = recover(&mut recovery, target)?;
-    // Grouping replays the directives as a recipe is replayed: each
-    // step's rewrites, then the legality check of the whole schedule.
-    let (steps, replayed) = grouped(scop, deps, &recovery.found, gap.is_some())?;
+    // Grouping checks the schedules the directives gave as a recipe's
+    // replay checks them: each step's, after its rewrites.
+    let (steps, replayed) = grouped(scop, deps, &recovery.found, &recovery.after, gap.is_some())?;
     if gap.is_none() {
         if let Some(why) = difference(scop, &replayed, target)? {
             return Err(ExplainError::NotReplayed(why));
@@ -200,6 +208,7 @@ fn recover(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Gap>, Expla
             }
             r.current = before.clone();
             r.found.truncate(found);
+            r.after.truncate(found);
         }
         if !tiled {
             let s = shapes.iter().position(|s| !s.tiles.is_empty()).unwrap_or(0);
@@ -295,23 +304,36 @@ fn shortest_prefix(betas: &[Vec<i64>], loop_beta: &[i64]) -> Vec<i64> {
         .map_or_else(|| loop_beta.to_vec(), |l| loop_beta[..l].to_vec())
 }
 
-/// `found` as steps: each directive alone where the schedule after it is
-/// legal, else in a group that runs until the schedule is legal again;
-/// and the schedule the steps give. When `partial` (a gap stopped the
+/// `found` as steps: each directive alone where the schedule after it
+/// (`after`, from [`apply::rewrite`]) is legal, else in a group that runs
+/// until the schedule is legal again; and the schedule the steps give. When `partial` (a gap stopped the
 /// recovery), directives after the last legal schedule are left out.
 fn grouped(
     scop: &Scop,
     deps: &[Dependence],
     found: &[Directive],
+    after: &[Schedule],
     partial: bool,
 ) -> Result<(Vec<Step>, Schedule), ExplainError> {
     let mut steps = Vec::new();
     let mut schedule = Schedule::original(scop);
     let mut legal = schedule.clone();
     let mut open: Vec<Directive> = Vec::new();
-    for d in found {
-        schedule = apply::rewrite(scop, deps, &schedule, d).map_err(|e| refused(d, e))?;
+    // The last violation found inside the open group, its dependence
+    // numbered in `deps`: while a schedule still breaks it, that schedule
+    // is illegal without a test of every dependence.
+    let mut witness: Option<Violation> = None;
+    // The loops `unroll_jam` proved jammable (for every dependence), kept
+    // for the checks after it.
+    let mut proven: Vec<ProvenJam> = Vec::new();
+    for (d, next) in found.iter().zip(after) {
+        let before = std::mem::replace(&mut schedule, next.clone());
         open.push(d.clone());
+        if let Some(w) = &witness {
+            if still_violated(&schedule, &deps[w.dependence], w)? {
+                continue;
+            }
+        }
         // The dependences of the statements whose schedule changed since
         // the last legal one: the others are respected as they were.
         let changed: Vec<bool> = schedule
@@ -320,18 +342,34 @@ fn grouped(
             .zip(&legal.statements)
             .map(|(a, b)| a != b)
             .collect();
-        let touched: Vec<Dependence> = deps
-            .iter()
-            .filter(|e| changed[e.source] || changed[e.target])
-            .cloned()
+        let touched: Vec<usize> = (0..deps.len())
+            .filter(|&k| changed[deps[k].source] || changed[deps[k].target])
             .collect();
-        if first_illegality(scop, &touched, &schedule)?.is_none() {
-            legal = schedule.clone();
-            steps.push(if open.len() == 1 {
-                Step::One(open.remove(0))
-            } else {
-                Step::Group(std::mem::take(&mut open))
-            });
+        let near: Vec<Dependence> = touched.iter().map(|&k| deps[k].clone()).collect();
+        // From a legal schedule, the check `apply` runs after the
+        // directive (only the marks where no pair changes order).
+        proven.extend(apply::proven_jams(&before, d).map_err(|e| refused(d, e))?);
+        let illegal = if open.len() == 1 {
+            apply::illegality_after(scop, &near, &before, d, &schedule, &proven)
+                .map_err(|e| refused(d, e))?
+        } else {
+            first_illegality(scop, &near, &schedule)?
+        };
+        match illegal {
+            None => {
+                legal = schedule.clone();
+                witness = None;
+                steps.push(if open.len() == 1 {
+                    Step::One(open.remove(0))
+                } else {
+                    Step::Group(std::mem::take(&mut open))
+                });
+            }
+            Some(Illegal::Violation(mut v)) => {
+                v.dependence = touched[v.dependence];
+                witness = Some(v);
+            }
+            Some(_) => witness = None,
         }
     }
     // After a gap the last steps may need the ones not found: they are
@@ -342,6 +380,32 @@ fn grouped(
         ));
     }
     Ok((steps, legal))
+}
+
+/// Whether `schedule` still dates `w`'s target instance before its
+/// source's (at the first date where they differ, within both): then it
+/// breaks `dependence`, exactly. `false` says nothing.
+fn still_violated(
+    schedule: &Schedule,
+    dependence: &Dependence,
+    w: &Violation,
+) -> Result<bool, PolyError> {
+    let (Some(source), Some(target)) = (
+        schedule.statements.get(dependence.source),
+        schedule.statements.get(dependence.target),
+    ) else {
+        return Ok(false);
+    };
+    let (Some(s), Some(t)) = (
+        source.dates_at(&w.params, &w.source)?,
+        target.dates_at(&w.params, &w.target)?,
+    ) else {
+        return Ok(false);
+    };
+    Ok(s.iter()
+        .zip(&t)
+        .find(|(a, b)| a != b)
+        .is_some_and(|(a, b)| b < a))
 }
 
 /// How `a` and `b` differ (the first statement whose relation or marks

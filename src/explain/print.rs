@@ -52,6 +52,11 @@ pub fn call(d: &Directive) -> String {
             depth,
             sizes,
         } => format!("tile_band({}, {depth}, {})", beta(b), beta(sizes)),
+        Directive::Grain {
+            beta: b,
+            depth,
+            factor,
+        } => format!("grain({}, {depth}, {factor})", beta(b)),
         Directive::Parallelize {
             beta: b,
             depth,
@@ -136,9 +141,7 @@ pub fn comment(d: &Directive) -> String {
             } else {
                 format!("{k}·")
             };
-            // A loop skewed by an inner one runs as a wavefront of it.
-            let wavefront = if other > depth { ": a wavefront" } else { "" };
-            format!("skew: loop {depth} becomes itself {sign} {times}loop {other}{wavefront}")
+            format!("skew: loop {depth} becomes itself {sign} {times}loop {other}")
         }
         Directive::Shift {
             depth,
@@ -175,6 +178,9 @@ pub fn comment(d: &Directive) -> String {
                 "tile loops {depth} to {last} by {}: tile loops around them, then the loops in a tile",
                 by.join(" × ")
             )
+        }
+        Directive::Grain { depth, factor, .. } => {
+            format!("loop {depth} runs on multiples of {factor}: a stride of {factor}")
         }
         Directive::Embed { .. } => {
             "a loop of one iteration around the statement, for a constant date".to_string()

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use super::reduction::ReductionOp;
 use super::Scop;
-use crate::poly::{parse_basic_map, BasicMap, ConstraintKind};
+use crate::poly::{parse_basic_map, BasicMap, Constraint, ConstraintKind, PolyError};
 
 /// A mark on an α dimension (a loop), as the directives set them.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -126,6 +126,31 @@ impl StatementSchedule {
         (0..=self.depth())
             .map(|k| constant_date(p, beta_date(k)))
             .collect()
+    }
+
+    /// The dates of the instance `point` (values of the iterators) for
+    /// the parameters' values `params`, from the piece that holds it;
+    /// `None` when none does. Exact: one Omega test per piece, on its
+    /// rows with every input fixed.
+    pub fn dates_at(&self, params: &[i64], point: &[i64]) -> Result<Option<Vec<i64>>, PolyError> {
+        for piece in &self.pieces {
+            let space = piece.space();
+            if space.n_param() != params.len() || space.n_in() != point.len() {
+                return Err(PolyError::SpaceMismatch { op: "dates_at" });
+            }
+            let mut fixed = piece.clone();
+            let n = fixed.n_cols();
+            for (k, &v) in params.iter().chain(point).enumerate() {
+                let mut coeffs = vec![0; n];
+                coeffs[k] = 1;
+                fixed.add(Constraint::eq(coeffs, -v));
+            }
+            if let Some(p) = fixed.sample()? {
+                let first = params.len() + point.len();
+                return Ok(p.get(first..first + self.n_dates()).map(<[i64]>::to_vec));
+            }
+        }
+        Ok(None)
     }
 }
 
@@ -354,4 +379,33 @@ pub struct StatementScheduleJson {
     pub pieces: Vec<String>,
     #[serde(default)]
     pub marks: Vec<Vec<Mark>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tile date is a floor: `dates_at` gives it for a point, from
+    /// the piece that holds the point.
+    #[test]
+    fn dates_at_gives_the_dates_of_one_instance() {
+        let piece = |text: &str| parse_basic_map(text).expect("a map");
+        let st = StatementSchedule {
+            pieces: vec![
+                piece("[n] -> { S[i] -> [0, c, 0, i, 0] : 4c <= i <= 4c + 3 and 0 <= i < 8 }"),
+                piece("[n] -> { S[i] -> [1, i, 0, 0, 0] : 8 <= i < n }"),
+            ],
+            marks: vec![Vec::new(), Vec::new()],
+        };
+        assert_eq!(
+            st.dates_at(&[20], &[6]).expect("exact"),
+            Some(vec![0, 1, 0, 6, 0])
+        );
+        assert_eq!(
+            st.dates_at(&[20], &[9]).expect("exact"),
+            Some(vec![1, 9, 0, 0, 0])
+        );
+        assert_eq!(st.dates_at(&[20], &[30]).expect("exact"), None);
+        assert!(st.dates_at(&[], &[6]).is_err());
+    }
 }
