@@ -321,7 +321,7 @@ pub fn apply(
 /// The exact check of `next`, [`rewrite`]'s result for `directive` on
 /// `schedule`, which must be legal for `deps`: the first way `next` is
 /// illegal, or `None`. Where every pair of instances keeps its order
-/// (the same pieces: a mark; or a `stripmine` that [`preserves_order`]),
+/// (the same pieces: a mark; or a `stripmine` that `preserves_order`),
 /// only the marks are checked; the loops an `unroll_jam` marks were
 /// proven by the rewrite, and those of `known` (earlier rewrites'
 /// [`proven_jams`], for all of `deps`) hold where their pieces are the

@@ -1479,7 +1479,13 @@ fn only_gcc_uninitialised_guesses_are_checked_again() {
 /// were complete, and their lengths against the sequences'.
 pub mod explain_stats {
     use polyc::explain::{Explanation, Step};
+    use std::collections::BTreeMap;
     use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    use std::sync::Mutex;
+
+    /// Partial explanations by the gap's reason (its words before the
+    /// first `(` or `;`).
+    static REASONS: Mutex<BTreeMap<String, usize>> = Mutex::new(BTreeMap::new());
 
     static COMPLETE: AtomicUsize = AtomicUsize::new(0);
     static COMPLETE_AUTO: AtomicUsize = AtomicUsize::new(0);
@@ -1492,8 +1498,12 @@ pub mod explain_stats {
     /// counted by their `;`, a group's each). Lengths are compared for
     /// sequences without `auto(...)`, whose one call stands for many.
     pub fn record(e: &Explanation, accepted: &[String]) {
-        if e.gap.is_some() {
+        if let Some(gap) = &e.gap {
             PARTIAL.fetch_add(1, Relaxed);
+            let reason = gap.reason.split(['(', ';']).next().unwrap_or("").trim();
+            if let Ok(mut reasons) = REASONS.lock() {
+                *reasons.entry(reason.to_string()).or_default() += 1;
+            }
             return;
         }
         if accepted.iter().any(|t| t.contains("auto(")) {
@@ -1517,9 +1527,18 @@ pub mod explain_stats {
         }
     }
 
-    /// One line for the run's summary.
+    /// The run's summary: one line, then one per reason of the partial
+    /// explanations.
     pub fn summary() -> String {
-        format!(
+        let reasons: String = REASONS
+            .lock()
+            .map(|r| {
+                r.iter()
+                    .map(|(why, n)| format!("\n    partial {n:>4}: {why}"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let line = format!(
             "explained: {} complete after auto(...), {} complete without ({} directives \
              for {} given; {} over 1.5x), {} partial",
             COMPLETE_AUTO.load(Relaxed),
@@ -1528,6 +1547,7 @@ pub mod explain_stats {
             GIVEN.load(Relaxed),
             LONGER.load(Relaxed),
             PARTIAL.load(Relaxed)
-        )
+        );
+        format!("{line}{reasons}")
     }
 }
