@@ -33,11 +33,15 @@ pub const MAX_CELLS: usize = 1 << 21;
 /// An answer (a point, or `None` for no integer point) and the work it took.
 pub(super) type Answer = (Option<Vec<i64>>, u64);
 
+/// The questions kept under one hash.
+type Bucket = Vec<(Vec<i64>, Answer)>;
+
 #[derive(Default)]
 struct Memo {
     /// Each question, flat ([`encode`]), with its answer, by the hash of
-    /// the question.
-    entries: HashMap<u64, Vec<(Vec<i64>, Answer)>>,
+    /// the question (a hash already: the map's own hasher is one multiply,
+    /// not SipHash).
+    entries: HashMap<u64, Bucket, BuildHasherDefault<RowHasher>>,
     /// The coefficients the questions hold together.
     cells: usize,
     /// The question being asked, flat: one buffer, reused.
