@@ -319,20 +319,26 @@ fn grouped(
     let mut schedule = Schedule::original(scop);
     let mut legal = schedule.clone();
     let mut open: Vec<Directive> = Vec::new();
-    // The last violation found inside the open group, its dependence
-    // numbered in `deps`: while a schedule still breaks it, that schedule
+    // The violations found inside the open group, their dependences
+    // numbered in `deps`: while a schedule still breaks one, that schedule
     // is illegal without a test of every dependence.
-    let mut witness: Option<Violation> = None;
+    let mut witnesses: Vec<Violation> = Vec::new();
     // The loops `unroll_jam` proved jammable (for every dependence), kept
     // for the checks after it.
     let mut proven: Vec<ProvenJam> = Vec::new();
     for (d, next) in found.iter().zip(after) {
         let before = std::mem::replace(&mut schedule, next.clone());
         open.push(d.clone());
-        if let Some(w) = &witness {
+        proven.extend(apply::proven_jams(&before, d).map_err(|e| refused(d, e))?);
+        let mut broken = false;
+        for w in &witnesses {
             if still_violated(&schedule, &deps[w.dependence], w)? {
-                continue;
+                broken = true;
+                break;
             }
+        }
+        if broken {
+            continue;
         }
         // The dependences of the statements whose schedule changed since
         // the last legal one: the others are respected as they were.
@@ -348,7 +354,6 @@ fn grouped(
         let near: Vec<Dependence> = touched.iter().map(|&k| deps[k].clone()).collect();
         // From a legal schedule, the check `apply` runs after the
         // directive (only the marks where no pair changes order).
-        proven.extend(apply::proven_jams(&before, d).map_err(|e| refused(d, e))?);
         let illegal = if open.len() == 1 {
             apply::illegality_after(scop, &near, &before, d, &schedule, &proven)
                 .map_err(|e| refused(d, e))?
@@ -358,7 +363,7 @@ fn grouped(
         match illegal {
             None => {
                 legal = schedule.clone();
-                witness = None;
+                witnesses.clear();
                 steps.push(if open.len() == 1 {
                     Step::One(open.remove(0))
                 } else {
@@ -367,9 +372,9 @@ fn grouped(
             }
             Some(Illegal::Violation(mut v)) => {
                 v.dependence = touched[v.dependence];
-                witness = Some(v);
+                witnesses.push(v);
             }
-            Some(_) => witness = None,
+            Some(_) => {}
         }
     }
     // After a gap the last steps may need the ones not found: they are

@@ -141,7 +141,14 @@ pub fn comment(d: &Directive) -> String {
             } else {
                 format!("{k}·")
             };
-            format!("skew: loop {depth} becomes itself {sign} {times}loop {other}")
+            // An outer loop skewed by an inner one runs over their
+            // diagonals.
+            let wavefront = if other > depth {
+                format!(": a wavefront over loops {depth} and {other}")
+            } else {
+                String::new()
+            };
+            format!("skew: loop {depth} becomes itself {sign} {times}loop {other}{wavefront}")
         }
         Directive::Shift {
             depth,
