@@ -306,8 +306,9 @@ fn shortest_prefix(betas: &[Vec<i64>], loop_beta: &[i64]) -> Vec<i64> {
 
 /// `found` as steps: each directive alone where the schedule after it
 /// (`after`, from [`apply::rewrite`]) is legal, else in a group that runs
-/// until the schedule is legal again; and the schedule the steps give. When `partial` (a gap stopped the
-/// recovery), directives after the last legal schedule are left out.
+/// until the schedule is legal again; and the schedule the steps give.
+/// When `partial` (a gap stopped the recovery), directives after the last
+/// legal schedule are left out.
 fn grouped(
     scop: &Scop,
     deps: &[Dependence],

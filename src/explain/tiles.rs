@@ -5,9 +5,9 @@
 //! stands for. For the target's tile dates, outermost first, a tile whose
 //! point loop is at current depth `d` is `stripmine` of the loop at `d`
 //! (every statement in that loop gets it, and each must have a tile of
-//! that loop in the target, at the same depth where it has one), then moved outwards by `interchange`s with the loops
-//! before it until each loop before it stands for an earlier target
-//! depth. Then the tiles of a wavefront (`T₀ + T₁`) get their `skew`s,
+//! that loop in the target, at the same depth where it has one), then
+//! moved outwards by `interchange`s with the loops before it until each
+//! loop before it stands for an earlier target depth. Then the tiles of a wavefront (`T₀ + T₁`) get their `skew`s,
 //! each after the skews of the tile dates it adds. Where the statements
 //! of a loop do not agree, the phase gives up; the caller keeps what came
 //! before it.
@@ -220,6 +220,7 @@ fn skews(
     target: &[StatementShape],
     stands: &[Vec<usize>],
 ) -> Result<bool, ExplainError> {
+    let mut given: Vec<Directive> = Vec::new();
     for (s, shape) in target.iter().enumerate() {
         let mut done: Vec<usize> = shape
             .tiles
@@ -250,7 +251,8 @@ fn skews(
                     factor: -factor,
                 };
                 // A statement sharing both loops gave it already.
-                if !r.found.contains(&d) {
+                if !given.contains(&d) {
+                    given.push(d.clone());
                     r.push(d)?;
                 }
             }
