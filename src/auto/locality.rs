@@ -324,7 +324,7 @@ fn access_score(subscripts: &[Vec<i64>], step: &(Vec<i128>, i128)) -> i64 {
 /// The subscripts of an access as rows of iterator coefficients (`n`
 /// iterators), when each output dimension is fixed by one equality of the
 /// access's only disjunct; `None` otherwise.
-fn subscript_rows(relation: &Map, n: usize) -> Option<Vec<Vec<i64>>> {
+pub(crate) fn subscript_rows(relation: &Map, n: usize) -> Option<Vec<Vec<i64>>> {
     let [basic] = relation.basics() else {
         return None;
     };

@@ -1,5 +1,6 @@
 //! Automatic schedulers: Feautrier's and Pluto's as isl implements them
-//! (the Verdoolaege & Janssens report, §6–7). Being built (issue 15):
+//! (the Verdoolaege & Janssens report, §6–7), and the spatial scheduler of
+//! Zinenko et al. (CC'18), which chooses Pluto's band members for reuse:
 //!
 //! * [`graph`]: one node per statement, one edge per dependence disjunct,
 //!   with the Farkas forms of each computed once;
@@ -8,6 +9,9 @@
 //! * [`coalescing`]: no row that runs two loops as one (`100i + j`);
 //! * [`independence`] and [`pluto`]: one permutable band, its members
 //!   linearly independent, coincident while they can be;
+//! * [`reuse`] and [`spatial`]: each statement's reuse groups, and the
+//!   spatial scheduler's band, whose members keep that reuse inside one
+//!   iteration, temporal then spatial, group by group;
 //! * [`scheduler`]: the driver, bands from the outside in;
 //! * [`tree`]: the result as a tree and in Clay form;
 //! * [`locality`]: which member of a band runs innermost, and the tile
@@ -35,7 +39,9 @@ mod ilp;
 mod independence;
 mod locality;
 mod pluto;
+mod reuse;
 mod scheduler;
+mod spatial;
 mod subtree;
 mod tiling;
 mod tree;
@@ -44,7 +50,7 @@ mod tree;
 mod minimiser_bench;
 
 pub use choice::BandChoice;
-pub use scheduler::{Algorithm, Fusion, ScheduleFailure};
+pub use scheduler::{Algorithm, Fusion, ScheduleFailure, SpatialOptions};
 pub use subtree::schedule_nest;
 
 use crate::apply::jam_proof::ProvenJam;

@@ -85,13 +85,41 @@ pub(crate) fn pluto_band(
 }
 
 /// The ILP of one member, its non-trivial lexmin by the report's search.
-fn member(
+pub(super) fn member(
     graph: &Graph,
     active: &[usize],
     regions: &[(usize, Vec<Vec<i64>>)],
     coincidence: bool,
 ) -> Result<Option<Vec<AffineRow>>, PolyError> {
+    let (mut m, _) = member_ilp(graph, active, coincidence, 0)?;
+    m.ilp.settle()?;
+    let significant = m.bound.to_vec();
+    nontrivial_lexmin(&m.ilp, &m.vars, regions, &significant, Better::ZeroFirst)?
+        .map(|values| m.vars.iter().map(|v| read_row(v, &values)).collect())
+        .transpose()
+}
+
+/// A band member's ILP, unsettled: `n_head` variables first, for the
+/// caller to define (the spatial scheduler's reuse terms; they come
+/// before everything else in priority), then Pluto's (module doc), under
+/// validity on every active edge, coincidence when asked, the proximity
+/// bound and no coalescing.
+pub(super) struct MemberIlp {
+    pub ilp: Ilp,
+    pub vars: Vec<RowVars>,
+    /// The bound terms, `Σ (m⁺_p + m⁻_p)` and `m₀`.
+    pub bound: [usize; 2],
+}
+
+/// [`MemberIlp`] and its head variables.
+pub(super) fn member_ilp(
+    graph: &Graph,
+    active: &[usize],
+    coincidence: bool,
+    n_head: usize,
+) -> Result<(MemberIlp, Vec<usize>), PolyError> {
     let mut ilp = Ilp::default();
+    let head: Vec<usize> = (0..n_head).map(|_| ilp.var()).collect();
     let bound_sum = ilp.var();
     let bound_constant = ilp.var();
     let param_sum = ilp.var();
@@ -164,27 +192,62 @@ fn member(
             })?;
         }
     }
-    ilp.settle()?;
+    Ok((
+        MemberIlp {
+            ilp,
+            vars,
+            bound: [bound_sum, bound_constant],
+        },
+        head,
+    ))
+}
+
+/// What makes a later non-trivial solution of the search better than the
+/// best so far, in its `significant` terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Better {
+    /// The report's rule (§6.5.7), for Pluto's two bound terms: it makes
+    /// zero the first term the best left non-zero (required of the ILP,
+    /// so each later case is solved under it).
+    ZeroFirst,
+    /// Its terms are lexicographically smaller (branch and bound: a case
+    /// whose lexmin is not smaller is not explored further). The terms
+    /// must be the ILP's leading variables, so that a case's lexmin bounds
+    /// every solution below it. For objectives whose first term cannot be
+    /// zero (the spatial scheduler's sum of coefficients).
+    Smaller,
+}
+
+/// The lexmin of `ilp` (settled) that is non-trivial for every node of
+/// `regions` (`(node, independence rows)`), by the report's search, later
+/// solutions replacing the best so far when `better`. `None` when there
+/// is none.
+pub(super) fn nontrivial_lexmin(
+    ilp: &Ilp,
+    vars: &[RowVars],
+    regions: &[(usize, Vec<Vec<i64>>)],
+    significant: &[usize],
+    better: Better,
+) -> Result<Option<Vec<i64>>, PolyError> {
     let mut search = Search {
-        vars: &vars,
+        vars,
         regions,
-        significant: [bound_sum, bound_constant],
+        significant,
+        better,
         best: None,
         steps: 0,
     };
-    search.run(&ilp)?;
-    search
-        .best
-        .map(|values| vars.iter().map(|v| read_row(v, &values)).collect())
-        .transpose()
+    search.run(ilp)?;
+    Ok(search.best)
 }
 
 /// The state of the non-trivial search.
 struct Search<'a> {
     vars: &'a [RowVars],
     regions: &'a [(usize, Vec<Vec<i64>>)],
-    /// The bound terms a better solution must make zero, in order.
-    significant: [usize; 2],
+    /// The terms that rank solutions, in order.
+    significant: &'a [usize],
+    better: Better,
     best: Option<Vec<i64>>,
     steps: usize,
 }
@@ -217,10 +280,10 @@ impl Search<'_> {
             return Err(PolyError::StepLimit("the Pluto non-trivial search"));
         }
         let mut with_extra = ilp.clone();
-        if let Some(best) = &self.best {
+        if let (Some(best), Better::ZeroFirst) = (&self.best, self.better) {
             // A later solution must zero the first bound term `best` left
             // non-zero (and so every one before it).
-            for &s in &self.significant {
+            for &s in self.significant {
                 with_extra.require(ConstraintKind::Eq, Lin::var(s));
                 if best[s] != 0 {
                     break;
@@ -230,6 +293,12 @@ impl Search<'_> {
         let Some(sol) = with_extra.integer_lexmin()? else {
             return Ok(Flow::Go);
         };
+        if let (Some(best), Better::Smaller) = (&self.best, self.better) {
+            let terms = |v: &[i64]| self.significant.iter().map(|&s| v[s]).collect::<Vec<_>>();
+            if terms(&sol) >= terms(best) {
+                return Ok(Flow::Go); // nothing below this case is better
+            }
+        }
         let trivial = self.regions.iter().find(|(node, rows)| {
             rows.iter().all(|row| {
                 let v: i128 = row

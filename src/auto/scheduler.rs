@@ -20,8 +20,10 @@ use super::feautrier::{feautrier_row, AffineRow};
 use super::graph::{Edge, Graph, Node};
 use super::independence::independence_rows;
 use super::pluto::pluto_band;
+use super::reuse::{register_pressure, reuse_groups, ReuseGroup};
+use super::spatial::{spatial_band, BandRequest};
 use super::tree::{BandMember, Tree};
-use crate::poly::{Constraint, PolyError};
+use crate::poly::PolyError;
 use crate::scop::{Dependence, Scop};
 
 /// Which scheduler.
@@ -29,6 +31,32 @@ use crate::scop::{Dependence, Scop};
 pub enum Algorithm {
     Feautrier,
     Pluto,
+    /// CC'18's: Pluto's bands, members chosen for temporal and spatial
+    /// reuse ([`super::spatial`]).
+    Spatial(SpatialOptions),
+}
+
+/// What `auto(spatial)` is asked for besides the options every scheduler
+/// takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpatialOptions {
+    /// The cache line in bytes (`line = 64`).
+    pub line: i64,
+    /// The register-pressure limit (`hlim = 32`): above it, a component
+    /// with no coincident outer row is distributed by a Feautrier row.
+    pub hlim: usize,
+    /// The GPU variant (`target = gpu`).
+    pub gpu: bool,
+}
+
+impl Default for SpatialOptions {
+    fn default() -> SpatialOptions {
+        SpatialOptions {
+            line: 64,
+            hlim: 32,
+            gpu: false,
+        }
+    }
 }
 
 /// How much the outermost level may fuse the strongly connected
@@ -112,12 +140,25 @@ pub(crate) fn schedule_tree_below(
 ) -> Result<Tree, ScheduleFailure> {
     let outer = around.iter().map(Vec::len).max().unwrap_or(0);
     let graph = Graph::new(scop, deps)?;
+    let n = graph.nodes.len();
+    let (reuse, pressure) = match algorithm {
+        Algorithm::Spatial(options) => (
+            (0..n)
+                .map(|s| reuse_groups(scop, s, options.line))
+                .collect::<Result<_, _>>()?,
+            (0..n).map(|s| register_pressure(scop, &[s])).collect(),
+        ),
+        _ => (vec![Vec::new(); n], vec![0; n]),
+    };
     let mut state = State {
         n_param: graph.n_param,
         nodes: graph.nodes.clone(),
-        earlier: vec![Vec::new(); graph.nodes.len()],
+        earlier: vec![Vec::new(); n],
         algorithm,
         outer_coincidence,
+        reuse,
+        pressure,
+        coincident_around: vec![false; n],
     };
     let all: Vec<usize> = (0..graph.nodes.len()).collect();
     let members: Vec<BandMember> = (0..outer)
@@ -183,6 +224,12 @@ struct State {
     algorithm: Algorithm,
     /// Whether a Pluto band must start with a coincident member.
     outer_coincidence: bool,
+    /// `auto(spatial)`: per statement, its reuse groups before any row,
+    /// and its register pressure ([`super::reuse`]).
+    reuse: Vec<Vec<ReuseGroup>>,
+    pressure: Vec<usize>,
+    /// Per statement, whether a row around it so far is coincident.
+    coincident_around: Vec<bool>,
 }
 
 impl State {
@@ -242,31 +289,56 @@ impl State {
         let sub = self.subgraph(nodes, &edges);
         let active: Vec<usize> = (0..sub.edges.len()).collect();
         let has_validity = edges.iter().any(|e| e.validity);
-        let use_pluto = self.algorithm == Algorithm::Pluto || !has_validity;
-        if use_pluto {
-            let earlier: Vec<Vec<Vec<i64>>> =
-                nodes.iter().map(|&s| self.earlier[s].clone()).collect();
-            let force = has_validity && self.outer_coincidence;
-            let band = pluto_band(&sub, &active, &earlier, force)?;
-            if !band.is_empty() {
-                let members: Vec<BandMember> = band
-                    .iter()
-                    .map(|m| BandMember {
-                        rows: nodes.iter().copied().zip(m.rows.iter().cloned()).collect(),
-                        coincident: m.coincident,
-                    })
-                    .collect();
-                let mut remaining = edges;
-                for m in &members {
-                    remaining = self.after_row(remaining, &m.rows)?;
+        let earlier: Vec<Vec<Vec<i64>>> = nodes.iter().map(|&s| self.earlier[s].clone()).collect();
+        let band = match self.algorithm {
+            Algorithm::Spatial(options) => {
+                let mut groups = Vec::new();
+                for (k, &s) in nodes.iter().enumerate() {
+                    for g in &self.reuse[s] {
+                        groups.push(ReuseGroup {
+                            node: k,
+                            ..g.after(&self.earlier[s])?
+                        });
+                    }
                 }
-                let child = self.build(nodes, remaining, level + 1)?;
-                return Ok(Tree::Band {
-                    members,
-                    permutable: true,
-                    child: Box::new(child),
-                });
+                let pressure: usize = nodes.iter().map(|&s| self.pressure[s]).sum();
+                let request = BandRequest {
+                    coincident_around: nodes.iter().any(|&s| self.coincident_around[s]),
+                    distribute: has_validity && pressure > options.hlim,
+                    gpu: options.gpu,
+                };
+                spatial_band(&sub, &active, &earlier, &groups, request)?
             }
+            Algorithm::Pluto => {
+                let force = has_validity && self.outer_coincidence;
+                pluto_band(&sub, &active, &earlier, force)?
+            }
+            Algorithm::Feautrier if !has_validity => pluto_band(&sub, &active, &earlier, false)?,
+            Algorithm::Feautrier => Vec::new(),
+        };
+        if !band.is_empty() {
+            let members: Vec<BandMember> = band
+                .iter()
+                .map(|m| BandMember {
+                    rows: nodes.iter().copied().zip(m.rows.iter().cloned()).collect(),
+                    coincident: m.coincident,
+                })
+                .collect();
+            let mut remaining = edges;
+            for m in &members {
+                remaining = self.after_row(remaining, &m.rows)?;
+                if m.coincident {
+                    for &s in nodes {
+                        self.coincident_around[s] = true;
+                    }
+                }
+            }
+            let child = self.build(nodes, remaining, level + 1)?;
+            return Ok(Tree::Band {
+                members,
+                permutable: true,
+                child: Box::new(child),
+            });
         }
         let row = feautrier_row(&sub, &active, true)?
             .ok_or_else(|| ScheduleFailure::Stuck(nodes.to_vec()))?;
@@ -346,23 +418,8 @@ fn at_distance_zero(
     src: &AffineRow,
     tgt: &AffineRow,
 ) -> Result<Option<Edge>, PolyError> {
-    let space = edge.relation.space().clone();
-    let mut coeffs = vec![0; edge.relation.n_cols()];
-    for (slot, (t, s)) in coeffs.iter_mut().zip(tgt.param.iter().zip(&src.param)) {
-        *slot = t.checked_sub(*s).ok_or(PolyError::Overflow)?;
-    }
-    for (j, &c) in src.iter.iter().enumerate() {
-        coeffs[space.in_col(j)] = c.checked_neg().ok_or(PolyError::Overflow)?;
-    }
-    for (j, &c) in tgt.iter.iter().enumerate() {
-        coeffs[space.out_col(j)] = c;
-    }
-    let constant = tgt
-        .constant
-        .checked_sub(src.constant)
-        .ok_or(PolyError::Overflow)?;
     let mut relation = edge.relation.clone();
-    relation.add(Constraint::eq(coeffs, constant));
+    relation.add(edge.distance(src, tgt)?);
     if relation.is_empty()? {
         return Ok(None);
     }
@@ -576,6 +633,69 @@ mod tests {
         assert_eq!(shape, band);
     }
 
+    /// CC'18 §4.4, matrix multiplication on the CPU: the update's band is
+    /// `(i, k, j)`: `i` keeps C's reuse (C comes first: two accesses),
+    /// then `k` keeps B's lines (B is the only group with two free
+    /// subscripts after `i`), and the last member walks the lines of B and
+    /// C. Pluto keeps `(i, j, k)`.
+    #[test]
+    fn spatial_gives_matrix_multiplication_i_k_j() {
+        let spatial = Algorithm::Spatial(SpatialOptions::default());
+        assert_eq!(
+            shape("gemm", spatial, Fusion::Smart),
+            "seq(band[S0:i* | S0:j*] S0; band[S1:i* | S1:k | S1:j*] S1)"
+        );
+        assert_eq!(
+            shape("gemm", Algorithm::Pluto, Fusion::Smart),
+            "seq(band[S0:i* | S0:j*] S0; band[S1:i* | S1:j* | S1:k] S1)"
+        );
+    }
+
+    /// CC'18 §4.7, the GPU variant: the first member walks the lines of B
+    /// and C (`j`, coincident), so that `threadIdx.x` coalesces.
+    #[test]
+    fn spatial_for_the_gpu_starts_matrix_multiplication_with_j() {
+        let gpu = Algorithm::Spatial(SpatialOptions {
+            gpu: true,
+            ..SpatialOptions::default()
+        });
+        let shape = shape("gemm", gpu, Fusion::Smart);
+        assert!(
+            shape.ends_with("band[S1:j* | S1:i* | S1:k] S1)"),
+            "{shape}"
+        );
+    }
+
+    /// CC'18 §4.6, register pressure: jacobi-2d's two sweeps (h = 36) are
+    /// distributed by a Feautrier row under the default limit of 32, as
+    /// isl does (Figure 13). lu (below the limit) keeps a band without coincidence,
+    /// unskewed (a wavefront of tiles), unless the limit is 0; seidel-2d's
+    /// band without coincidence would be skewed, so it gets the Feautrier
+    /// row whatever the limit.
+    #[test]
+    fn spatial_distributes_above_the_register_pressure_limit() {
+        let spatial = SpatialOptions::default();
+        let no_limit = SpatialOptions {
+            hlim: 1000,
+            ..spatial
+        };
+        let zero = SpatialOptions { hlim: 0, ..spatial };
+        assert_eq!(
+            shape("jacobi-2d", Algorithm::Spatial(spatial), Fusion::Smart),
+            shape("jacobi-2d", Algorithm::Pluto, Fusion::Smart)
+        );
+        assert_eq!(
+            shape("lu", Algorithm::Spatial(spatial), Fusion::Smart),
+            "band[S0:i,S1:i,S2:i | S0:k,S1:j,S2:k | S0:j,S1:j,S2:j] seq(S0; S1; S2)"
+        );
+        let distributed = shape("lu", Algorithm::Spatial(zero), Fusion::Smart);
+        assert!(!distributed.starts_with("band[S0:i,S1:i,S2:i | "), "{distributed}");
+        assert_eq!(
+            shape("seidel-2d", Algorithm::Spatial(no_limit), Fusion::Smart),
+            "band[S0:4t+2i+j] band[S0:t* | S0:i*] S0"
+        );
+    }
+
     /// Every test kernel, both schedulers: the schedule is legal (the
     /// exact check every recipe goes through), marks included.
     #[test]
@@ -594,12 +714,28 @@ mod tests {
             };
             for scop in &file.scops {
                 let deps = dependences(scop, &DepOptions::default()).unwrap();
+                let spatial = SpatialOptions::default();
                 for (algorithm, fusion, outer) in [
                     (Algorithm::Feautrier, Fusion::Max, true),
                     (Algorithm::Pluto, Fusion::Max, true),
                     (Algorithm::Pluto, Fusion::Smart, true),
                     (Algorithm::Pluto, Fusion::No, true),
                     (Algorithm::Pluto, Fusion::Smart, false),
+                    (Algorithm::Spatial(spatial), Fusion::Smart, true),
+                    (Algorithm::Spatial(spatial), Fusion::Max, true),
+                    (
+                        Algorithm::Spatial(SpatialOptions { hlim: 0, ..spatial }),
+                        Fusion::Smart,
+                        true,
+                    ),
+                    (
+                        Algorithm::Spatial(SpatialOptions {
+                            gpu: true,
+                            ..spatial
+                        }),
+                        Fusion::Smart,
+                        true,
+                    ),
                 ] {
                     let tree = match schedule_tree(scop, &deps, algorithm, fusion, outer) {
                         Ok(t) => t,

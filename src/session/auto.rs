@@ -8,7 +8,8 @@ use super::{RecipeError, RecipeState};
 use crate::apply::legality::{first_illegality_but_jams, Illegal};
 use crate::apply::tree::set_constant_date;
 use crate::auto::{
-    schedule, schedule_nest, Algorithm, AutoFailure, AutoOptions, AutoSchedule, Fusion, TileSize,
+    schedule, schedule_nest, Algorithm, AutoFailure, AutoOptions, AutoSchedule, Fusion, SpatialOptions,
+    TileSize,
 };
 use crate::lang::recipe::{Call, Value};
 use crate::scop::Schedule;
@@ -24,21 +25,21 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
     };
     let Some(first) = call.args.first() else {
         return Err(refuse(
-            "`auto` needs a scheduler: `auto(pluto)` or `auto(feautrier)`".into(),
+            "`auto` needs a scheduler: `auto(pluto)`, `auto(feautrier)` or `auto(spatial)`".into(),
             "no scheduler named",
         ));
     };
-    let algorithm = match &first.value {
+    let mut algorithm = match &first.value {
         // A bare word in a recipe, a string in a script (`try_auto("pluto")`).
         Value::Ident(name) | Value::Str(name) if name == "pluto" => Algorithm::Pluto,
         Value::Ident(name) | Value::Str(name) if name == "feautrier" => Algorithm::Feautrier,
         Value::Ident(name) | Value::Str(name) if name == "spatial" => {
-            return Err(RecipeError::NotImplemented("`auto(spatial)`".into()))
+            Algorithm::Spatial(SpatialOptions::default())
         }
         _ => {
             return Err(RecipeError::Rejected(
                 Diagnostic::error(
-                    "the scheduler must be `pluto` or `feautrier`",
+                    "the scheduler must be `pluto`, `feautrier` or `spatial`",
                     first.span.clone(),
                 )
                 .with_label("not a scheduler"),
@@ -46,6 +47,11 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
         }
     };
     let mut options = AutoOptions::default();
+    if let Algorithm::Spatial(_) = algorithm {
+        // CC'18's CPU schedules: a band with no coincident member (below
+        // the register-pressure limit) is parallel by a wavefront of tiles.
+        options.wavefront = true;
+    }
     let mut nest: Option<(Vec<i64>, usize)> = None;
     for (k, arg) in call.args.iter().enumerate().skip(1) {
         let bad = |expected: &str| {
@@ -86,6 +92,18 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
                 options.gpu = t == "gpu"
             }
             (Some("target"), _) => return Err(bad("`cpu` or `gpu`")),
+            (Some("line"), &Value::Int(n)) if is_spatial(algorithm) && (1..=MAX_LINE).contains(&n) => {
+                set_spatial(&mut algorithm, |o| o.line = n)
+            }
+            (Some("line"), _) if is_spatial(algorithm) => {
+                return Err(bad(&format!("a size in bytes from 1 to {MAX_LINE}")))
+            }
+            (Some("hlim"), &Value::Int(n)) if is_spatial(algorithm) && (0..=MAX_HLIM).contains(&n) => {
+                set_spatial(&mut algorithm, |o| o.hlim = n as usize)
+            }
+            (Some("hlim"), _) if is_spatial(algorithm) => {
+                return Err(bad(&format!("a number from 0 to {MAX_HLIM}")))
+            }
             (Some("fuse"), value) => {
                 options.fusion = match value {
                     Value::Ident(f) | Value::Str(f) => fusion(f),
@@ -119,15 +137,19 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
                     )
                     .with_label("unknown option")
                     .with_help(
-                        "options: `tile = SIZE | false`, `parallel = true | false`, `fuse = no | smart | max`, `wavefront = true | false`, `unroll_jam = true | false`, `register_tile = true | false`, `target = cpu | gpu`",
+                        "options: `tile = SIZE | false`, `parallel = true | false`, `fuse = no | smart | max`, `wavefront = true | false`, `unroll_jam = true | false`, `register_tile = true | false`, `target = cpu | gpu`; for `spatial`, also `line = BYTES`, `hlim = N`",
                     ),
                 ))
             }
         }
     }
+    if options.gpu {
+        set_spatial(&mut algorithm, |o| o.gpu = true);
+    }
     let name = match algorithm {
         Algorithm::Pluto => "pluto",
         Algorithm::Feautrier => "feautrier",
+        Algorithm::Spatial(_) => "spatial",
     };
     let call_text = match &nest {
         None => format!("auto({name})"),
@@ -204,6 +226,23 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
             format!("`auto({name})`: its schedule could not be checked: {e}"),
             "refused: the schedule is not proven legal",
         )),
+    }
+}
+
+/// The largest cache line `auto(spatial)` accepts, in bytes.
+const MAX_LINE: i64 = 1 << 16;
+
+/// The largest register-pressure limit `auto(spatial)` accepts.
+const MAX_HLIM: i64 = 1 << 20;
+
+fn is_spatial(algorithm: Algorithm) -> bool {
+    matches!(algorithm, Algorithm::Spatial(_))
+}
+
+/// Change `auto(spatial)`'s own options (nothing for other schedulers).
+fn set_spatial(algorithm: &mut Algorithm, change: impl FnOnce(&mut SpatialOptions)) {
+    if let Algorithm::Spatial(options) = algorithm {
+        change(options);
     }
 }
 

@@ -859,6 +859,10 @@ pub fn random_directive(
                 "auto(pluto, register_tile = false);",
                 "auto(pluto, target = gpu);",
                 "auto(pluto, target = gpu, tile = 4);",
+                "auto(spatial);",
+                "auto(spatial, hlim = 0, tile = 4);",
+                "auto(spatial, line = 16);",
+                "auto(spatial, target = gpu);",
             ])
             .to_string();
     }
@@ -879,7 +883,7 @@ pub fn random_directive(
         nests.dedup();
         if let Some(b) = nests.get(rng.below(nests.len().max(1))) {
             let b = b.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
-            let scheduler = rng.pick(&["pluto", "pluto", "feautrier"]);
+            let scheduler = rng.pick(&["pluto", "pluto", "feautrier", "spatial"]);
             let options = rng.pick(&[
                 "",
                 "",

@@ -1,0 +1,309 @@
+//! One band of the spatial scheduler (Zinenko et al., CC'18, §4): Pluto's
+//! band ([`super::pluto`]) whose members are chosen first for the reuse
+//! they keep inside one iteration, temporal then spatial, group by group.
+//!
+//! **CPU** (§4.6). Every member but the last minimises the paper's ILP (3):
+//!
+//! ```text
+//!   T₁, S₁, T₂, S₂, …,  then Pluto's terms (bound, parameters, coefficients)
+//! ```
+//!
+//! where group `g` (in [`weighing_order`]: more free subscripts first,
+//! then more accesses) has `T_g = Σ |c·d|` over its temporal moves and
+//! `S_g = |c·d|` for its spatial move ([`super::reuse`]): a row that walks
+//! a group's reuse comes as late as possible. The last member minimises
+//! ILP (4): the sum of the coefficients first (no skew where a permutation
+//! does), then the number of spatial groups it does *not* walk (`e_g ≤
+//! c·d`, `e_g ≤ 1`), so that the innermost loop walks along lines.
+//! Coincidence is asked of a member only while no coincident row exists
+//! around or in the band (one parallel loop is enough). When the first
+//! member cannot be coincident, statements whose register pressure
+//! exceeds the limit get a Feautrier row instead (the caller's, which
+//! distributes them); otherwise the band goes on without coincidence and
+//! its tiles run as a wavefront.
+//!
+//! Two departures from the paper, both measured (docs/performance.md,
+//! "`auto(spatial)`"): coincidence is asked of the last rows too (the
+//! paper gives it up when two rows are left, which left jacobi-1d's
+//! sweeps fused and sequential inside the time loop: 0.30× of gcc), and a
+//! band that gave up coincidence is kept only when it has two members or
+//! more and none is skewed; otherwise the Feautrier row is taken. lu's
+//! band `(i, k, j)` runs as a wavefront of tiles 1.9× faster than with
+//! the Feautrier row; seidel-2d's skewed `(t, t + i, 2t + i + j)` 0.6×
+//! as fast (gcc vectorises no skewed point loop).
+//!
+//! **GPU** (§4.7). The first member minimises ILP (4) with coincidence, so
+//! that the outer parallel loop walks along lines (coalescing); when it
+//! walks none, Pluto's first member is taken instead; the band then goes
+//! on as Pluto's. No coincident first member: the caller's Feautrier row.
+//!
+//! Whether a member is coincident is decided exactly at the end
+//! ([`super::graph::Edge::is_at_distance_zero`]), so that the tiling's
+//! marks follow the rows, not the requests.
+
+use super::feautrier::{read_row, AffineRow};
+use super::graph::Graph;
+use super::ilp::{Ilp, Lin, RowVars};
+use super::independence::independence_rows;
+use super::pluto::{member, member_ilp, nontrivial_lexmin, Better, Member};
+use super::reuse::{weighing_order, ReuseGroup};
+use crate::poly::{ConstraintKind, PolyError};
+
+/// What a spatial band is asked for besides its graph.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BandRequest {
+    /// Some statement of the band has a coincident row around it.
+    pub coincident_around: bool,
+    /// The register pressure exceeds the limit: no coincident first
+    /// member means a Feautrier row (distribution), not a wavefront band.
+    pub distribute: bool,
+    /// The GPU variant.
+    pub gpu: bool,
+}
+
+/// A band for the nodes of `graph` over the `active` edges, given each
+/// node's earlier rows (`earlier[node]`) and the reuse groups of the nodes
+/// as those rows leave them (`groups`, nodes in `graph`'s numbering).
+/// Empty when the caller should take a Feautrier row.
+pub(crate) fn spatial_band(
+    graph: &Graph,
+    active: &[usize],
+    earlier: &[Vec<Vec<i64>>],
+    groups: &[ReuseGroup],
+    request: BandRequest,
+) -> Result<Vec<Member>, PolyError> {
+    let mut earlier = earlier.to_vec();
+    let mut groups = groups.to_vec();
+    let mut band: Vec<Member> = Vec::new();
+    let mut have_coincident = request.coincident_around;
+    // Whether the band's first member gave up coincidence.
+    let mut relaxed = false;
+    loop {
+        let independence: Vec<Vec<Vec<i64>>> = graph
+            .nodes
+            .iter()
+            .zip(&earlier)
+            .map(|(node, rows)| independence_rows(rows, node.n_iter))
+            .collect::<Result<_, _>>()?;
+        let free = independence.iter().map(Vec::len).max().unwrap_or(0);
+        if free == 0 {
+            return Ok(worth_a_wavefront(band, relaxed));
+        }
+        let regions: Vec<(usize, Vec<Vec<i64>>)> = independence
+            .into_iter()
+            .enumerate()
+            .filter(|(_, k)| k.len() == free)
+            .collect();
+        let ask = Ask {
+            graph,
+            active,
+            regions: &regions,
+            groups: &groups,
+        };
+        let rows = if request.gpu {
+            match gpu_member(&ask, band.is_empty())? {
+                Some(rows) => Some(rows),
+                None if band.is_empty() => return Ok(band),
+                None => None,
+            }
+        } else {
+            let want = !have_coincident;
+            let last = free == 1;
+            match ask.cpu_row(want, last)? {
+                Some(rows) => Some(rows),
+                None if want && band.is_empty() && request.distribute => return Ok(band),
+                None if want => {
+                    relaxed |= band.is_empty();
+                    ask.cpu_row(false, last)?
+                }
+                None => None,
+            }
+        };
+        let Some(rows) = rows else {
+            return Ok(worth_a_wavefront(band, relaxed));
+        };
+        let coincident = is_coincident(graph, active, &rows)?;
+        have_coincident |= coincident;
+        for (node, row) in rows.iter().enumerate() {
+            earlier[node].push(row.iter.clone());
+        }
+        groups = groups
+            .iter()
+            .map(|g| g.after(&earlier[g.node]))
+            .collect::<Result<_, _>>()?;
+        band.push(Member { rows, coincident });
+    }
+}
+
+/// `band`, or none (the caller's Feautrier row) when its first member gave
+/// up coincidence (`relaxed`) and its tiles would not make a wavefront
+/// worth having: one member, or a skewed member (two iterators or more in
+/// one statement's row), whose point loops gcc does not vectorise
+/// (module doc).
+fn worth_a_wavefront(band: Vec<Member>, relaxed: bool) -> Vec<Member> {
+    let skewed = |m: &Member| {
+        m.rows
+            .iter()
+            .any(|r| r.iter.iter().filter(|&&c| c != 0).count() > 1)
+    };
+    if relaxed && (band.len() < 2 || band.iter().any(skewed)) {
+        return Vec::new();
+    }
+    band
+}
+
+/// The GPU variant's member: the first walks lines if it can (module
+/// doc); the others, and a first that walks none, are Pluto's, coincident
+/// while they can be.
+fn gpu_member(ask: &Ask<'_>, first: bool) -> Result<Option<Vec<AffineRow>>, PolyError> {
+    if first {
+        let walking = ask.lines_row(true)?;
+        if let Some((rows, walked)) = walking {
+            if walked > 0 {
+                return Ok(Some(rows));
+            }
+        } else {
+            return Ok(None);
+        }
+    }
+    match ask.pluto_row(true)? {
+        Some(rows) => Ok(Some(rows)),
+        None if first => Ok(None),
+        None => ask.pluto_row(false),
+    }
+}
+
+/// One member's question: the graph, its active edges, the nodes that must
+/// take an independent row, the reuse left.
+struct Ask<'a> {
+    graph: &'a Graph,
+    active: &'a [usize],
+    regions: &'a [(usize, Vec<Vec<i64>>)],
+    groups: &'a [ReuseGroup],
+}
+
+impl Ask<'_> {
+    /// ILP (3), or ILP (4) for the `last` row.
+    fn cpu_row(&self, coincidence: bool, last: bool) -> Result<Option<Vec<AffineRow>>, PolyError> {
+        if last {
+            return Ok(self.lines_row(coincidence)?.map(|(rows, _)| rows));
+        }
+        self.reuse_row(coincidence)
+    }
+
+    /// Pluto's member (no reuse terms).
+    fn pluto_row(&self, coincidence: bool) -> Result<Option<Vec<AffineRow>>, PolyError> {
+        member(self.graph, self.active, self.regions, coincidence)
+    }
+
+    /// ILP (3): each group's temporal, then spatial, distance first.
+    fn reuse_row(&self, coincidence: bool) -> Result<Option<Vec<AffineRow>>, PolyError> {
+        // (group, the moves its term sums): temporal, then spatial.
+        let mut terms: Vec<(usize, Vec<Vec<i64>>)> = Vec::new();
+        for g in weighing_order(self.groups) {
+            let group = &self.groups[g];
+            if !group.temporal.is_empty() {
+                terms.push((group.node, group.temporal.clone()));
+            }
+            if let Some(d) = &group.spatial {
+                terms.push((group.node, vec![d.clone()]));
+            }
+        }
+        let (mut m, head) = member_ilp(self.graph, self.active, coincidence, terms.len())?;
+        for (&var, (node, moves)) in head.iter().zip(&terms) {
+            // var = Σ a_d, a_d ≥ ±c·d: at the minimum, Σ |c·d|.
+            let mut sum = Lin::var(var);
+            for d in moves {
+                let along = along(&m.vars[*node], d)?;
+                let a = m.ilp.var();
+                m.ilp
+                    .require(ConstraintKind::Ineq, Lin::var(a).sub(&along)?);
+                m.ilp
+                    .require(ConstraintKind::Ineq, Lin::var(a).add(&along)?);
+                sum = sum.sub(&Lin::var(a))?;
+            }
+            m.ilp.require(ConstraintKind::Eq, sum);
+        }
+        m.ilp.settle()?;
+        let significant: Vec<usize> = head.iter().chain(&m.bound).copied().collect();
+        self.solve(&m.ilp, &m.vars, &significant)
+    }
+
+    /// ILP (4): the sum of the coefficients, then the spatial groups not
+    /// walked forwards; the row and how many groups it walks.
+    fn lines_row(&self, coincidence: bool) -> Result<Option<(Vec<AffineRow>, usize)>, PolyError> {
+        let (mut m, head) = member_ilp(self.graph, self.active, coincidence, 2)?;
+        let (total, unwalked) = (head[0], head[1]);
+        let coeffs: Vec<usize> = m
+            .vars
+            .iter()
+            .flat_map(|v| v.iter.iter().flat_map(|&(minus, plus)| [minus, plus]))
+            .collect();
+        m.ilp.define_sum(total, &coeffs)?;
+        let spatial: Vec<(usize, &Vec<i64>)> = self
+            .groups
+            .iter()
+            .filter_map(|g| Some((g.node, g.spatial.as_ref()?)))
+            .collect();
+        // unwalked = G − Σ e_g, with e_g ≤ 1 and e_g ≤ c·d.
+        let count = i64::try_from(spatial.len()).map_err(|_| PolyError::Overflow)?;
+        let mut sum = Lin::var(unwalked).with_constant(-count);
+        let mut walks = Vec::new();
+        for (node, d) in spatial {
+            let e = m.ilp.var();
+            walks.push(e);
+            m.ilp
+                .require(ConstraintKind::Ineq, Lin::term(-1, e).with_constant(1));
+            let along = along(&m.vars[node], d)?;
+            m.ilp
+                .require(ConstraintKind::Ineq, along.sub(&Lin::var(e))?);
+            sum = sum.add(&Lin::var(e))?;
+        }
+        m.ilp.require(ConstraintKind::Eq, sum);
+        m.ilp.settle()?;
+        let Some(values) = nontrivial_lexmin(&m.ilp, &m.vars, self.regions, &head, Better::Smaller)? else {
+            return Ok(None);
+        };
+        let walked = walks.iter().filter(|&&e| values[e] == 1).count();
+        let rows = read_rows(&m.vars, &values)?;
+        Ok(Some((rows, walked)))
+    }
+
+    fn solve(
+        &self,
+        ilp: &Ilp,
+        vars: &[RowVars],
+        significant: &[usize],
+    ) -> Result<Option<Vec<AffineRow>>, PolyError> {
+        nontrivial_lexmin(ilp, vars, self.regions, significant, Better::Smaller)?
+            .map(|values| read_rows(vars, &values))
+            .transpose()
+    }
+}
+
+/// `c·d` for a node's row variables `v`.
+fn along(v: &RowVars, d: &[i64]) -> Result<Lin, PolyError> {
+    let mut e = Lin::constant(0);
+    for (j, &a) in d.iter().enumerate() {
+        if a != 0 {
+            e = e.add(&v.iter_coeff(j)?.scale(a)?)?;
+        }
+    }
+    Ok(e)
+}
+
+fn read_rows(vars: &[RowVars], values: &[i64]) -> Result<Vec<AffineRow>, PolyError> {
+    vars.iter().map(|v| read_row(v, values)).collect()
+}
+
+/// Whether every active validity edge is at distance zero on `rows`.
+/// Exact.
+fn is_coincident(graph: &Graph, active: &[usize], rows: &[AffineRow]) -> Result<bool, PolyError> {
+    for &e in active {
+        let edge = &graph.edges[e];
+        if edge.validity && !edge.is_at_distance_zero(&rows[edge.source], &rows[edge.target])? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
