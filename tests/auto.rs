@@ -19,7 +19,10 @@ pub(crate) const SCHEDULERS: &[(&str, &str)] = &[
     ("pluto-max", "auto(pluto, fuse = max);\n"),
     ("pluto-wavefront", "auto(pluto, wavefront = true);\n"),
     ("spatial", "auto(spatial);\n"),
-    ("spatial-distributing", "auto(spatial, hlim = 0, tile = 8);\n"),
+    (
+        "spatial-distributing",
+        "auto(spatial, hlim = 0, tile = 8);\n",
+    ),
 ];
 
 /// [`common::GENERATED_FLAGS`] less gcc's `-Warray-bounds`, for the same

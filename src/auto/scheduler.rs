@@ -660,10 +660,7 @@ mod tests {
             ..SpatialOptions::default()
         });
         let shape = shape("gemm", gpu, Fusion::Smart);
-        assert!(
-            shape.ends_with("band[S1:j* | S1:i* | S1:k] S1)"),
-            "{shape}"
-        );
+        assert!(shape.ends_with("band[S1:j* | S1:i* | S1:k] S1)"), "{shape}");
     }
 
     /// CC'18 §4.6, register pressure: jacobi-2d's two sweeps (h = 36) are
@@ -689,7 +686,10 @@ mod tests {
             "band[S0:i,S1:i,S2:i | S0:k,S1:j,S2:k | S0:j,S1:j,S2:j] seq(S0; S1; S2)"
         );
         let distributed = shape("lu", Algorithm::Spatial(zero), Fusion::Smart);
-        assert!(!distributed.starts_with("band[S0:i,S1:i,S2:i | "), "{distributed}");
+        assert!(
+            !distributed.starts_with("band[S0:i,S1:i,S2:i | "),
+            "{distributed}"
+        );
         assert_eq!(
             shape("seidel-2d", Algorithm::Spatial(no_limit), Fusion::Smart),
             "band[S0:4t+2i+j] band[S0:t* | S0:i*] S0"

@@ -261,7 +261,9 @@ impl Ask<'_> {
         }
         m.ilp.require(ConstraintKind::Eq, sum);
         m.ilp.settle()?;
-        let Some(values) = nontrivial_lexmin(&m.ilp, &m.vars, self.regions, &head, Better::Smaller)? else {
+        let Some(values) =
+            nontrivial_lexmin(&m.ilp, &m.vars, self.regions, &head, Better::Smaller)?
+        else {
             return Ok(None);
         };
         let walked = walks.iter().filter(|&&e| values[e] == 1).count();

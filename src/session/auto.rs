@@ -8,8 +8,8 @@ use super::{RecipeError, RecipeState};
 use crate::apply::legality::{first_illegality_but_jams, Illegal};
 use crate::apply::tree::set_constant_date;
 use crate::auto::{
-    schedule, schedule_nest, Algorithm, AutoFailure, AutoOptions, AutoSchedule, Fusion, SpatialOptions,
-    TileSize,
+    schedule, schedule_nest, Algorithm, AutoFailure, AutoOptions, AutoSchedule, Fusion,
+    SpatialOptions, TileSize,
 };
 use crate::lang::recipe::{Call, Value};
 use crate::scop::Schedule;
@@ -103,6 +103,15 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
             }
             (Some("hlim"), _) if is_spatial(algorithm) => {
                 return Err(bad(&format!("a number from 0 to {MAX_HLIM}")))
+            }
+            (Some(name @ ("line" | "hlim")), _) => {
+                return Err(RecipeError::Rejected(
+                    Diagnostic::error(
+                        format!("`{name}` is an option of `auto(spatial)` only"),
+                        arg.span.clone(),
+                    )
+                    .with_label("not an option of this scheduler"),
+                ))
             }
             (Some("fuse"), value) => {
                 options.fusion = match value {
