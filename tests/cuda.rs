@@ -219,6 +219,17 @@ fn every_kernel_runs_on_the_shim_with_auto_gpu() {
     insta::assert_snapshot!(refused.join("\n"));
 }
 
+/// With `auto(spatial, target = gpu)` (CC'18's GPU variant: the first
+/// member walks the most lines): the same.
+#[test]
+fn every_kernel_runs_on_the_shim_with_auto_spatial_gpu() {
+    let dir = common::scratch("cuda-auto-spatial-recipe");
+    let recipe = dir.join("auto-spatial-gpu.poly");
+    std::fs::write(&recipe, "auto(spatial, target = gpu);\n").expect("write");
+    let refused = every_kernel_on_the_shim("cuda-auto-spatial", Some(&recipe));
+    insta::assert_snapshot!(refused.join("\n"));
+}
+
 /// Every test kernel through `--target cuda` (with `recipe`), run on the
 /// shim and compiled by nvcc if there is one: the refusals, one line each.
 fn every_kernel_on_the_shim(scratch: &str, recipe: Option<&Path>) -> Vec<String> {

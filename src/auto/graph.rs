@@ -12,7 +12,6 @@
 //! become one edge.
 
 use super::coalescing::extents;
-use super::feautrier::AffineRow;
 use crate::poly::{nonnegative_forms, BasicMap, Constraint, PolyError};
 use crate::scop::{DepKind, Dependence, Scop};
 
@@ -65,44 +64,6 @@ impl Edge {
             relation,
             forms,
         })
-    }
-}
-
-impl Edge {
-    /// The distance `tgt(y) − src(x)` of the rows `src` (of its source)
-    /// and `tgt` (of its target) on the pairs `x → y`, as the row
-    /// `distance = 0` over the relation's columns. Exact.
-    pub fn distance(&self, src: &AffineRow, tgt: &AffineRow) -> Result<Constraint, PolyError> {
-        let space = self.relation.space().clone();
-        let mut coeffs = vec![0; self.relation.n_cols()];
-        for (slot, (t, s)) in coeffs.iter_mut().zip(tgt.param.iter().zip(&src.param)) {
-            *slot = t.checked_sub(*s).ok_or(PolyError::Overflow)?;
-        }
-        for (j, &c) in src.iter.iter().enumerate() {
-            coeffs[space.in_col(j)] = c.checked_neg().ok_or(PolyError::Overflow)?;
-        }
-        for (j, &c) in tgt.iter.iter().enumerate() {
-            coeffs[space.out_col(j)] = c;
-        }
-        let constant = tgt
-            .constant
-            .checked_sub(src.constant)
-            .ok_or(PolyError::Overflow)?;
-        Ok(Constraint::eq(coeffs, constant))
-    }
-
-    /// Whether every pair is at distance zero on the rows `src` and `tgt`
-    /// (the member is coincident for this edge). Exact.
-    pub fn is_at_distance_zero(&self, src: &AffineRow, tgt: &AffineRow) -> Result<bool, PolyError> {
-        let nonzero = self.distance(src, tgt)?.complement()?;
-        for row in nonzero {
-            let mut relation = self.relation.clone();
-            relation.add(row);
-            if !relation.is_empty()? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
     }
 }
 

@@ -4,6 +4,7 @@
 //!
 //! * [`graph`]: one node per statement, one edge per dependence disjunct,
 //!   with the Farkas forms of each computed once;
+//! * [`distance`]: an edge's distance on schedule rows, exactly;
 //! * [`ilp`]: the (I)LP variables and the rows an edge gives them;
 //! * [`feautrier`]: one row that carries as many dependences as it can;
 //! * [`coalescing`]: no row that runs two loops as one (`100i + j`);
@@ -32,6 +33,7 @@
 
 mod choice;
 mod coalescing;
+mod distance;
 mod feautrier;
 mod gpu_map;
 mod graph;

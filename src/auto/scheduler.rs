@@ -16,6 +16,7 @@
 //! Feautrier's scheduler stops carrying when no dependence is left and
 //! completes the schedule with a coincident band.
 
+use super::distance::distance;
 use super::feautrier::{feautrier_row, AffineRow};
 use super::graph::{Edge, Graph, Node};
 use super::independence::independence_rows;
@@ -419,7 +420,7 @@ fn at_distance_zero(
     tgt: &AffineRow,
 ) -> Result<Option<Edge>, PolyError> {
     let mut relation = edge.relation.clone();
-    relation.add(edge.distance(src, tgt)?);
+    relation.add(distance(edge, src, tgt)?);
     if relation.is_empty()? {
         return Ok(None);
     }

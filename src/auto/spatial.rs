@@ -38,9 +38,10 @@
 //! on as Pluto's. No coincident first member: the caller's Feautrier row.
 //!
 //! Whether a member is coincident is decided exactly at the end
-//! ([`super::graph::Edge::is_at_distance_zero`]), so that the tiling's
+//! ([`super::distance::is_at_distance_zero`]), so that the tiling's
 //! marks follow the rows, not the requests.
 
+use super::distance::is_at_distance_zero;
 use super::feautrier::{read_row, AffineRow};
 use super::graph::Graph;
 use super::ilp::{Ilp, Lin, RowVars};
@@ -303,7 +304,7 @@ fn read_rows(vars: &[RowVars], values: &[i64]) -> Result<Vec<AffineRow>, PolyErr
 fn is_coincident(graph: &Graph, active: &[usize], rows: &[AffineRow]) -> Result<bool, PolyError> {
     for &e in active {
         let edge = &graph.edges[e];
-        if edge.validity && !edge.is_at_distance_zero(&rows[edge.source], &rows[edge.target])? {
+        if edge.validity && !is_at_distance_zero(edge, &rows[edge.source], &rows[edge.target])? {
             return Ok(false);
         }
     }
