@@ -37,6 +37,17 @@ impl RowVars {
         let (minus, plus) = self.iter[j];
         Ok(Lin::var(plus).sub(&Lin::var(minus))?)
     }
+
+    /// `c · d`, the row's iterator coefficients times the vector `d`.
+    pub fn along(&self, d: &[i64]) -> Result<Lin, PolyError> {
+        let mut e = Lin::constant(0);
+        for (j, &a) in d.iter().enumerate() {
+            if a != 0 {
+                e = e.add(&self.iter_coeff(j)?.scale(a)?)?;
+            }
+        }
+        Ok(e)
+    }
 }
 
 /// An (I)LP under construction.

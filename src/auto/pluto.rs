@@ -263,17 +263,6 @@ impl Search<'_> {
         self.visit(ilp).map(|_| ())
     }
 
-    /// `r · c` for an independence row over a node's iterator coefficients.
-    fn independence_value(&self, node: usize, row: &[i64]) -> Result<Lin, PolyError> {
-        let mut e = Lin::constant(0);
-        for (j, &a) in row.iter().enumerate() {
-            if a != 0 {
-                e = e.add(&self.vars[node].iter_coeff(j)?.scale(a)?)?;
-            }
-        }
-        Ok(e)
-    }
-
     fn visit(&mut self, ilp: &Ilp) -> Result<Flow, PolyError> {
         self.steps += 1;
         if self.steps > SEARCH_LIMIT {
@@ -319,7 +308,7 @@ impl Search<'_> {
         };
         let mut prefix = ilp.clone();
         for row in rows {
-            let value = self.independence_value(*node, row)?;
+            let value = self.vars[*node].along(row)?;
             for sign in [1, -1] {
                 let mut case = prefix.clone();
                 case.require(ConstraintKind::Ineq, value.scale(sign)?.with_constant(-1));

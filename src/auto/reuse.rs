@@ -215,44 +215,37 @@ mod tests {
     fn matmul_has_three_groups_with_the_papers_ranks_and_multiplicities() {
         let scop = scop_of(MATMUL.0, MATMUL.1);
         let groups = reuse_groups(&scop, 0, 64).unwrap();
-        let summary: Vec<(Vec<Vec<i64>>, usize, Vec<Vec<i64>>, Option<Vec<i64>>, usize)> = groups
-            .iter()
-            .map(|g| {
-                (
-                    g.subscripts.clone(),
-                    g.multiplicity,
-                    g.temporal.clone(),
-                    g.spatial.clone(),
-                    g.rank,
-                )
-            })
-            .collect();
+        let group = |subscripts: Vec<Vec<i64>>, multiplicity, temporal, spatial| ReuseGroup {
+            node: 0,
+            subscripts,
+            multiplicity,
+            temporal,
+            spatial,
+            rank: 2,
+        };
         assert_eq!(
-            summary,
+            groups,
             vec![
                 // C[i][j], read and written: temporal along k, spatial along j.
-                (
+                group(
                     vec![vec![1, 0, 0], vec![0, 1, 0]],
                     2,
                     vec![vec![0, 0, 1]],
-                    Some(vec![0, 1, 0]),
-                    2
+                    Some(vec![0, 1, 0])
                 ),
                 // A[i][k]: temporal along j, spatial along k.
-                (
+                group(
                     vec![vec![1, 0, 0], vec![0, 0, 1]],
                     1,
                     vec![vec![0, 1, 0]],
-                    Some(vec![0, 0, 1]),
-                    2
+                    Some(vec![0, 0, 1])
                 ),
                 // B[k][j]: temporal along i, spatial along j only (completion).
-                (
+                group(
                     vec![vec![0, 0, 1], vec![0, 1, 0]],
                     1,
                     vec![vec![1, 0, 0]],
-                    Some(vec![0, 1, 0]),
-                    2
+                    Some(vec![0, 1, 0])
                 ),
             ]
         );
@@ -266,6 +259,28 @@ mod tests {
         let ranks: Vec<usize> = after.iter().map(|g| g.rank).collect();
         assert_eq!(ranks, vec![1, 1, 2]);
         assert_eq!(weighing_order(&after), vec![2, 0, 1]);
+    }
+
+    #[test]
+    fn accesses_of_one_pattern_share_a_group_and_others_are_apart() {
+        // CC'18 §4.2's separation: B[i][j] and B[i - 1][j] are one group
+        // (the constants differ); D[i][k] and D[i][j] two (the patterns).
+        let scop = scop_of(
+            "for (i = 1; i < n; i++)\n  for (j = 0; j < n; j++)\n\
+               A[i][j] = A[i][j] + B[i][j] + B[i - 1][j];\n\
+             for (i = 0; i < n; i++)\n  for (j = 0; j < n; j++)\n    for (k = 0; k < n; k++)\n\
+               C[i][j] = C[i][j] + D[i][k] * D[i][j];",
+            "int n, double A[n][n], double B[n][n], double C[n][n], double D[n][n]",
+        );
+        let counts = |s: usize| -> Vec<usize> {
+            reuse_groups(&scop, s, 64)
+                .unwrap()
+                .iter()
+                .map(|g| g.multiplicity)
+                .collect()
+        };
+        assert_eq!(counts(0), vec![2, 2]); // A; B
+        assert_eq!(counts(1), vec![2, 1, 1]); // C; D[i][k]; D[i][j]
     }
 
     #[test]

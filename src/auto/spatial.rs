@@ -28,7 +28,7 @@
 //! sweeps fused and sequential inside the time loop: 0.30× of gcc), and a
 //! band that gave up coincidence is kept only when it has two members or
 //! more and none is skewed; otherwise the Feautrier row is taken. lu's
-//! band `(i, k, j)` runs as a wavefront of tiles 1.9× faster than with
+//! band `(i, k, j)` runs as a wavefront of tiles 2× faster than with
 //! the Feautrier row; seidel-2d's skewed `(t, t + i, 2t + i + j)` 0.6×
 //! as fast (gcc vectorises no skewed point loop).
 //!
@@ -215,7 +215,7 @@ impl Ask<'_> {
             // var = Σ a_d, a_d ≥ ±c·d: at the minimum, Σ |c·d|.
             let mut sum = Lin::var(var);
             for d in moves {
-                let along = along(&m.vars[*node], d)?;
+                let along = m.vars[*node].along(d)?;
                 let a = m.ilp.var();
                 m.ilp
                     .require(ConstraintKind::Ineq, Lin::var(a).sub(&along)?);
@@ -255,7 +255,7 @@ impl Ask<'_> {
             walks.push(e);
             m.ilp
                 .require(ConstraintKind::Ineq, Lin::term(-1, e).with_constant(1));
-            let along = along(&m.vars[node], d)?;
+            let along = m.vars[node].along(d)?;
             m.ilp
                 .require(ConstraintKind::Ineq, along.sub(&Lin::var(e))?);
             sum = sum.add(&Lin::var(e))?;
@@ -282,17 +282,6 @@ impl Ask<'_> {
             .map(|values| read_rows(vars, &values))
             .transpose()
     }
-}
-
-/// `c·d` for a node's row variables `v`.
-fn along(v: &RowVars, d: &[i64]) -> Result<Lin, PolyError> {
-    let mut e = Lin::constant(0);
-    for (j, &a) in d.iter().enumerate() {
-        if a != 0 {
-            e = e.add(&v.iter_coeff(j)?.scale(a)?)?;
-        }
-    }
-    Ok(e)
 }
 
 fn read_rows(vars: &[RowVars], values: &[i64]) -> Result<Vec<AffineRow>, PolyError> {
