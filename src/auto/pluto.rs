@@ -50,22 +50,10 @@ pub(crate) fn pluto_band(
     let mut band: Vec<Member> = Vec::new();
     let mut coincidence = true;
     loop {
-        let independence: Vec<Vec<Vec<i64>>> = graph
-            .nodes
-            .iter()
-            .zip(&earlier)
-            .map(|(node, rows)| independence_rows(rows, node.n_iter))
-            .collect::<Result<_, _>>()?;
-        let free = independence.iter().map(Vec::len).max().unwrap_or(0);
-        if free == 0 {
+        let regions = regions(graph, &earlier)?;
+        if regions.is_empty() {
             return Ok(band); // complete: every node has full rank
         }
-        // Only the nodes with the most freedom must take an independent row.
-        let regions: Vec<(usize, Vec<Vec<i64>>)> = independence
-            .into_iter()
-            .enumerate()
-            .filter(|(_, k)| k.len() == free)
-            .collect();
         match member(graph, active, &regions, coincidence)? {
             Some(rows) => {
                 for (node, row) in rows.iter().enumerate() {
@@ -84,11 +72,32 @@ pub(crate) fn pluto_band(
     }
 }
 
+/// A node that must take an independent row, and its independence rows.
+pub(super) type Region = (usize, Vec<Vec<i64>>);
+
+/// The nodes that must take a row independent of their `earlier` rows,
+/// each with its independence rows: those with the most rows left to
+/// find. Empty when every node has full rank. Exact.
+pub(super) fn regions(graph: &Graph, earlier: &[Vec<Vec<i64>>]) -> Result<Vec<Region>, PolyError> {
+    let independence: Vec<Vec<Vec<i64>>> = graph
+        .nodes
+        .iter()
+        .zip(earlier)
+        .map(|(node, rows)| independence_rows(rows, node.n_iter))
+        .collect::<Result<_, _>>()?;
+    let free = independence.iter().map(Vec::len).max().unwrap_or(0);
+    Ok(independence
+        .into_iter()
+        .enumerate()
+        .filter(|(_, k)| free > 0 && k.len() == free)
+        .collect())
+}
+
 /// The ILP of one member, its non-trivial lexmin by the report's search.
 pub(super) fn member(
     graph: &Graph,
     active: &[usize],
-    regions: &[(usize, Vec<Vec<i64>>)],
+    regions: &[Region],
     coincidence: bool,
 ) -> Result<Option<Vec<AffineRow>>, PolyError> {
     let (mut m, _) = member_ilp(graph, active, coincidence, 0)?;
@@ -225,7 +234,7 @@ pub(super) enum Better {
 pub(super) fn nontrivial_lexmin(
     ilp: &Ilp,
     vars: &[RowVars],
-    regions: &[(usize, Vec<Vec<i64>>)],
+    regions: &[Region],
     significant: &[usize],
     better: Better,
 ) -> Result<Option<Vec<i64>>, PolyError> {
@@ -244,7 +253,7 @@ pub(super) fn nontrivial_lexmin(
 /// The state of the non-trivial search.
 struct Search<'a> {
     vars: &'a [RowVars],
-    regions: &'a [(usize, Vec<Vec<i64>>)],
+    regions: &'a [Region],
     /// The terms that rank solutions, in order.
     significant: &'a [usize],
     better: Better,

@@ -45,8 +45,7 @@ use super::distance::is_at_distance_zero;
 use super::feautrier::{read_row, AffineRow};
 use super::graph::Graph;
 use super::ilp::{Ilp, Lin, RowVars};
-use super::independence::independence_rows;
-use super::pluto::{member, member_ilp, nontrivial_lexmin, Better, Member};
+use super::pluto::{member, member_ilp, nontrivial_lexmin, regions, Better, Member, Region};
 use super::reuse::{weighing_order, ReuseGroup};
 use crate::poly::{ConstraintKind, PolyError};
 
@@ -80,21 +79,10 @@ pub(crate) fn spatial_band(
     // Whether the band's first member gave up coincidence.
     let mut relaxed = false;
     loop {
-        let independence: Vec<Vec<Vec<i64>>> = graph
-            .nodes
-            .iter()
-            .zip(&earlier)
-            .map(|(node, rows)| independence_rows(rows, node.n_iter))
-            .collect::<Result<_, _>>()?;
-        let free = independence.iter().map(Vec::len).max().unwrap_or(0);
-        if free == 0 {
+        let regions = regions(graph, &earlier)?;
+        let Some(free) = regions.first().map(|(_, rows)| rows.len()) else {
             return Ok(worth_a_wavefront(band, relaxed));
-        }
-        let regions: Vec<(usize, Vec<Vec<i64>>)> = independence
-            .into_iter()
-            .enumerate()
-            .filter(|(_, k)| k.len() == free)
-            .collect();
+        };
         let ask = Ask {
             graph,
             active,
@@ -179,7 +167,7 @@ fn gpu_member(ask: &Ask<'_>, first: bool) -> Result<Option<Vec<AffineRow>>, Poly
 struct Ask<'a> {
     graph: &'a Graph,
     active: &'a [usize],
-    regions: &'a [(usize, Vec<Vec<i64>>)],
+    regions: &'a [Region],
     groups: &'a [ReuseGroup],
 }
 
