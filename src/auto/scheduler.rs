@@ -8,8 +8,9 @@
 //! 2. several weakly connected components: a sequence of them, each
 //!    scheduled on its own (no dependence links them);
 //! 3. Pluto: a band whose first member is coincident (forced outer
-//!    coincidence; without it, Pluto's choice, any band); if there is
-//!    none, or for Feautrier, one Feautrier row;
+//!    coincidence; without it, Pluto's choice, any band); spatial: the
+//!    spatial band of the statements' reuse ([`super::spatial`]); if there
+//!    is none, or for Feautrier, one Feautrier row;
 //! 4. a Feautrier row that carries nothing: a sequence of the strongly
 //!    connected components, in topological order.
 //!
