@@ -212,10 +212,7 @@ fn every_kernel_runs_on_the_shim_unmapped() {
 /// target takes is mapped to blocks and threads by the scheduler.
 #[test]
 fn every_kernel_runs_on_the_shim_with_auto_gpu() {
-    let dir = common::scratch("cuda-auto-recipe");
-    let recipe = dir.join("auto-gpu.poly");
-    std::fs::write(&recipe, "auto(pluto, target = gpu);\n").expect("write");
-    let refused = every_kernel_on_the_shim("cuda-auto", Some(&recipe));
+    let refused = every_kernel_on_the_shim_after("cuda-auto", "auto(pluto, target = gpu);\n");
     insta::assert_snapshot!(refused.join("\n"));
 }
 
@@ -223,11 +220,18 @@ fn every_kernel_runs_on_the_shim_with_auto_gpu() {
 /// member walks the most lines): the same.
 #[test]
 fn every_kernel_runs_on_the_shim_with_auto_spatial_gpu() {
-    let dir = common::scratch("cuda-auto-spatial-recipe");
-    let recipe = dir.join("auto-spatial-gpu.poly");
-    std::fs::write(&recipe, "auto(spatial, target = gpu);\n").expect("write");
-    let refused = every_kernel_on_the_shim("cuda-auto-spatial", Some(&recipe));
+    let refused =
+        every_kernel_on_the_shim_after("cuda-auto-spatial", "auto(spatial, target = gpu);\n");
     insta::assert_snapshot!(refused.join("\n"));
+}
+
+/// [`every_kernel_on_the_shim`] with the recipe `text`, written to a
+/// scratch directory of its own.
+fn every_kernel_on_the_shim_after(scratch: &str, text: &str) -> Vec<String> {
+    let dir = common::scratch(&format!("{scratch}-recipe"));
+    let recipe = dir.join("auto.poly");
+    std::fs::write(&recipe, text).expect("write");
+    every_kernel_on_the_shim(scratch, Some(&recipe))
 }
 
 /// Every test kernel through `--target cuda` (with `recipe`), run on the
