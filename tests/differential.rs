@@ -21,7 +21,9 @@
 //!   `tests/regressions/pending` to keep them. `POLYC_DIFF_VERBOSE=1`
 //!   prints every verdict (with its last directive, a CUDA verdict with
 //!   the whole sequence); `POLYC_DIFF_KERNEL=modulo` keeps the kernels
-//!   whose path contains `modulo` (to aim a run at a new code shape).
+//!   whose path contains `modulo` (to aim a run at a new code shape);
+//!   `POLYC_DIFF_PARTIAL=1` prints every partial explanation's reason
+//!   and the directives it explains.
 //!   `POLYC_DIFF_FIRST=K` starts at case K: a case depends only on the
 //!   seed, its number and the kernels (so on the commit), so shards
 //!   `FIRST=0 CASES=50000` and `FIRST=50000 CASES=50000` of one seed on

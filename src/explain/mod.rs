@@ -2,6 +2,11 @@
 //! from the original program (Chlore's contract: Bagnères et al., CGO
 //! 2016, §5), replayable and checked by replaying.
 //!
+//! A target that splits statements into pieces (`iss`, `peel`) is cut
+//! first ([`pieces`]); each piece then goes through the phases as a
+//! statement of its own, and the directives are checked on the real
+//! schedule.
+//!
 //! The recovery works in phases over Clay-form schedules, each a
 //! sequence of [`Directive`]s applied with [`apply::rewrite`] as it is
 //! found, so that the next phase reads the schedule the directives
@@ -31,8 +36,9 @@
 //! relations and marks). An explanation that does not give the target is
 //! an error, never printed as an answer.
 //!
-//! What is not recovered yet (index-set splits, a transformation that is
-//! not unimodular, a linearized strip, data-layout directives) is a
+//! What is not recovered yet (pieces whose directives act on each other,
+//! a transformation that is not unimodular, a linearized strip,
+//! data-layout directives) is a
 //! [`Gap`] that names the statement and the reason; the part recovered
 //! before it is still given.
 //!
@@ -40,10 +46,12 @@
 //! CLI.
 
 mod loops;
+mod pieces;
 pub mod print;
 mod shape;
 mod structure;
 mod tiles;
+mod view;
 
 use crate::apply::jam_proof::ProvenJam;
 use crate::apply::legality::{first_illegality, Illegal};
@@ -160,6 +168,9 @@ pub fn explain(
     deps: &[Dependence],
     target: &Schedule,
 ) -> Result<Explanation, ExplainError> {
+    if target.statements.iter().any(|s| s.pieces.len() > 1) {
+        return explain_pieces(scop, deps, target);
+    }
     let mut recovery = Recovery {
         scop,
         deps,
@@ -177,6 +188,120 @@ pub fn explain(
         }
     }
     Ok(Explanation { steps, gap })
+}
+
+/// [`explain`] of a target with pieces (an index-set split): the cut
+/// ([`pieces::cut`]), then the phases on each piece as a statement of its
+/// own ([`view`]). The directives found are replayed on the real
+/// schedule, a directive that leaves it as it was dropped, and checked
+/// there as any explanation is. Where they do not give the target (a
+/// piece's `embed` or `stripmine` acts on the statement's other pieces
+/// too), the cut alone is given and the first split statement is the gap.
+fn explain_pieces(
+    scop: &Scop,
+    deps: &[Dependence],
+    target: &Schedule,
+) -> Result<Explanation, ExplainError> {
+    let cut = match pieces::cut(scop, deps, target)? {
+        Ok(cut) => cut,
+        Err(gap) => {
+            return Ok(Explanation {
+                steps: Vec::new(),
+                gap: Some(gap),
+            })
+        }
+    };
+    let view = view::view(scop, deps, &cut, target)?;
+    let mut recovery = Recovery {
+        scop: &view.scop,
+        deps: &view.deps,
+        current: view.current.clone(),
+        found: Vec::new(),
+        after: Vec::new(),
+    };
+    let explained = match recover(&mut recovery, &view.target) {
+        Ok(gap) => {
+            let found: Vec<Directive> = cut
+                .directives
+                .iter()
+                .cloned()
+                .chain(recovery.found)
+                .collect();
+            replayed_on_pieces(scop, deps, target, &found, gap)?
+        }
+        Err(_) => None,
+    };
+    if let Some(e) = explained {
+        return Ok(e);
+    }
+    let split = target
+        .statements
+        .iter()
+        .position(|s| s.pieces.len() > 1)
+        .unwrap_or(0);
+    let gap = Gap {
+        statement: scop.statements[split].name.clone(),
+        reason: "the directives found for its pieces one at a time do not give its schedule \
+                 together (one that acts on its other pieces too: `embed`, `stripmine`); \
+                 not recovered yet"
+            .to_string(),
+    };
+    Ok(
+        replayed_on_pieces(scop, deps, target, &cut.directives, Some(gap.clone()))?.unwrap_or(
+            Explanation {
+                steps: Vec::new(),
+                gap: Some(gap),
+            },
+        ),
+    )
+}
+
+/// `found` applied to the original schedule of `scop` (a directive that
+/// changes nothing dropped) and grouped as [`grouped`] does; `None` when
+/// `apply` refuses one, when they end on an illegal schedule, or, without
+/// a `gap`, when they do not give `target`. Exact.
+fn replayed_on_pieces(
+    scop: &Scop,
+    deps: &[Dependence],
+    target: &Schedule,
+    found: &[Directive],
+    gap: Option<Gap>,
+) -> Result<Option<Explanation>, ExplainError> {
+    let mut current = Schedule::original(scop);
+    let (mut kept, mut after) = (Vec::new(), Vec::new());
+    let mut k = 0;
+    while k < found.len() {
+        let Ok(mut next) = apply::rewrite(scop, deps, &current, &found[k]) else {
+            return Ok(None);
+        };
+        let mut d = found[k].clone();
+        // `iss` on a loop's own counter, then `split` where `peel` splits.
+        if let Some((peel, split)) = pieces::peel_of(&found[k]).zip(found.get(k + 1)) {
+            let both = apply::rewrite(scop, deps, &next, split);
+            let one = apply::rewrite(scop, deps, &current, &peel);
+            if let (Ok(both), Ok(one)) = (both, one) {
+                if both == one {
+                    (d, next) = (peel, one);
+                    k += 1;
+                }
+            }
+        }
+        k += 1;
+        if next != current {
+            kept.push(d);
+            after.push(next.clone());
+            current = next;
+        }
+    }
+    let (steps, replayed) = match grouped(scop, deps, &kept, &after, gap.is_some()) {
+        Ok(done) => done,
+        Err(ExplainError::NotReplayed(_)) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    if gap.is_none() && difference(scop, &replayed, target)?.is_some() {
+        return Ok(None);
+    }
+    Ok(Some(Explanation { steps, gap }))
 }
 
 /// The phases; a gap stops the recovery where it is found.

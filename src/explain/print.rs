@@ -3,13 +3,47 @@
 //! loop as the directives that set them.
 
 use super::{Explanation, Step};
-use crate::apply::{Directive, ParallelOptions};
+use crate::apply::{Directive, ParallelOptions, SplitForm};
 use crate::scop::schedule::Mark;
 
 /// `[1, 0]`.
 fn beta(b: &[i64]) -> String {
-    let items: Vec<String> = b.iter().map(i64::to_string).collect();
-    format!("[{}]", items.join(", "))
+    format!("[{}]", list(b))
+}
+
+/// `1, 0`.
+fn list(v: &[i64]) -> String {
+    let items: Vec<String> = v.iter().map(i64::to_string).collect();
+    items.join(", ")
+}
+
+/// The split form of `iss` as a sum, `-c1 + 9` (`c` the loops, `i` the
+/// iterators, `p` the parameters, numbered from 1).
+fn form_text(form: &SplitForm) -> String {
+    let mut text = String::new();
+    let terms = [("c", &form.alphas), ("i", &form.iters), ("p", &form.params)];
+    for (name, coefficients) in terms {
+        for (k, &a) in coefficients.iter().enumerate() {
+            let sign = match (text.is_empty(), a < 0) {
+                (_, _) if a == 0 => continue,
+                (true, true) => "-",
+                (true, false) => "",
+                (false, true) => " - ",
+                (false, false) => " + ",
+            };
+            let times = match a.unsigned_abs() {
+                1 => String::new(),
+                m => m.to_string(),
+            };
+            text.push_str(&format!("{sign}{times}{name}{}", k + 1));
+        }
+    }
+    match (text.is_empty(), form.constant.signum()) {
+        (true, _) => form.constant.to_string(),
+        (false, 1) => format!("{text} + {}", form.constant),
+        (false, -1) => format!("{text} - {}", form.constant.unsigned_abs()),
+        (false, _) => text,
+    }
 }
 
 /// The recipe call that parses back to `d`.
@@ -101,6 +135,29 @@ pub fn call(d: &Directive) -> String {
             depth,
             array,
         } => format!("pack({}, {depth}, \"{array}\")", beta(b)),
+        Directive::Iss { beta: b, form } => format!(
+            "iss({}, {{{}}})",
+            beta(b),
+            [
+                list(&form.alphas),
+                list(&form.iters),
+                list(&form.params),
+                form.constant.to_string()
+            ]
+            .join(" | ")
+            .replace("|  |", "| |")
+            .replace("|  |", "| |")
+        ),
+        Directive::Peel {
+            beta: b,
+            params,
+            constant,
+        } if params.is_empty() => format!("peel({}, {{{constant}}})", beta(b)),
+        Directive::Peel {
+            beta: b,
+            params,
+            constant,
+        } => format!("peel({}, {{{} | {constant}}})", beta(b), list(params)),
         // The recovery gives none of the others.
         other => format!("{other:?}"),
     }
@@ -184,6 +241,26 @@ pub fn comment(d: &Directive) -> String {
             format!(
                 "tile loops {depth} to {last} by {}: tile loops around them, then the loops in a tile",
                 by.join(" × ")
+            )
+        }
+        Directive::Iss { form, .. } => format!(
+            "index-set split: the iterations where {} >= 0 become new children of the loop, after the others",
+            form_text(form)
+        ),
+        Directive::Peel {
+            beta: b,
+            params,
+            constant,
+        } => {
+            let own = SplitForm {
+                alphas: vec![0; b.len().saturating_sub(1)].into_iter().chain([1]).collect(),
+                iters: Vec::new(),
+                params: params.clone(),
+                constant: *constant,
+            };
+            format!(
+                "peel: the iterations where {} >= 0 become a new loop right after this one",
+                form_text(&own)
             )
         }
         Directive::Grain { depth, factor, .. } => {

@@ -1504,6 +1504,14 @@ pub mod explain_stats {
             if let Ok(mut reasons) = REASONS.lock() {
                 *reasons.entry(reason.to_string()).or_default() += 1;
             }
+            if std::env::var_os("POLYC_DIFF_PARTIAL").is_some() {
+                eprintln!(
+                    "partial: {}: {}\n  {}",
+                    gap.statement,
+                    gap.reason,
+                    accepted.join("\n  ")
+                );
+            }
             return;
         }
         if accepted.iter().any(|t| t.contains("auto(")) {

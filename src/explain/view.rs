@@ -1,0 +1,112 @@
+//! The program as the recovery's phases see it after an index-set split
+//! is cut ([`super::pieces`]): one statement per piece of the schedule,
+//! named as its statement, each dependence cut into its pairs between
+//! two pieces, the schedule and the target one piece per statement.
+//!
+//! Must not know: the phases, recipe syntax.
+
+use super::pieces::{domain, Cut, Domain};
+use super::ExplainError;
+use crate::poly::Map;
+use crate::scop::schedule::StatementSchedule;
+use crate::scop::{Dependence, Schedule, Scop};
+
+/// The scop, dependences, schedule and target as the other phases see
+/// them after the cut: one statement per [`super::pieces::Unit`] (named as its
+/// statement), its domain restricted to the piece by the piece's
+/// schedule, and each dependence cut into the pairs between two units.
+pub(super) struct View {
+    pub scop: Scop,
+    pub deps: Vec<Dependence>,
+    pub current: Schedule,
+    pub target: Schedule,
+}
+
+/// The [`View`] of `cut`. Exact: a dependence between two units holds the
+/// pairs of the original whose source is in the first and target in the
+/// second.
+pub(super) fn view(
+    scop: &Scop,
+    deps: &[Dependence],
+    cut: &Cut,
+    target: &Schedule,
+) -> Result<View, ExplainError> {
+    let mut domains = Vec::new();
+    for u in &cut.units {
+        let st = &cut.schedule.statements[u.statement];
+        let d = domain(scop, u.statement, st, u.piece)?.ok_or_else(|| {
+            ExplainError::NotReplayed("meet a β date that is not a constant".to_string())
+        })?;
+        domains.push(d);
+    }
+    let one = |st: &StatementSchedule, piece: usize| StatementSchedule {
+        pieces: vec![st.pieces[piece].clone()],
+        marks: st.marks.clone(),
+    };
+    let mut view = View {
+        scop: Scop {
+            statements: cut
+                .units
+                .iter()
+                .map(|u| scop.statements[u.statement].clone())
+                .collect(),
+            ..scop.clone()
+        },
+        deps: Vec::new(),
+        current: Schedule {
+            statements: cut
+                .units
+                .iter()
+                .map(|u| one(&cut.schedule.statements[u.statement], u.piece))
+                .collect(),
+        },
+        target: Schedule {
+            statements: cut
+                .units
+                .iter()
+                .map(|u| one(&target.statements[u.statement], u.target))
+                .collect(),
+        },
+    };
+    for dep in deps {
+        for (a, ua) in cut.units.iter().enumerate() {
+            if ua.statement != dep.source {
+                continue;
+            }
+            for (b, ub) in cut.units.iter().enumerate() {
+                if ub.statement != dep.target {
+                    continue;
+                }
+                let relation = restricted(&dep.relation, &domains[a], &domains[b]);
+                if relation.is_empty()? {
+                    continue;
+                }
+                view.deps.push(Dependence {
+                    source: a,
+                    target: b,
+                    relation,
+                    ..dep.clone()
+                });
+            }
+        }
+    }
+    Ok(view)
+}
+
+/// `relation` with its source in `source` and its target in `target`
+/// (domains without locals). Exact, cheap.
+fn restricted(relation: &Map, source: &Domain, target: &Domain) -> Map {
+    let mut out = Map::empty(relation.space().clone());
+    for b in relation.basics() {
+        let mut b = b.clone();
+        let (n, np, n_in) = (b.n_cols(), b.space().n_param(), b.space().n_in());
+        for c in source.constraints() {
+            b.add(c.remapped(n, |k| k));
+        }
+        for c in target.constraints() {
+            b.add(c.remapped(n, |k| if k < np { k } else { k + n_in }));
+        }
+        out.push(b);
+    }
+    out
+}
