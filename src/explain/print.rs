@@ -135,19 +135,18 @@ pub fn call(d: &Directive) -> String {
             depth,
             array,
         } => format!("pack({}, {depth}, \"{array}\")", beta(b)),
-        Directive::Iss { beta: b, form } => format!(
-            "iss({}, {{{}}})",
-            beta(b),
-            [
-                list(&form.alphas),
-                list(&form.iters),
-                list(&form.params),
-                form.constant.to_string()
-            ]
-            .join(" | ")
-            .replace("|  |", "| |")
-            .replace("|  |", "| |")
-        ),
+        Directive::Iss { beta: b, form } => {
+            // Clay's list `{out | in | params | const}`, or its short form
+            // `{in | params | const}` without loops.
+            let mut sections = vec![list(&form.iters), list(&form.params)];
+            if !form.alphas.is_empty() {
+                sections.insert(0, list(&form.alphas));
+            }
+            sections.push(form.constant.to_string());
+            let text = sections.join(" | ");
+            let text: Vec<&str> = text.split_whitespace().collect();
+            format!("iss({}, {{{}}})", beta(b), text.join(" "))
+        }
         Directive::Peel {
             beta: b,
             params,
@@ -385,4 +384,39 @@ pub fn recipe(e: &Explanation, header: &[String]) -> String {
         None => {}
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn iss(alphas: &[i64], iters: &[i64], params: &[i64], constant: i64) -> Directive {
+        Directive::Iss {
+            beta: vec![0],
+            form: SplitForm {
+                alphas: alphas.to_vec(),
+                iters: iters.to_vec(),
+                params: params.to_vec(),
+                constant,
+            },
+        }
+    }
+
+    /// An `iss` prints as Clay's list, its short form without loops; its
+    /// comment writes the inequality.
+    #[test]
+    fn an_iss_prints_as_clays_list_and_its_inequality() {
+        let on_loops = iss(&[0, 1], &[], &[0, -1], 3);
+        assert_eq!(call(&on_loops), "iss([0], {0, 1 | | 0, -1 | 3})");
+        assert!(comment(&on_loops).contains("c2 - p2 + 3 >= 0"));
+        let on_iterators = iss(&[], &[1], &[], -10);
+        assert_eq!(call(&on_iterators), "iss([0], {1 | | -10})");
+        assert!(comment(&on_iterators).contains("i1 - 10 >= 0"));
+        let peel = Directive::Peel {
+            beta: vec![0, 1],
+            params: vec![0, -1],
+            constant: 3,
+        };
+        assert_eq!(call(&peel), "peel([0, 1], {0, -1 | 3})");
+    }
 }
