@@ -84,6 +84,28 @@ pub fn insert_dates(piece: &BasicMap, at: usize, count: usize) -> BasicMap {
     BasicMap::from_columns(new_space, piece.n_local(), rows)
 }
 
+/// `piece` without dates `at..at + count`, whose columns must be zero in
+/// every row but constant definitions (those rows are dropped).
+pub fn drop_dates(piece: &BasicMap, at: usize, count: usize) -> BasicMap {
+    let space = piece.space();
+    let first = space.out_col(at);
+    let gone = first..first + count;
+    let new_space = dated_space(space, space.n_out() - count);
+    let n = piece.n_cols() - count;
+    let rows = piece
+        .constraints()
+        .iter()
+        .filter(|r| gone.clone().all(|c| r.coeffs[c] == 0))
+        .map(|r| {
+            let mut r = r.clone();
+            r.coeffs.drain(gone.clone());
+            debug_assert_eq!(r.coeffs.len(), n);
+            r
+        })
+        .collect();
+    BasicMap::from_columns(new_space, piece.n_local(), rows)
+}
+
 /// `space` with `n_out` dates named `c0, c1, …`.
 fn dated_space(space: &Space, n_out: usize) -> Space {
     let input = space

@@ -3,10 +3,10 @@
 //! strip-mine), `embed` and `unembed` (a loop of one iteration around a
 //! statement).
 
-use super::dates::{insert_dates, with_date_row};
+use super::dates::{drop_dates, insert_dates, with_date_row};
 use super::tree::{under, PieceRef};
 use super::{check_depth, rewrite_pieces, ApplyError};
-use crate::poly::{gcd_of, BasicMap, Constraint, Space, Tuple};
+use crate::poly::{gcd_of, BasicMap, Constraint};
 use crate::scop::schedule::constant_date;
 use crate::scop::schedule::{alpha_date, beta_date};
 use crate::scop::Schedule;
@@ -179,35 +179,6 @@ pub fn linearize(schedule: &Schedule, beta: &[i64], depth: usize) -> Result<Sche
         next.statements[s].marks.remove(depth - 1);
     }
     Ok(next)
-}
-
-/// `piece` without dates `at..at + count`, whose columns must be zero in
-/// every row but constant definitions (those rows are dropped).
-fn drop_dates(piece: &BasicMap, at: usize, count: usize) -> BasicMap {
-    let space = piece.space();
-    let first = space.out_col(at);
-    let gone = first..first + count;
-    let input = space
-        .input
-        .clone()
-        .unwrap_or_else(|| Tuple::new(None, Vec::new()));
-    let dates = (0..space.n_out() - count)
-        .map(|k| format!("c{k}"))
-        .collect();
-    let new_space = Space::map(space.params.clone(), input, Tuple::new(None, dates));
-    let n = piece.n_cols() - count;
-    let rows = piece
-        .constraints()
-        .iter()
-        .filter(|r| gone.clone().all(|c| r.coeffs[c] == 0))
-        .map(|r| {
-            let mut r = r.clone();
-            r.coeffs.drain(gone.clone());
-            debug_assert_eq!(r.coeffs.len(), n);
-            r
-        })
-        .collect();
-    BasicMap::from_columns(new_space, piece.n_local(), rows)
 }
 
 /// A directive that changes the number of dates must take every piece of

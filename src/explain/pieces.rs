@@ -606,6 +606,33 @@ mod tests {
         assert_eq!(explained.steps, steps);
     }
 
+    /// jacobi-1d split at `t >= 5`, the first sweep's second part alone
+    /// strip-mined (its first part padded with the constant loop `0`):
+    /// the piece is tiled alone, and the replay pads the other.
+    #[test]
+    fn a_piece_tiled_alone_pads_the_others_as_the_target_does() {
+        let (scop, deps) = scop_of("jacobi-1d");
+        let split = iss(&[0], &[1], &[], -5);
+        let strip = Directive::Stripmine {
+            beta: vec![0, 2],
+            depth: 2,
+            size: 4,
+        };
+        let target = after(&scop, &deps, &[split.clone(), strip]);
+        let explained = explain(&scop, &deps, &target).expect("an explanation");
+        assert_eq!(explained.gap, None, "{:?}", explained.steps);
+        let band = Directive::TileBand {
+            beta: vec![0, 2],
+            depth: 2,
+            sizes: vec![4],
+        };
+        let steps: Vec<crate::explain::Step> = [split, band]
+            .into_iter()
+            .map(crate::explain::Step::One)
+            .collect();
+        assert_eq!(explained.steps, steps);
+    }
+
     /// A domain is read off a piece's rows with its dates replaced: the
     /// split `c1 <= 9` on the loop date is `-i + 9 >= 0` on the iterator.
     #[test]

@@ -234,6 +234,10 @@ pub fn comment(d: &Directive) -> String {
         Directive::Stripmine { depth, size, .. } => {
             format!("tile loop {depth} by {size}: a loop over strips of {size}, then the loop in a strip")
         }
+        Directive::TileBand { depth, sizes, .. } if sizes.len() == 1 => {
+            let size = sizes[0];
+            format!("tile loop {depth} by {size}: a loop over strips of {size}, then the loop in a strip")
+        }
         Directive::TileBand { depth, sizes, .. } => {
             let last = depth + sizes.len() - 1;
             let by: Vec<String> = sizes.iter().map(i64::to_string).collect();

@@ -6,9 +6,11 @@
 //! Must not know: the phases, recipe syntax.
 
 use super::pieces::{domain, Cut, Domain};
+use super::shape::date_forms;
 use super::ExplainError;
-use crate::poly::Map;
-use crate::scop::schedule::StatementSchedule;
+use crate::apply::dates::drop_dates;
+use crate::poly::{Map, PolyError};
+use crate::scop::schedule::{alpha_date, beta_date, constant_date, StatementSchedule};
 use crate::scop::{Dependence, Schedule, Scop};
 
 /// The scop, dependences, schedule and target as the other phases see
@@ -64,8 +66,8 @@ pub(super) fn view(
             statements: cut
                 .units
                 .iter()
-                .map(|u| one(&target.statements[u.statement], u.target))
-                .collect(),
+                .map(|u| unpadded(scop, &target.statements[u.statement], u.statement, u.target))
+                .collect::<Result<_, _>>()?,
         },
     };
     for dep in deps {
@@ -91,6 +93,54 @@ pub(super) fn view(
         }
     }
     Ok(view)
+}
+
+/// Piece `p` of statement `s`'s target `st` as a statement of its own,
+/// without the dates `stripmine` and `tile_band` pad it with when they
+/// tile another piece of the statement in another loop: at a depth where
+/// another piece has a tile date (one without an affine form), the loop
+/// `0` and the β `0` after it, which no other row mentions. The phases
+/// then tile the other piece alone, and the replay on the real schedule
+/// pads this one as the target does (the replay checks it). Exact.
+fn unpadded(
+    scop: &Scop,
+    st: &StatementSchedule,
+    s: usize,
+    p: usize,
+) -> Result<StatementSchedule, PolyError> {
+    let (np, n) = (scop.params.len(), scop.statements[s].iterators.len());
+    let mut tiled = vec![false; st.depth()];
+    for (q, piece) in st.pieces.iter().enumerate() {
+        if q == p {
+            continue;
+        }
+        for (k, form) in date_forms(piece, np, n)?.iter().enumerate() {
+            tiled[k] |= form.is_none();
+        }
+    }
+    let mut piece = st.pieces[p].clone();
+    let mut marks = st.marks.clone();
+    for depth in (1..=st.depth()).rev() {
+        let dates = [alpha_date(depth), beta_date(depth)];
+        let cols = dates.map(|d| piece.space().out_col(d));
+        let zero = piece.constraints().iter().all(|r| {
+            let mentions = cols.iter().filter(|&&c| r.coeffs[c] != 0).count();
+            mentions == 0
+                || (mentions == 1
+                    && r.is_eq()
+                    && r.constant == 0
+                    && r.coeffs.iter().filter(|&&v| v != 0).count() == 1)
+        });
+        let defined = dates.iter().all(|&d| constant_date(&piece, d) == Some(0));
+        if tiled[depth - 1] && zero && defined && depth <= marks.len() {
+            piece = drop_dates(&piece, alpha_date(depth), 2);
+            marks.remove(depth - 1);
+        }
+    }
+    Ok(StatementSchedule {
+        pieces: vec![piece],
+        marks,
+    })
 }
 
 /// `relation` with its source in `source` and its target in `target`

@@ -455,7 +455,7 @@ fn run_plan(kernel: &Kernel, region: usize, plan: &Plan, progress: &Mutex<Vec<St
     // The accepted schedule explained (`--explain`'s recovery), the
     // explanation replayed and compared inside `explain`.
     match polyc::explain::explain(&state.scop, &state.deps, &state.schedule) {
-        Ok(e) => explain_stats::record(&e, &trace.accepted),
+        Ok(e) => explain_stats::record(&e, &kernel.path, &trace.accepted),
         Err(e) => {
             trace.failure = Some(Verdict::new("explain-failed", e.to_string()));
             return trace;
@@ -1497,7 +1497,7 @@ pub mod explain_stats {
     /// Count one explanation of the sequence `accepted` (its directives
     /// counted by their `;`, a group's each). Lengths are compared for
     /// sequences without `auto(...)`, whose one call stands for many.
-    pub fn record(e: &Explanation, accepted: &[String]) {
+    pub fn record(e: &Explanation, kernel: &str, accepted: &[String]) {
         if let Some(gap) = &e.gap {
             PARTIAL.fetch_add(1, Relaxed);
             let reason = gap.reason.split(['(', ';']).next().unwrap_or("").trim();
@@ -1506,7 +1506,7 @@ pub mod explain_stats {
             }
             if std::env::var_os("POLYC_DIFF_PARTIAL").is_some() {
                 eprintln!(
-                    "partial: {}: {}\n  {}",
+                    "partial: {kernel}: {}: {}\n  {}",
                     gap.statement,
                     gap.reason,
                     accepted.join("\n  ")
