@@ -49,6 +49,7 @@ mod loops;
 mod pieces;
 pub mod print;
 mod shape;
+mod split_last;
 mod structure;
 mod tiles;
 mod view;
@@ -234,6 +235,9 @@ fn explain_pieces(
     if let Some(e) = explained {
         return Ok(e);
     }
+    if let Some(e) = explained_split_last(scop, deps, target)? {
+        return Ok(e);
+    }
     let split = target
         .statements
         .iter()
@@ -254,6 +258,39 @@ fn explain_pieces(
             },
         ),
     )
+}
+
+/// [`explain`] of a target with pieces as its schedule without the split,
+/// then one `iss` ([`split_last`]); `None` where that is not the target.
+fn explained_split_last(
+    scop: &Scop,
+    deps: &[Dependence],
+    target: &Schedule,
+) -> Result<Option<Explanation>, ExplainError> {
+    let Some(last) = split_last::split_last(scop, target)? else {
+        return Ok(None);
+    };
+    let mut recovery = Recovery {
+        scop,
+        deps,
+        current: Schedule::original(scop),
+        found: Vec::new(),
+        after: Vec::new(),
+    };
+    if !matches!(recover(&mut recovery, &last.unsplit), Ok(None)) {
+        return Ok(None);
+    }
+    let Ok(split) = apply::rewrite(scop, deps, &recovery.current, &last.iss) else {
+        return Ok(None);
+    };
+    let Directive::Iss { beta, .. } = &last.iss else {
+        return Ok(None);
+    };
+    let order = split_last::reorder(scop, &split, target, beta)?;
+    let mut found = recovery.found;
+    found.push(last.iss);
+    found.extend(order);
+    replayed_on_pieces(scop, deps, target, &found, None)
 }
 
 /// `found` applied to the original schedule of `scop` (a directive that

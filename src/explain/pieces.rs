@@ -52,6 +52,14 @@ pub(super) struct Cut {
 /// (columns: parameters, iterators).
 pub(super) type Domain = BasicSet;
 
+/// A row of a piece that cuts its domain: its index among the piece's
+/// rows, and the row over the parameters and iterators.
+pub(super) type IndexedRow = (usize, Constraint);
+
+/// A piece to cut: its statement, its index, and the target pieces it
+/// meets.
+type ToCut = (usize, usize, Vec<usize>);
+
 /// The cut of the original schedule into the target's pieces, or the
 /// first statement whose pieces it does not give and why. Exact: every
 /// side and every match is decided by emptiness tests.
@@ -143,18 +151,43 @@ pub(super) fn cut(
 }
 
 /// Piece `p` of statement `s`'s schedule `st` as a domain over the
-/// parameters and iterators: its rows with each date replaced by its
-/// value (a β date by its constant, an α date by its affine form), where
-/// every date a row uses has one. A row on a date without a form (a
-/// tile's strip: every point has a tile) or on a local is left out, and
-/// so is a row left with no column and a true constant. `None` when a β
-/// date is not a constant. Exact for the pieces `iss` makes.
+/// parameters and iterators: its [`domain_rows`]. `None` when a β date is
+/// not a constant. Exact for the pieces `iss` makes.
 pub(super) fn domain(
     scop: &Scop,
     s: usize,
     st: &StatementSchedule,
     p: usize,
 ) -> Result<Option<Domain>, PolyError> {
+    let Some(rows) = domain_rows(scop, s, st, p)? else {
+        return Ok(None);
+    };
+    let space = Space::set(
+        scop.params.clone(),
+        None,
+        scop.statements[s].iterators.clone(),
+    );
+    Ok(Some(BasicSet::from_parts(
+        space,
+        0,
+        rows.into_iter().map(|(_, row)| row).collect(),
+    )))
+}
+
+/// The rows of piece `p` of statement `s`'s schedule `st` that restrict
+/// its domain, each with its index among the piece's rows and as a row
+/// over the parameters and iterators: its rows with each date replaced by
+/// its value (a β date by its constant, an α date by its affine form),
+/// where every date a row uses has one. A row on a date without a form (a
+/// tile's strip: every point has a tile) or on a local is left out, and
+/// so is a row left with no column and a true constant (a date's
+/// definition). `None` when a β date is not a constant.
+pub(super) fn domain_rows(
+    scop: &Scop,
+    s: usize,
+    st: &StatementSchedule,
+    p: usize,
+) -> Result<Option<Vec<IndexedRow>>, PolyError> {
     let Some(beta) = st.beta(p) else {
         return Ok(None);
     };
@@ -163,7 +196,7 @@ pub(super) fn domain(
     let forms = date_forms(piece, np, n)?;
     let n_out = piece.space().n_out();
     let mut rows = Vec::new();
-    'rows: for c in piece.constraints() {
+    'rows: for (index, c) in piece.constraints().iter().enumerate() {
         if c.coeffs[np + n + n_out..].iter().any(|&v| v != 0) {
             continue;
         }
@@ -210,19 +243,15 @@ pub(super) fn domain(
                 ConstraintKind::Ineq => constant >= 0,
             };
         if !trivial {
-            rows.push(Constraint {
+            let row = Constraint {
                 kind: c.kind,
                 coeffs,
                 constant,
-            });
+            };
+            rows.push((index, row));
         }
     }
-    let space = Space::set(
-        scop.params.clone(),
-        None,
-        scop.statements[s].iterators.clone(),
-    );
-    Ok(Some(BasicSet::from_parts(space, 0, rows)))
+    Ok(Some(rows))
 }
 
 /// Whether `d` with `row` added is empty. Exact.
@@ -243,7 +272,7 @@ fn implies(d: &Domain, row: &Constraint) -> Result<bool, PolyError> {
 }
 
 /// Whether `a` and `b` hold the same points. Exact.
-fn equal(a: &Domain, b: &Domain) -> Result<bool, PolyError> {
+pub(super) fn equal(a: &Domain, b: &Domain) -> Result<bool, PolyError> {
     for (x, y) in [(a, b), (b, a)] {
         for row in y.constraints() {
             if !implies(x, row)? {
@@ -256,7 +285,7 @@ fn equal(a: &Domain, b: &Domain) -> Result<bool, PolyError> {
 
 /// Which side of `row >= 0` all of `d` lies on: `Some(true)` inside,
 /// `Some(false)` outside, `None` both. Exact.
-fn side(d: &Domain, row: &Constraint) -> Result<Option<bool>, PolyError> {
+pub(super) fn side(d: &Domain, row: &Constraint) -> Result<Option<bool>, PolyError> {
     if implies(d, row)? {
         return Ok(Some(true));
     }
@@ -269,12 +298,11 @@ fn side(d: &Domain, row: &Constraint) -> Result<Option<bool>, PolyError> {
 
 /// The first piece of the schedule (statement, piece) whose domain
 /// meets two or more of its statement's target pieces, and those.
-#[allow(clippy::type_complexity)]
 fn to_cut(
     scop: &Scop,
     current: &Schedule,
     wanted: &[Vec<Domain>],
-) -> Result<Option<(usize, usize, Vec<usize>)>, PolyError> {
+) -> Result<Option<ToCut>, PolyError> {
     for (s, st) in current.statements.iter().enumerate() {
         for q in 0..st.pieces.len() {
             let inside = meeting(scop, current, wanted, (s, q))?;
@@ -313,7 +341,10 @@ fn meeting(
 /// A row `e >= 0`, one of the pieces' own (an equation read as either of
 /// its two inequalities), with each of `inside` on one side of it and
 /// some on each. Exact.
-fn separating(pieces: &[Domain], inside: &[usize]) -> Result<Option<Constraint>, PolyError> {
+pub(super) fn separating(
+    pieces: &[Domain],
+    inside: &[usize],
+) -> Result<Option<Constraint>, PolyError> {
     for &p in inside {
         for c in pieces[p].constraints() {
             let mut candidates = vec![Constraint::ineq(c.coeffs.clone(), c.constant)];
@@ -333,7 +364,7 @@ fn separating(pieces: &[Domain], inside: &[usize]) -> Result<Option<Constraint>,
 /// `row`, or its complement `-row - 1 >= 0`: the one whose side (the
 /// part `iss` puts after the other) holds the piece that the target puts
 /// last, so that the split alone gives the target's order where it can.
-fn oriented(
+pub(super) fn oriented(
     target: &StatementSchedule,
     pieces: &[Domain],
     inside: &[usize],
@@ -489,7 +520,7 @@ pub(super) fn peel_of(d: &Directive) -> Option<Directive> {
 }
 
 /// `v` without its trailing zeros.
-fn trimmed(v: &[i64]) -> Vec<i64> {
+pub(super) fn trimmed(v: &[i64]) -> Vec<i64> {
     let n = v.iter().rposition(|&x| x != 0).map_or(0, |k| k + 1);
     v[..n].to_vec()
 }
@@ -631,6 +662,35 @@ mod tests {
             .map(crate::explain::Step::One)
             .collect();
         assert_eq!(explained.steps, steps);
+    }
+
+    /// jacobi-1d's first sweep strip-mined, then the time loop split at
+    /// `t >= 5`: the cut first would tile one piece and pad the other, so
+    /// the split is explained last, on the iterators.
+    #[test]
+    fn pieces_tiled_alike_before_the_split_are_split_last() {
+        let (scop, deps) = scop_of("jacobi-1d");
+        let strip = Directive::Stripmine {
+            beta: vec![0, 0],
+            depth: 2,
+            size: 4,
+        };
+        let target = after(&scop, &deps, &[strip, iss(&[0], &[1], &[], -5)]);
+        let explained = explain(&scop, &deps, &target).expect("an explanation");
+        assert_eq!(explained.gap, None, "{:?}", explained.steps);
+        let last = Directive::Iss {
+            beta: vec![0],
+            form: SplitForm {
+                alphas: Vec::new(),
+                iters: vec![1],
+                params: Vec::new(),
+                constant: -5,
+            },
+        };
+        assert_eq!(
+            explained.steps.last(),
+            Some(&crate::explain::Step::One(last))
+        );
     }
 
     /// A domain is read off a piece's rows with its dates replaced: the

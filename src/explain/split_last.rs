@@ -1,0 +1,165 @@
+//! Index-set splits made last: where the cut first ([`super::pieces`])
+//! does not give the target (the pieces were tiled alike before they were
+//! split, and a tile of one piece pads the others instead), a target
+//! whose split statements each have two pieces that one inequality of
+//! the iterators separates, the same for all of them, split in the same
+//! loop, is explained as the schedule without the split (each statement
+//! its piece on the inequality's negative side, without the rows that
+//! cut its domain), then one `iss` of that loop written on the iterators,
+//! then the `reorder` that puts the parts where the target has them. The
+//! caller replays and checks it.
+//!
+//! Must not know: the phases, recipe syntax.
+
+use super::pieces::{domain, domain_rows, equal, oriented, separating, side, trimmed};
+use crate::apply::{Directive, SplitForm};
+use crate::poly::{BasicMap, PolyError};
+use crate::scop::schedule::StatementSchedule;
+use crate::scop::{Schedule, Scop};
+
+/// The target without its split, and the `iss` that splits it.
+pub(super) struct SplitLast {
+    pub unsplit: Schedule,
+    pub iss: Directive,
+}
+
+/// The split of `target` as one last `iss`, when it is one (see the
+/// module doc); `None` otherwise. Exact: sides are decided by emptiness
+/// tests.
+pub(super) fn split_last(scop: &Scop, target: &Schedule) -> Result<Option<SplitLast>, PolyError> {
+    let np = scop.params.len();
+    let mut unsplit = target.clone();
+    // The loop and the inequality.
+    let mut split: Option<(Vec<i64>, SplitForm)> = None;
+    let mut statements = Vec::new();
+    for (s, st) in target.statements.iter().enumerate() {
+        if st.pieces.len() == 1 {
+            continue;
+        }
+        let (2, Some(first), Some(second)) = (st.pieces.len(), st.beta(0), st.beta(1)) else {
+            return Ok(None);
+        };
+        let Some(level) = first.iter().zip(&second).position(|(x, y)| x != y) else {
+            return Ok(None);
+        };
+        let (Some(a), Some(b)) = (domain(scop, s, st, 0)?, domain(scop, s, st, 1)?) else {
+            return Ok(None);
+        };
+        let domains = [a, b];
+        let Some(row) = separating(&domains, &[0, 1])? else {
+            return Ok(None);
+        };
+        let row = oriented(st, &domains, &[0, 1], row)?;
+        // The part on the negative side keeps its β under `iss`.
+        let base = usize::from(side(&domains[0], &row)? != Some(false));
+        let Some(rows) = domain_rows(scop, s, st, base)? else {
+            return Ok(None);
+        };
+        let cutting: Vec<usize> = rows.iter().map(|(k, _)| *k).collect();
+        unsplit.statements[s] = StatementSchedule {
+            pieces: vec![without_rows(&st.pieces[base], &cutting)],
+            marks: st.marks.clone(),
+        };
+        let form = SplitForm {
+            alphas: Vec::new(),
+            iters: trimmed(&row.coeffs[np..]),
+            params: trimmed(&row.coeffs[..np]),
+            constant: row.constant,
+        };
+        let this = (first[..level].to_vec(), form);
+        match &split {
+            Some(other) if *other != this => return Ok(None),
+            _ => split = Some(this),
+        }
+        statements.push(s);
+    }
+    let Some((loop_beta, form)) = split else {
+        return Ok(None);
+    };
+    // `iss` splits every statement in the loop.
+    let outside = |(s, st): (usize, &StatementSchedule)| {
+        statements.contains(&s) || !st.beta(0).is_some_and(|b| b.starts_with(&loop_beta))
+    };
+    if loop_beta.is_empty() || !unsplit.statements.iter().enumerate().all(outside) {
+        return Ok(None);
+    }
+    Ok(Some(SplitLast {
+        unsplit,
+        iss: Directive::Iss {
+            beta: loop_beta,
+            form,
+        },
+    }))
+}
+
+/// `piece` without the rows `gone` (indices). Exact, cheap.
+fn without_rows(piece: &BasicMap, gone: &[usize]) -> BasicMap {
+    let rows = piece
+        .constraints()
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !gone.contains(k))
+        .map(|(_, r)| r.clone())
+        .collect();
+    BasicMap::from_columns(piece.space().clone(), piece.n_local(), rows)
+}
+
+/// The `reorder` of the children of `loop_beta` in `split` that puts each
+/// where the target has the pieces it holds (matched by their domains);
+/// `None` where none is needed or none gives it (the caller's check then
+/// finds the difference). Exact.
+pub(super) fn reorder(
+    scop: &Scop,
+    split: &Schedule,
+    target: &Schedule,
+    loop_beta: &[i64],
+) -> Result<Option<Directive>, PolyError> {
+    let level = loop_beta.len();
+    let mut moves: Vec<(i64, i64)> = Vec::new();
+    for (s, st) in split.statements.iter().enumerate() {
+        for q in 0..st.pieces.len() {
+            let Some(b) = st.beta(q) else {
+                return Ok(None);
+            };
+            if b.len() <= level || !b.starts_with(loop_beta) {
+                continue;
+            }
+            let Some(have) = domain(scop, s, st, q)? else {
+                return Ok(None);
+            };
+            let wanted = &target.statements[s];
+            let mut to = None;
+            for p in 0..wanted.pieces.len() {
+                if let Some(w) = domain(scop, s, wanted, p)? {
+                    if equal(&have, &w)? {
+                        to = wanted.beta(p).and_then(|t| t.get(level).copied());
+                        break;
+                    }
+                }
+            }
+            let Some(to) = to else {
+                return Ok(None);
+            };
+            match moves.iter().find(|(from, _)| *from == b[level]) {
+                Some(&(_, other)) if other != to => return Ok(None),
+                Some(_) => {}
+                None => moves.push((b[level], to)),
+            }
+        }
+    }
+    moves.sort_unstable();
+    let dense = |v: &mut Vec<i64>| {
+        v.sort_unstable();
+        v.iter().zip(0..).all(|(&x, k)| x == k)
+    };
+    let order: Vec<i64> = moves.iter().map(|&(_, to)| to).collect();
+    let identity = order.iter().zip(0..).all(|(&x, k)| x == k);
+    let mut from: Vec<i64> = moves.iter().map(|&(from, _)| from).collect();
+    if identity || !dense(&mut from) || !dense(&mut order.clone()) {
+        return Ok(None);
+    }
+    Ok(Some(Directive::Reorder {
+        beta: loop_beta.to_vec(),
+        order,
+    }))
+}
