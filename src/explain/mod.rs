@@ -49,10 +49,8 @@ mod loops;
 mod pieces;
 pub mod print;
 mod shape;
-mod split_last;
 mod structure;
 mod tiles;
-mod view;
 
 use crate::apply::jam_proof::ProvenJam;
 use crate::apply::legality::{first_illegality, Illegal};
@@ -170,7 +168,7 @@ pub fn explain(
     target: &Schedule,
 ) -> Result<Explanation, ExplainError> {
     if target.statements.iter().any(|s| s.pieces.len() > 1) {
-        return explain_pieces(scop, deps, target);
+        return pieces::explain(scop, deps, target);
     }
     let mut recovery = Recovery {
         scop,
@@ -189,156 +187,6 @@ pub fn explain(
         }
     }
     Ok(Explanation { steps, gap })
-}
-
-/// [`explain`] of a target with pieces (an index-set split): the cut
-/// ([`pieces::cut`]), then the phases on each piece as a statement of its
-/// own ([`view`]). The directives found are replayed on the real
-/// schedule, a directive that leaves it as it was dropped, and checked
-/// there as any explanation is. Where they do not give the target (a
-/// piece's `embed` or `stripmine` acts on the statement's other pieces
-/// too), the cut alone is given and the first split statement is the gap.
-fn explain_pieces(
-    scop: &Scop,
-    deps: &[Dependence],
-    target: &Schedule,
-) -> Result<Explanation, ExplainError> {
-    let cut = match pieces::cut(scop, deps, target)? {
-        Ok(cut) => cut,
-        Err(gap) => {
-            return Ok(Explanation {
-                steps: Vec::new(),
-                gap: Some(gap),
-            })
-        }
-    };
-    let view = view::view(scop, deps, &cut, target)?;
-    let mut recovery = Recovery {
-        scop: &view.scop,
-        deps: &view.deps,
-        current: view.current.clone(),
-        found: Vec::new(),
-        after: Vec::new(),
-    };
-    let explained = match recover(&mut recovery, &view.target) {
-        Ok(gap) => {
-            let found: Vec<Directive> = cut
-                .directives
-                .iter()
-                .cloned()
-                .chain(recovery.found)
-                .collect();
-            replayed_on_pieces(scop, deps, target, &found, gap)?
-        }
-        Err(_) => None,
-    };
-    if let Some(e) = explained {
-        return Ok(e);
-    }
-    if let Some(e) = explained_split_last(scop, deps, target)? {
-        return Ok(e);
-    }
-    let split = target
-        .statements
-        .iter()
-        .position(|s| s.pieces.len() > 1)
-        .unwrap_or(0);
-    let gap = Gap {
-        statement: scop.statements[split].name.clone(),
-        reason: "the directives found for its pieces one at a time do not give its schedule \
-                 together (one that acts on its other pieces too: `embed`, `stripmine`); \
-                 not recovered yet"
-            .to_string(),
-    };
-    Ok(
-        replayed_on_pieces(scop, deps, target, &cut.directives, Some(gap.clone()))?.unwrap_or(
-            Explanation {
-                steps: Vec::new(),
-                gap: Some(gap),
-            },
-        ),
-    )
-}
-
-/// [`explain`] of a target with pieces as its schedule without the split,
-/// then one `iss` ([`split_last`]); `None` where that is not the target.
-fn explained_split_last(
-    scop: &Scop,
-    deps: &[Dependence],
-    target: &Schedule,
-) -> Result<Option<Explanation>, ExplainError> {
-    let Some(last) = split_last::split_last(scop, target)? else {
-        return Ok(None);
-    };
-    let mut recovery = Recovery {
-        scop,
-        deps,
-        current: Schedule::original(scop),
-        found: Vec::new(),
-        after: Vec::new(),
-    };
-    if !matches!(recover(&mut recovery, &last.unsplit), Ok(None)) {
-        return Ok(None);
-    }
-    let Ok(split) = apply::rewrite(scop, deps, &recovery.current, &last.iss) else {
-        return Ok(None);
-    };
-    let Directive::Iss { beta, .. } = &last.iss else {
-        return Ok(None);
-    };
-    let order = split_last::reorder(scop, &split, target, beta)?;
-    let mut found = recovery.found;
-    found.push(last.iss);
-    found.extend(order);
-    replayed_on_pieces(scop, deps, target, &found, None)
-}
-
-/// `found` applied to the original schedule of `scop` (a directive that
-/// changes nothing dropped) and grouped as [`grouped`] does; `None` when
-/// `apply` refuses one, when they end on an illegal schedule, or, without
-/// a `gap`, when they do not give `target`. Exact.
-fn replayed_on_pieces(
-    scop: &Scop,
-    deps: &[Dependence],
-    target: &Schedule,
-    found: &[Directive],
-    gap: Option<Gap>,
-) -> Result<Option<Explanation>, ExplainError> {
-    let mut current = Schedule::original(scop);
-    let (mut kept, mut after) = (Vec::new(), Vec::new());
-    let mut k = 0;
-    while k < found.len() {
-        let Ok(mut next) = apply::rewrite(scop, deps, &current, &found[k]) else {
-            return Ok(None);
-        };
-        let mut d = found[k].clone();
-        // `iss` on a loop's own counter, then `split` where `peel` splits.
-        if let Some((peel, split)) = pieces::peel_of(&found[k]).zip(found.get(k + 1)) {
-            let both = apply::rewrite(scop, deps, &next, split);
-            let one = apply::rewrite(scop, deps, &current, &peel);
-            if let (Ok(both), Ok(one)) = (both, one) {
-                if both == one {
-                    (d, next) = (peel, one);
-                    k += 1;
-                }
-            }
-        }
-        k += 1;
-        if next != current {
-            kept.push(d);
-            after.push(next.clone());
-            current = next;
-        }
-    }
-    let (steps, replayed) = match grouped(scop, deps, &kept, &after, gap.is_some()) {
-        Ok(done) => done,
-        Err(ExplainError::NotReplayed(_)) => return Ok(None),
-        Err(e) => return Err(e),
-    };
-    if gap.is_none() && difference(scop, &replayed, target)?.is_some() {
-        return Ok(None);
-    }
-    Ok(Some(Explanation { steps, gap }))
 }
 
 /// The phases; a gap stops the recovery where it is found.

@@ -1,4 +1,4 @@
-//! Index-set splits made last: where the cut first ([`super::pieces`])
+//! Index-set splits made last: where the cut first ([`super::cut`])
 //! does not give the target (the pieces were tiled alike before they were
 //! split, and a tile of one piece pads the others instead), a target
 //! whose split statements each have two pieces that one inequality of
@@ -11,7 +11,7 @@
 //!
 //! Must not know: the phases, recipe syntax.
 
-use super::pieces::{domain, domain_rows, equal, oriented, separating, side, trimmed};
+use super::domains::{domain, domain_rows, equal, oriented, separating, side, trimmed};
 use crate::apply::{Directive, SplitForm};
 use crate::poly::{BasicMap, PolyError};
 use crate::scop::schedule::StatementSchedule;

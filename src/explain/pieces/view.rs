@@ -1,20 +1,21 @@
 //! The program as the recovery's phases see it after an index-set split
-//! is cut ([`super::pieces`]): one statement per piece of the schedule,
+//! is cut ([`super::cut`]): one statement per piece of the schedule,
 //! named as its statement, each dependence cut into its pairs between
 //! two pieces, the schedule and the target one piece per statement.
 //!
 //! Must not know: the phases, recipe syntax.
 
-use super::pieces::{domain, Cut, Domain};
-use super::shape::date_forms;
-use super::ExplainError;
+use super::cut::Cut;
+use super::domains::{domain, Domain};
 use crate::apply::dates::drop_dates;
+use crate::explain::shape::date_forms;
+use crate::explain::ExplainError;
 use crate::poly::{Map, PolyError};
 use crate::scop::schedule::{alpha_date, beta_date, constant_date, StatementSchedule};
 use crate::scop::{Dependence, Schedule, Scop};
 
 /// The scop, dependences, schedule and target as the other phases see
-/// them after the cut: one statement per [`super::pieces::Unit`] (named as its
+/// them after the cut: one statement per [`super::cut::Unit`] (named as its
 /// statement), its domain restricted to the piece by the piece's
 /// schedule, and each dependence cut into the pairs between two units.
 pub(super) struct View {
