@@ -138,7 +138,18 @@ struct Recovery<'a> {
     after: Vec<Schedule>,
 }
 
-impl Recovery<'_> {
+impl<'a> Recovery<'a> {
+    /// A recovery from `current`, nothing found yet.
+    fn from(scop: &'a Scop, deps: &'a [Dependence], current: Schedule) -> Recovery<'a> {
+        Recovery {
+            scop,
+            deps,
+            current,
+            found: Vec::new(),
+            after: Vec::new(),
+        }
+    }
+
     /// Rewrite the current schedule with `d` (no dependence check) and
     /// record it.
     fn push(&mut self, d: Directive) -> Result<(), ExplainError> {
@@ -170,13 +181,7 @@ pub fn explain(
     if target.statements.iter().any(|s| s.pieces.len() > 1) {
         return pieces::explain(scop, deps, target);
     }
-    let mut recovery = Recovery {
-        scop,
-        deps,
-        current: Schedule::original(scop),
-        found: Vec::new(),
-        after: Vec::new(),
-    };
+    let mut recovery = Recovery::from(scop, deps, Schedule::original(scop));
     let gap = recover(&mut recovery, target)?;
     // Grouping checks the schedules the directives gave as a recipe's
     // replay checks them: each step's, after its rewrites.

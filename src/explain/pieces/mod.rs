@@ -33,20 +33,28 @@ use crate::scop::{Dependence, Schedule, Scop};
 /// its own ([`view::view`]); else the split last ([`last::split_last`]).
 /// Either is replayed on the real schedule and checked there as any
 /// explanation is; a step that fails (a refusal, an overflow) leaves the
-/// next to try. Where neither gives the target, the cut alone is given
-/// and the first split statement is the gap.
+/// next to try, and a complete explanation is preferred to the cut
+/// first's partial one. Where neither gives the target, the cut alone is
+/// given and the first split statement is the gap.
 pub(super) fn explain(
     scop: &Scop,
     deps: &[Dependence],
     target: &Schedule,
 ) -> Result<Explanation, ExplainError> {
     let cut = cut::cut(scop, deps, target).ok();
-    if let Some(Ok(cut)) = &cut {
-        if let Ok(Some(e)) = explained_cut_first(scop, deps, target, cut) {
-            return Ok(e);
-        }
+    let first = match &cut {
+        Some(Ok(cut)) => explained_cut_first(scop, deps, target, cut).ok().flatten(),
+        _ => None,
+    };
+    // A complete explanation first; the split last is always complete.
+    match first {
+        Some(e) if e.gap.is_none() => return Ok(e),
+        _ => {}
     }
     if let Ok(Some(e)) = explained_split_last(scop, deps, target) {
+        return Ok(e);
+    }
+    if let Some(e) = first {
         return Ok(e);
     }
     let split = target
@@ -90,13 +98,7 @@ fn explained_cut_first(
     cut: &cut::Cut,
 ) -> Result<Option<Explanation>, ExplainError> {
     let view = view::view(scop, deps, cut, target)?;
-    let mut recovery = Recovery {
-        scop: &view.scop,
-        deps: &view.deps,
-        current: view.current.clone(),
-        found: Vec::new(),
-        after: Vec::new(),
-    };
+    let mut recovery = Recovery::from(&view.scop, &view.deps, view.current.clone());
     let gap = recover(&mut recovery, &view.target)?;
     let found: Vec<Directive> = cut
         .directives
@@ -118,13 +120,7 @@ fn explained_split_last(
     let Some(last) = last::split_last(scop, target)? else {
         return Ok(None);
     };
-    let mut recovery = Recovery {
-        scop,
-        deps,
-        current: Schedule::original(scop),
-        found: Vec::new(),
-        after: Vec::new(),
-    };
+    let mut recovery = Recovery::from(scop, deps, Schedule::original(scop));
     if !matches!(recover(&mut recovery, &last.unsplit), Ok(None)) {
         return Ok(None);
     }
