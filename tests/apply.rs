@@ -648,7 +648,7 @@ fn a_jam_proof_is_reused_only_where_what_it_read_is_unchanged() {
     };
     let proven = proven_jams(&original, &jam).expect("a loop");
     assert_eq!(proven.len(), 1);
-    assert_eq!(proven[0].jam, (vec![0], 2));
+    assert_eq!(proven[0].jams, vec![(vec![0], 2)]);
     assert!(proven[0].holds_on(&original));
     // The jam's own rewrite adds marks, no date: the proof holds on it.
     let jammed = apply(&scop, &deps, &original, &jam)

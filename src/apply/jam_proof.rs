@@ -1,5 +1,6 @@
 //! What a jam check read of a schedule ([`ProvenJam`]): a loop proven
-//! jammable alone need not be proven again on a schedule where that is
+//! jammable alone, or the two jammed loops of a nest proven jammable
+//! together, need not be proven again on a schedule where that is
 //! unchanged ([`super::legality::first_illegality_but_jams`]). Cheap: it
 //! compares pieces, and decides nothing itself.
 
@@ -12,30 +13,35 @@ use crate::scop::Schedule;
 /// length) and its factor.
 pub type JamLoop = (Vec<i64>, u32);
 
-/// A loop found jammable alone ([`super::legality::jam_violation`] gave
-/// no violation), with all that the check read of its schedule: which
-/// pieces lie in the loop, and every piece of their statements (the scop
-/// and dependences are the same for every schedule of a region). On a
-/// schedule where those are the same the check gives the same answer, so
-/// it need not run again ([`ProvenJam::holds_on`]).
+/// Jammed loops found jammable together ([`super::legality::jam_violation`]
+/// gave no violation): one loop, or a nest's two, outermost first; with
+/// all that the check read of its schedule: which pieces lie in the
+/// outermost loop, and every piece of their statements (the scop and
+/// dependences are the same for every schedule of a region; the pieces'
+/// β dates say which lie in the inner loop). On a schedule where those
+/// are the same the check gives the same answer, so it need not run
+/// again ([`ProvenJam::holds_on`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProvenJam {
-    pub jam: JamLoop,
+    pub jams: Vec<JamLoop>,
     inside: Vec<PieceRef>,
     pieces: Vec<(usize, Vec<BasicMap>)>,
 }
 
 impl ProvenJam {
-    /// `jam`, proven jammable on `schedule` by the caller: what the proof
-    /// read of it. Cheap.
-    pub fn on(schedule: &Schedule, jam: JamLoop) -> Result<ProvenJam, PolyError> {
-        let inside = under(schedule, &jam.0).map_err(|e| match e {
+    /// `jams` (outermost first), proven jammable together on `schedule` by
+    /// the caller: what the proof read of it. Cheap.
+    pub fn on(schedule: &Schedule, jams: Vec<JamLoop>) -> Result<ProvenJam, PolyError> {
+        let outer = jams
+            .first()
+            .ok_or(PolyError::Unsupported("a jam proof of no loop"))?;
+        let inside = under(schedule, &outer.0).map_err(|e| match e {
             ApplyError::Poly(e) => e,
             _ => PolyError::Unsupported("a jammed loop that holds no statement"),
         })?;
         let pieces = statements_of(schedule, &inside);
         Ok(ProvenJam {
-            jam,
+            jams,
             inside,
             pieces,
         })
@@ -44,7 +50,10 @@ impl ProvenJam {
     /// Whether the proof holds on `schedule`: the same pieces lie in the
     /// loop, and their statements have the same pieces. Cheap.
     pub fn holds_on(&self, schedule: &Schedule) -> bool {
-        under(schedule, &self.jam.0).is_ok_and(|inside| {
+        let Some(outer) = self.jams.first() else {
+            return false;
+        };
+        under(schedule, &outer.0).is_ok_and(|inside| {
             inside == self.inside && statements_of(schedule, &inside) == self.pieces
         })
     }

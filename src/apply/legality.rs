@@ -278,7 +278,7 @@ fn first_unsound_jam(
     let mut checked: Vec<Vec<JamLoop>> = proven
         .iter()
         .filter(|p| p.holds_on(schedule))
-        .map(|p| vec![p.jam.clone()])
+        .map(|p| p.jams.clone())
         .collect();
     for (statement, st) in schedule.statements.iter().enumerate() {
         let jams = jam_marks(&st.marks);
@@ -290,17 +290,7 @@ fn first_unsound_jam(
             }));
         }
         for p in 0..st.pieces.len() {
-            let Some(beta) = st.beta(p) else { continue };
-            let loops: Vec<JamLoop> = jams
-                .iter()
-                .filter(|(d, _)| *d <= beta.len())
-                .map(|&(d, f)| (beta[..d].to_vec(), f))
-                .collect();
-            let mut sets: Vec<Vec<JamLoop>> = loops.iter().map(|j| vec![j.clone()]).collect();
-            if loops.len() == 2 {
-                sets.push(loops.clone());
-            }
-            for set in sets {
+            for set in jam_sets(st, &jams, p) {
                 if checked.contains(&set) {
                     continue;
                 }
@@ -322,6 +312,46 @@ fn first_unsound_jam(
         }
     }
     Ok(None)
+}
+
+/// The jammed loops around piece `p` of `st` (its `jams`, from
+/// [`jam_marks`]) that a jam check proves: each alone and, where there are
+/// two, both together. Cheap.
+fn jam_sets(
+    st: &crate::scop::StatementSchedule,
+    jams: &[(usize, u32)],
+    p: usize,
+) -> Vec<Vec<JamLoop>> {
+    let Some(beta) = st.beta(p) else {
+        return Vec::new();
+    };
+    let loops: Vec<JamLoop> = jams
+        .iter()
+        .filter(|(d, _)| *d <= beta.len())
+        .map(|&(d, f)| (beta[..d].to_vec(), f))
+        .collect();
+    let mut sets: Vec<Vec<JamLoop>> = loops.iter().map(|j| vec![j.clone()]).collect();
+    if loops.len() == 2 {
+        sets.push(loops);
+    }
+    sets
+}
+
+/// The nests of `schedule` jammed at two depths: the pairs of loops
+/// ([`first_unsound_jam`] proves them together), each once. Cheap.
+pub fn jammed_pairs(schedule: &Schedule) -> Vec<Vec<JamLoop>> {
+    let mut pairs: Vec<Vec<JamLoop>> = Vec::new();
+    for st in &schedule.statements {
+        let jams = jam_marks(&st.marks);
+        for p in 0..st.pieces.len() {
+            for set in jam_sets(st, &jams, p) {
+                if set.len() == 2 && !pairs.contains(&set) {
+                    pairs.push(set);
+                }
+            }
+        }
+    }
+    pairs
 }
 
 /// A statement in the loops of `set` that is jammed, but not at each of

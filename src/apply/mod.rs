@@ -365,7 +365,7 @@ pub fn proven_jams(
     };
     let mut proven = Vec::new();
     for prefix in marks::jammed_loops(schedule, beta, *depth)? {
-        proven.push(ProvenJam::on(schedule, (prefix, *factor))?);
+        proven.push(ProvenJam::on(schedule, vec![(prefix, *factor)])?);
     }
     Ok(proven)
 }

@@ -53,7 +53,7 @@ mod structure;
 mod tiles;
 
 use crate::apply::jam_proof::ProvenJam;
-use crate::apply::legality::{first_illegality, Illegal};
+use crate::apply::legality::{first_illegality, jammed_pairs, Illegal};
 use crate::apply::{self, ApplyError, Directive};
 use crate::poly::{Map, PolyError};
 use crate::scop::schedule::Mark;
@@ -378,6 +378,18 @@ fn grouped(
         };
         match illegal {
             None => {
+                // The check after an `unroll_jam` proved the nests jammed
+                // at two depths together as well.
+                if matches!(d, Directive::UnrollJam { .. }) {
+                    for pair in jammed_pairs(&schedule) {
+                        if !proven
+                            .iter()
+                            .any(|p| p.jams == pair && p.holds_on(&schedule))
+                        {
+                            proven.push(ProvenJam::on(&schedule, pair)?);
+                        }
+                    }
+                }
                 legal = schedule.clone();
                 witnesses.clear();
                 steps.push(if open.len() == 1 {
