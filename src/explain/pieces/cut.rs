@@ -201,20 +201,29 @@ fn iss_for(
     let all = apply::tree::all_betas(current).map_err(|e| {
         ExplainError::NotReplayed(format!("meet a schedule without a loop tree ({e:?})"))
     })?;
+    // Whether the target cuts each piece in the outermost candidate loop
+    // by `row` (found once: the deeper loops hold some of the same).
+    let outermost = &beta[..used.max(1).min(beta.len())];
+    let mut in_loop: Vec<(&[i64], bool)> = Vec::new();
+    for (piece, b) in all.iter().filter(|(_, b)| b.starts_with(outermost)) {
+        let inside = meeting(scop, current, wanted, (piece.statement, piece.piece))?;
+        let cut = inside.len() >= 2 && splits(&wanted[piece.statement], &inside, row)?;
+        in_loop.push((b, cut));
+    }
     // Per depth, each child of the piece's loop there and whether all of
     // its pieces are cut by `row` as the target cuts them.
     let mut children_by_depth = Vec::new();
     for depth in used.max(1)..beta.len() {
         let loop_beta = &beta[..depth];
         let mut children: Vec<(i64, bool)> = Vec::new();
-        for (piece, b) in all.iter().filter(|(_, b)| b.starts_with(loop_beta)) {
-            let inside = meeting(scop, current, wanted, (piece.statement, piece.piece))?;
-            let cut = b.len() > depth
-                && inside.len() >= 2
-                && splits(&wanted[piece.statement], &inside, row)?;
-            match children.iter_mut().find(|(c, _)| *c == b[depth]) {
+        for &(b, cut) in in_loop.iter().filter(|(b, _)| b.starts_with(loop_beta)) {
+            // A piece at the loop's own β would not be in a tree.
+            let Some(&child) = b.get(depth) else {
+                return Ok(None);
+            };
+            match children.iter_mut().find(|(c, _)| *c == child) {
                 Some((_, all_cut)) => *all_cut &= cut,
-                None => children.push((b[depth], cut)),
+                None => children.push((child, cut)),
             }
         }
         children.sort_unstable();
