@@ -298,6 +298,34 @@ fn wavefront_runs_the_tiles_of_a_time_skewed_band_as_a_wavefront() {
     }
 }
 
+/// Clustering gives each loop of durbin's `k` iteration a nest of its
+/// own; the two updates, parallel, sit beside the reduction into `sum`,
+/// sequential: their threads would meet at barriers twice per `k` for a
+/// short loop each (0.55× of gcc on two threads, docs/performance.md), so
+/// they are left to the compiler, unmarked, and say so.
+#[test]
+fn durbins_updates_beside_its_reduction_are_left_unmarked() {
+    let dir = common::scratch("auto-beside-sequential");
+    let recipe = dir.join("auto.poly");
+    std::fs::write(&recipe, "auto(pluto);\n").expect("write recipe");
+    let recipe = recipe.to_string_lossy().into_owned();
+    let out = common::polyc(&[
+        "tests/kernels/durbin.c",
+        "--recipe",
+        &recipe,
+        "--emit",
+        "schedule-text",
+    ]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    for update in ["S7", "S8"] {
+        let line = format!(
+            "band of {update}: members i; coincident: i; beside a sequential loop nest: left unmarked"
+        );
+        assert!(out.stdout.contains(&line), "{}", out.stdout);
+    }
+    assert!(!out.stdout.contains("parallel at"), "{}", out.stdout);
+}
+
 /// The schedules `auto(pluto)` chooses for gemm, seidel-2d and jacobi-2d,
 /// written as directives: each recipe prints the same program as
 /// `auto(pluto);` (the closing note of issue 15 quotes them).

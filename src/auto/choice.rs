@@ -26,9 +26,9 @@ pub struct BandChoice {
     pub(crate) parallel: Option<usize>,
     /// Whether the innermost loop kept its vector mark.
     pub(crate) vector: bool,
-    /// An untiled innermost loop deep in the nest, left unmarked (no
-    /// threads, no `omp simd`: `tiling::tile_and_mark`).
-    pub(crate) left_to_compiler: bool,
+    /// An untiled innermost loop left unmarked (no threads, no `omp
+    /// simd`: `tiling::tile_and_mark`), and why.
+    pub(crate) left_to_compiler: Option<Unmarked>,
     /// The factor by which the point loop around the vector loop was
     /// unrolled and jammed into it, when it was.
     pub(crate) jam: Option<u32>,
@@ -46,6 +46,17 @@ pub struct BandChoice {
     pub(crate) gpu_shared: Vec<String>,
     pub(crate) gpu_shared_bytes: u64,
     pub(crate) gpu_registers: Vec<String>,
+}
+
+/// Why an untiled innermost loop is left to the compiler, unmarked: its
+/// threads would pay more at their barriers than they share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unmarked {
+    /// Inside three or more other loops (doitgen's `p`).
+    Deep,
+    /// Beside a loop nest that runs sequentially in each iteration of an
+    /// outer loop (durbin's updates beside its reduction).
+    BesideSequential,
 }
 
 impl BandChoice {
@@ -166,8 +177,14 @@ impl BandChoice {
                 parts.push(format!("vector: {}", members[last]));
             }
         }
-        if self.left_to_compiler {
-            parts.push("innermost inside three or more loops: left unmarked".to_string());
+        if let Some(why) = self.left_to_compiler {
+            parts.push(
+                match why {
+                    Unmarked::Deep => "innermost inside three or more loops: left unmarked",
+                    Unmarked::BesideSequential => "beside a sequential loop nest: left unmarked",
+                }
+                .to_string(),
+            );
         }
         if let (Some(factor), [.., outer, _]) = (self.jam, self.order.as_slice()) {
             parts.push(format!(

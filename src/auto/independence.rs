@@ -23,6 +23,11 @@ pub(crate) fn independence_rows(
     normalised(basis, d)
 }
 
+/// The rank of `rows` over `n` columns. Exact.
+pub(crate) fn rank(rows: &[Vec<i64>], n: usize) -> Result<usize, PolyError> {
+    Ok(n - independence_rows(rows, n)?.len())
+}
+
 fn mul_sub(a: i64, x: i64, b: i64, y: i64) -> Result<i64, PolyError> {
     // a·x − b·y, checked.
     a.checked_mul(x)

@@ -14,9 +14,13 @@
 //!   spatial scheduler's band, whose members keep that reuse inside one
 //!   iteration, temporal then spatial, group by group;
 //! * [`scheduler`]: the driver, bands from the outside in;
+//! * [`clustering`]: isl's incremental clustering of a level's strongly
+//!   connected components, merged while the merged band loses nothing;
 //! * [`tree`]: the result as a tree and in Clay form;
 //! * [`locality`]: which member of a band runs innermost, and the tile
 //!   size from the band's data footprint;
+//! * [`band_sites`]: the tree's bands as tiling sees them, and what
+//!   surrounds each;
 //! * [`tiling`]: tiles, wavefronts, loop order and parallel and vector
 //!   marks, as `apply` rewrites;
 //! * [`gpu_map`]: with `target = gpu`, which tile and point loops become
@@ -25,13 +29,15 @@
 //! * [`subtree`]: one top-level nest or one subtree inside loops scheduled
 //!   on its own (`auto(pluto, [b])`, `auto(pluto, [b, c])`).
 //!
-//! Not yet: Pluto's fusion below the outermost level and isl's
-//! incremental clustering. `--explain` is [`crate::explain`].
+//! Not yet: Pluto's fusion heuristics below the outermost level (polyc
+//! clusters there, as isl does). `--explain` is [`crate::explain`].
 //!
 //! Must not know: recipe syntax, code generation, the CLI. A schedule from
 //! here is checked by `apply::legality` like any recipe's (in `session`).
 
+mod band_sites;
 mod choice;
+mod clustering;
 mod coalescing;
 mod distance;
 mod feautrier;
@@ -167,6 +173,7 @@ pub(crate) fn schedule_below(
         algorithm,
         options.fusion,
         !options.wavefront,
+        options.gpu,
         around,
     )
     .map_err(AutoFailure::Schedule)?;

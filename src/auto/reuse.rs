@@ -30,7 +30,7 @@
 //! All of this is a cost model: exact integer arithmetic, but no answer
 //! here decides legality (the validity edges and the final check do).
 
-use super::independence::independence_rows;
+use super::independence::{independence_rows, rank};
 use super::locality::subscript_rows;
 use crate::poly::PolyError;
 use crate::scop::{element_bytes, Scop};
@@ -129,11 +129,6 @@ pub(crate) fn dot(a: &[i64], b: &[i64]) -> Result<i64, PolyError> {
             .and_then(|p| acc.checked_add(p))
             .ok_or(PolyError::Overflow)
     })
-}
-
-/// The rank of `rows` over `n` columns. Exact.
-fn rank(rows: &[Vec<i64>], n: usize) -> Result<usize, PolyError> {
-    Ok(n - independence_rows(rows, n)?.len())
 }
 
 impl ReuseGroup {

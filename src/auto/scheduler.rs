@@ -7,21 +7,25 @@
 //! 1. every statement scheduled completely: a sequence in dependence order;
 //! 2. several weakly connected components: a sequence of them, each
 //!    scheduled on its own (no dependence links them);
-//! 3. Pluto: a band whose first member is coincident (forced outer
+//! 3. Pluto and spatial, unless `fuse = max`: several strongly connected
+//!    components are clustered ([`super::clustering`]), a sequence of the
+//!    clusters, each under its band;
+//! 4. Pluto: a band whose first member is coincident (forced outer
 //!    coincidence; without it, Pluto's choice, any band); spatial: the
 //!    spatial band of the statements' reuse ([`super::spatial`]); if there
 //!    is none, or for Feautrier, one Feautrier row;
-//! 4. a Feautrier row that carries nothing: a sequence of the strongly
+//! 5. a Feautrier row that carries nothing: a sequence of the strongly
 //!    connected components, in topological order.
 //!
 //! Feautrier's scheduler stops carrying when no dependence is left and
 //! completes the schedule with a coincident band.
 
+use super::clustering::{clusters, Keep};
 use super::distance::distance;
 use super::feautrier::{feautrier_row, AffineRow};
 use super::graph::{Edge, Graph, Node};
 use super::independence::independence_rows;
-use super::pluto::pluto_band;
+use super::pluto::{pluto_band, Member};
 use super::reuse::{register_pressure, reuse_groups, ReuseGroup};
 use super::spatial::{spatial_band, BandRequest};
 use super::tree::{BandMember, Tree};
@@ -124,20 +128,30 @@ pub(crate) fn schedule_tree(
     outer_coincidence: bool,
 ) -> Result<Tree, ScheduleFailure> {
     let around = vec![Vec::new(); scop.statements.len()];
-    schedule_tree_below(scop, deps, algorithm, fusion, outer_coincidence, &around)
+    schedule_tree_below(
+        scop,
+        deps,
+        algorithm,
+        fusion,
+        outer_coincidence,
+        false,
+        &around,
+    )
 }
 
 /// [`schedule_tree`] below loops that stay: `around[s]` are statement
 /// `s`'s rows of those loops, outermost first (as many for every
 /// statement), which become a band, neither permutable nor coincident,
 /// above what the scheduler finds from the pairs of each dependence within
-/// one iteration of those loops (the others they carry).
+/// one iteration of those loops (the others they carry). With `gpu`
+/// (`target = gpu`), clustering keeps every coincident member.
 pub(crate) fn schedule_tree_below(
     scop: &Scop,
     deps: &[Dependence],
     algorithm: Algorithm,
     fusion: Fusion,
     outer_coincidence: bool,
+    gpu: bool,
     around: &[Vec<AffineRow>],
 ) -> Result<Tree, ScheduleFailure> {
     let outer = around.iter().map(Vec::len).max().unwrap_or(0);
@@ -161,6 +175,8 @@ pub(crate) fn schedule_tree_below(
         reuse,
         pressure,
         coincident_around: vec![false; n],
+        clustering: fusion != Fusion::Max,
+        gpu,
     };
     let all: Vec<usize> = (0..graph.nodes.len()).collect();
     let members: Vec<BandMember> = (0..outer)
@@ -232,6 +248,13 @@ struct State {
     pressure: Vec<usize>,
     /// Per statement, whether a row around it so far is coincident.
     coincident_around: Vec<bool>,
+    /// Whether a level's strongly connected components are clustered
+    /// ([`super::clustering`]) rather than scheduled as one.
+    clustering: bool,
+    /// `target = gpu`: a merge of clusters must keep every coincident
+    /// member (blocks and threads take two each); on the CPU, one (one
+    /// loop of a nest runs in parallel).
+    gpu: bool,
 }
 
 impl State {
@@ -288,11 +311,23 @@ impl State {
                 .collect::<Result<Vec<_>, _>>()?;
             return Ok(Tree::sequence(children));
         }
-        let sub = self.subgraph(nodes, &edges);
+        let strong = components(nodes, &edges, true);
+        if self.clustering && self.algorithm != Algorithm::Feautrier && strong.len() > 1 {
+            return self.clustered(nodes, edges, &strong, level);
+        }
+        let band = self.band(nodes, &edges)?;
+        self.below(nodes, edges, band, level)
+    }
+
+    /// The band the scheduler finds for `nodes` under `edges` (those
+    /// between them), as a band of their own would be; empty when it
+    /// finds none (a Feautrier row is wanted).
+    fn band(&self, nodes: &[usize], edges: &[Edge]) -> Result<Vec<Member>, ScheduleFailure> {
+        let sub = self.subgraph(nodes, edges);
         let active: Vec<usize> = (0..sub.edges.len()).collect();
-        let has_validity = edges.iter().any(|e| e.validity);
+        let has_validity = sub.edges.iter().any(|e| e.validity);
         let earlier: Vec<Vec<Vec<i64>>> = nodes.iter().map(|&s| self.earlier[s].clone()).collect();
-        let band = match self.algorithm {
+        Ok(match self.algorithm {
             Algorithm::Spatial(options) => {
                 let mut groups = Vec::new();
                 for (k, &s) in nodes.iter().enumerate() {
@@ -317,7 +352,57 @@ impl State {
             }
             Algorithm::Feautrier if !has_validity => pluto_band(&sub, &active, &earlier, false)?,
             Algorithm::Feautrier => Vec::new(),
+        })
+    }
+
+    /// The strongly connected components `strong` of `nodes` clustered
+    /// ([`super::clustering`]): a sequence of the clusters, each under its
+    /// band (a cluster without one is scheduled as a level of its own).
+    fn clustered(
+        &mut self,
+        nodes: &[usize],
+        edges: Vec<Edge>,
+        strong: &[Vec<usize>],
+        level: usize,
+    ) -> Result<Tree, ScheduleFailure> {
+        let keep = match self.algorithm {
+            Algorithm::Pluto if self.gpu => Keep::EveryCoincidentMember,
+            _ => Keep::OneCoincidentMember,
         };
+        let found = clusters(
+            strong,
+            &edges,
+            &self.earlier,
+            keep,
+            &mut |ns: &[usize]| self.band(ns, &edges),
+        )?;
+        debug_assert!(found.iter().map(|c| c.nodes.len()).sum::<usize>() == nodes.len());
+        let mut children = Vec::new();
+        for cluster in found {
+            let inside: Vec<Edge> = edges
+                .iter()
+                .filter(|e| cluster.nodes.contains(&e.source) && cluster.nodes.contains(&e.target))
+                .cloned()
+                .collect();
+            children.push(if cluster.band.is_empty() {
+                self.build(&cluster.nodes, inside, level + 1)?
+            } else {
+                self.below(&cluster.nodes, inside, cluster.band, level + 1)?
+            });
+        }
+        Ok(Tree::sequence(children))
+    }
+
+    /// `band` over `nodes`, then what is scheduled below it; without a
+    /// band, a Feautrier row, or a sequence of the strongly connected
+    /// components when that row carries nothing.
+    fn below(
+        &mut self,
+        nodes: &[usize],
+        edges: Vec<Edge>,
+        band: Vec<Member>,
+        level: usize,
+    ) -> Result<Tree, ScheduleFailure> {
         if !band.is_empty() {
             let members: Vec<BandMember> = band
                 .iter()
@@ -342,6 +427,8 @@ impl State {
                 child: Box::new(child),
             });
         }
+        let sub = self.subgraph(nodes, &edges);
+        let active: Vec<usize> = (0..sub.edges.len()).collect();
         let row = feautrier_row(&sub, &active, true)?
             .ok_or_else(|| ScheduleFailure::Stuck(nodes.to_vec()))?;
         if !row.carried.iter().any(|&c| c) {
@@ -561,15 +648,21 @@ mod tests {
     }
 
     /// The report's Figure 13 (forced outer coincidence): jacobi-2d gets
-    /// an outer `t` band, then its two sweeps apart, each a band of two
-    /// coincident members; never Figure 12's single skewed band. The
-    /// sweeps are split by a Feautrier row (0 for S0, 1 for S1: the
-    /// coincident band Pluto tries first is empty), where isl has a
-    /// sequence node: the same order.
+    /// an outer `t` band, then its two sweeps in a sequence, each a band
+    /// of two coincident members; never Figure 12's single skewed band.
+    /// Inside `t` the sweeps are two components, clustered: fusing them
+    /// would cost their coincidence. With one component scheduled whole
+    /// (`fuse = max`), the sweeps are split by a Feautrier row instead (0
+    /// for S0, 1 for S1: the coincident band Pluto tries first is empty):
+    /// the same order.
     #[test]
     fn jacobi_2d_gets_the_reports_figure_13() {
         assert_eq!(
             shape("jacobi-2d", Algorithm::Pluto, Fusion::Smart),
+            "band[S0:t,S1:t] seq(band[S0:i* | S0:j*] S0; band[S1:i* | S1:j*] S1)"
+        );
+        assert_eq!(
+            shape("jacobi-2d", Algorithm::Pluto, Fusion::Max),
             "band[S0:t,S1:t] band[S0:0,S1:1] \
              seq(band[S0:i* | S0:j*] S0; band[S1:i* | S1:j*] S1)"
         );
@@ -602,15 +695,78 @@ mod tests {
     /// statements before the k loop in sequence, then the k loop's seven
     /// statements (D … J are S3 … S9) share one outer row `k`, none
     /// shifted (Listing 35's `I[k, i] -> 1 + k`, S8 here, is what carrying
-    /// every group at once gives). Inside, isl's incremental clustering
-    /// orders the statements by a sequence node; polyc, without it,
-    /// schedules that level as one component (a Feautrier row, then the
-    /// sequence), so only the outer part is the report's.
+    /// every group at once gives). Inside, the clusters run in a sequence
+    /// node, as isl's do: each loop of `i` on its own (S5's reduction
+    /// into a scalar is not coincident; S7 and S8 are), no cluster merged
+    /// (each merge would carry a dependence across the `i` loops).
     #[test]
-    fn durbin_gets_the_reports_listing_36_outer_band() {
-        let shape = shape("durbin", Algorithm::Pluto, Fusion::Smart);
-        let outer = "seq(S0; S1; S2; band[S3:k,S4:k,S5:k,S6:k,S7:k,S8:k,S9:k] ";
-        assert!(shape.starts_with(outer), "{shape}");
+    fn durbin_gets_the_reports_listing_36() {
+        assert_eq!(
+            shape("durbin", Algorithm::Pluto, Fusion::Smart),
+            "seq(S0; S1; S2; band[S3:k,S4:k,S5:k,S6:k,S7:k,S8:k,S9:k] \
+             seq(S3; S4; band[S5:i] S5; S6; band[S7:i*] S7; band[S8:i*] S8; S9))"
+        );
+    }
+
+    /// Clustering keeps apart what fusing would cost every coincident
+    /// member: atax's `tmp[i]` row sums (coincident in `i`) and its `y[j]`
+    /// column sums (coincident in `j`) run as two nests, where one
+    /// component scheduled whole fuses them under a Feautrier row with no
+    /// parallel loop.
+    #[test]
+    fn clustering_keeps_ataxs_two_sums_apart() {
+        assert_eq!(
+            shape("atax", Algorithm::Pluto, Fusion::Smart),
+            "seq(band[S0:i*] S0; band[S1:i*] S1; band[S2:i* | S2:j] S2; band[S3:j* | S3:i] S3)"
+        );
+        let whole = shape("atax", Algorithm::Pluto, Fusion::Max);
+        assert!(!whole.contains("band[S2:i* | S2:j] S2;"), "{whole}");
+    }
+
+    /// On the CPU a merge keeps one coincident member (one loop of a nest
+    /// runs in parallel): lu's column scaling (S1) and its two updates
+    /// share the band `[i, j]`, `i` coincident. For the GPU (blocks and
+    /// threads take two members each) the merge would lose the updates'
+    /// second coincident member: each cluster keeps its own band.
+    #[test]
+    fn clustering_keeps_one_coincident_member_on_the_cpu_and_every_one_for_the_gpu() {
+        assert_eq!(
+            shape("lu", Algorithm::Pluto, Fusion::Smart),
+            "band[S0:k,S1:j,S2:k] band[S0:i,S1:i,S2:i* | S0:j,S1:0,S2:j] seq(S0; S1; S2)"
+        );
+        let path = "tests/kernels/lu.c";
+        let file = read_source(path, std::fs::read_to_string(path).unwrap()).unwrap();
+        let scop = &file.scops[0];
+        let deps = dependences(scop, &DepOptions::default()).unwrap();
+        let around = vec![Vec::new(); scop.statements.len()];
+        let gpu = schedule_tree_below(
+            scop,
+            &deps,
+            Algorithm::Pluto,
+            Fusion::Smart,
+            true,
+            true,
+            &around,
+        )
+        .unwrap();
+        assert_eq!(
+            render(scop, &gpu),
+            "band[S0:k,S1:j,S2:k] seq(band[S1:i*] S1; band[S0:j* | S0:i*] S0; band[S2:j* | S2:i*] S2)"
+        );
+    }
+
+    /// A producer read by many consumer instances merges last, with its
+    /// slack (isl's postponed merge): doitgen's `sum[p] = 0` (S0) joins
+    /// the reduction over `s` (S1) in one loop of `p`, S0 at `s = 0`'s
+    /// place; the write-back (S2), which may run only after every `s` of
+    /// every `p`, stays in a loop of its own.
+    #[test]
+    fn clustering_merges_doitgens_initialisation_with_its_reduction() {
+        assert_eq!(
+            shape("doitgen", Algorithm::Pluto, Fusion::Smart),
+            "band[S0:r,S1:r,S2:r] band[S0:q,S1:q,S2:q] \
+             seq(band[S0:p,S1:p* | S0:0,S1:s] seq(S0; S1); band[S2:p*] S2)"
+        );
     }
 
     /// The report's Examples 13 and 30 (Listing 15 with a fixed size,

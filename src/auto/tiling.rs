@@ -35,8 +35,8 @@
 //! CUDA blocks and threads (`gpu_block`, `gpu_thread`) in place of the
 //! parallel, vector and jam marks.
 
-use super::choice::BandChoice;
-use super::feautrier::AffineRow;
+use super::band_sites::band_sites;
+use super::choice::{BandChoice, Unmarked};
 use super::gpu_map::{gpu_map, gpu_mapping, gpu_tile, promotions, Offered};
 use super::locality;
 use super::tree::Tree;
@@ -63,25 +63,6 @@ const JAM_FACTOR: u32 = 4;
 /// 1.35× → 1.46× (by 2: 1.35×, by 8: 1.43×), 2mm 1.61× → 1.71× (by 2:
 /// 1.61×); docs/performance.md.
 const JAM_OUTER_FACTOR: u32 = 4;
-
-/// One band of the tree: the statements below it, the depth of its first
-/// member, its size, which members are coincident.
-struct BandSite {
-    statements: Vec<usize>,
-    /// Each member's `(statement, row)` pairs.
-    rows: Vec<Vec<(usize, AffineRow)>>,
-    depth: usize,
-    members: usize,
-    coincident: Vec<bool>,
-    /// The outermost coincident member, unless the band is inside a loop
-    /// already marked parallel.
-    first_coincident: Option<usize>,
-    /// Inside a loop already marked parallel.
-    in_parallel: bool,
-    permutable: bool,
-    /// No band below this one: its last loop is innermost.
-    innermost: bool,
-}
 
 /// A step: a directive on the loops of a statement, and whether it is
 /// required (a rewrite, legal by construction, checked with the whole
@@ -113,10 +94,9 @@ pub(crate) fn tile_and_mark(
     options: &AutoOptions,
 ) -> Result<Tiled, ApplyError> {
     let parallel = options.parallel;
-    let mut sites = Vec::new();
-    collect(tree, 1, false, &mut sites);
+    let sites = band_sites(tree);
     let rows = locality::loop_rows(tree, scop.statements.len());
-    // Innermost first: `collect` lists a band before the bands below it.
+    // Innermost first: `band_sites` lists a band before the bands below it.
     let mut steps: Vec<Step> = Vec::new();
     let mut choices: Vec<BandChoice> = sites
         .iter()
@@ -129,7 +109,7 @@ pub(crate) fn tile_and_mark(
             order: (0..site.members).collect(),
             parallel: None,
             vector: false,
-            left_to_compiler: false,
+            left_to_compiler: None,
             jam: None,
             jam_outer: None,
             gpu_blocks: Vec::new(),
@@ -298,10 +278,19 @@ pub(crate) fn tile_and_mark(
         // or more others (doitgen's `p` under `r`, `q` and `s`). Inside
         // one or two (a time loop, adi's sweeps) the threads pay on the
         // sizes measured (docs/performance.md, "Innermost loops deep in a
-        // nest").
-        let inner_untiled = site.innermost && tiled.is_none() && p > 3;
-        choice.left_to_compiler =
-            !options.gpu && inner_untiled && parallel && site.coincident[order[k - 1]];
+        // nest"), unless a sequential nest beside it holds them at its
+        // barriers every iteration (durbin's reduction into `sum` beside
+        // its two updates: 0.55× of gcc on two threads, marked).
+        let unmarked = if p > 3 {
+            Some(Unmarked::Deep)
+        } else if site.beside_sequential {
+            Some(Unmarked::BesideSequential)
+        } else {
+            None
+        };
+        let inner_untiled = site.innermost && tiled.is_none() && unmarked.is_some();
+        choice.left_to_compiler = unmarked
+            .filter(|_| !options.gpu && inner_untiled && parallel && site.coincident[order[k - 1]]);
         if options.gpu {
             if parallel {
                 let (blocks, threads) = gpu_mapping(
@@ -546,48 +535,5 @@ fn interchange(d: usize) -> Directive {
         beta: Vec::new(),
         d1: d,
         d2: d + 1,
-    }
-}
-
-/// Every band below `tree`, outer before inner; `depth` is the depth its
-/// first member would have. A band inside a coincident member of another
-/// gets no parallel loop: one parallel region, the outermost, is enough.
-fn collect(tree: &Tree, depth: usize, in_parallel: bool, sites: &mut Vec<BandSite>) {
-    match tree {
-        Tree::Leaf(_) => {}
-        Tree::Sequence(children) => {
-            for c in children {
-                collect(c, depth, in_parallel, sites);
-            }
-        }
-        Tree::Band {
-            members,
-            permutable,
-            child,
-        } => {
-            let first_coincident = members
-                .iter()
-                .position(|m| m.coincident)
-                .filter(|_| !in_parallel);
-            let statements: Vec<usize> = members
-                .first()
-                .map(|m| m.rows.iter().map(|&(s, _)| s).collect())
-                .unwrap_or_default();
-            if !statements.is_empty() {
-                sites.push(BandSite {
-                    statements,
-                    rows: members.iter().map(|m| m.rows.clone()).collect(),
-                    depth,
-                    members: members.len(),
-                    coincident: members.iter().map(|m| m.coincident).collect(),
-                    first_coincident,
-                    in_parallel,
-                    permutable: *permutable,
-                    innermost: !child.has_band(),
-                });
-            }
-            let inside = in_parallel || first_coincident.is_some();
-            collect(child, depth + members.len(), inside, sites);
-        }
     }
 }

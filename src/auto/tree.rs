@@ -73,6 +73,18 @@ impl Tree {
         }
     }
 
+    /// Whether a band of the tree has a coincident member (a loop that may
+    /// run in parallel).
+    pub fn has_coincident_member(&self) -> bool {
+        match self {
+            Tree::Leaf(_) => false,
+            Tree::Band { members, child, .. } => {
+                members.iter().any(|m| m.coincident) || child.has_coincident_member()
+            }
+            Tree::Sequence(children) => children.iter().any(Tree::has_coincident_member),
+        }
+    }
+
     /// The Clay-form schedule of `scop` that this tree describes; with
     /// `marks`, a parallel mark on the outermost coincident member of each
     /// band.
