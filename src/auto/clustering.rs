@@ -118,13 +118,17 @@ struct Group {
 /// statement's rows so far (`earlier`), each cluster with its band from
 /// `band_of` (its argument: statements, ascending), in the order they
 /// run.
-pub(super) fn clusters<E: From<PolyError>>(
+pub(super) fn clusters<E, F>(
     components: &[Vec<usize>],
     edges: &[Edge],
     earlier: &[Vec<Vec<i64>>],
     keep: Keep,
-    band_of: &mut dyn FnMut(&[usize]) -> Result<Vec<Member>, E>,
-) -> Result<Vec<Cluster>, E> {
+    mut band_of: F,
+) -> Result<Vec<Cluster>, E>
+where
+    E: From<PolyError>,
+    F: FnMut(&[usize]) -> Result<Vec<Member>, E>,
+{
     let mut clusters = Vec::new();
     for (k, component) in components.iter().enumerate() {
         let mut nodes = component.clone();
