@@ -44,7 +44,7 @@
 
 use super::distance::distance;
 use super::feautrier::AffineRow;
-use super::graph::Edge;
+use super::graph::{close_transitively, Edge};
 use super::independence::rank;
 use super::pluto::Member;
 use crate::poly::{BasicMap, Constraint, PolyError, Space, Tuple};
@@ -372,16 +372,7 @@ fn validity_reach(clusters: &[Cluster], edges: &[Edge]) -> Vec<Vec<bool>> {
             reach[a][b] = true;
         }
     }
-    for k in 0..n {
-        let via = reach[k].clone();
-        for row in reach.iter_mut() {
-            if row[k] {
-                for (to, &v) in row.iter_mut().zip(&via) {
-                    *to |= v;
-                }
-            }
-        }
-    }
+    close_transitively(&mut reach);
     reach
 }
 

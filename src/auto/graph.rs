@@ -117,6 +117,21 @@ impl Graph {
     }
 }
 
+/// Close `reach` (`reach[a][b]`: `b` is reachable from `a`) under
+/// transitivity (Floyd–Warshall; the graphs are small).
+pub(crate) fn close_transitively(reach: &mut [Vec<bool>]) {
+    for k in 0..reach.len() {
+        let via = reach[k].clone();
+        for row in reach.iter_mut() {
+            if row[k] {
+                for (to, &v) in row.iter_mut().zip(&via) {
+                    *to |= v;
+                }
+            }
+        }
+    }
+}
+
 /// The Farkas forms of one disjunct: on its pairs, or on its differences
 /// when it relates a statement to itself.
 fn forms_of(relation: &BasicMap, intra: bool) -> Result<Forms, PolyError> {

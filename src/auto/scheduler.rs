@@ -23,7 +23,7 @@
 use super::clustering::{clusters, Keep};
 use super::distance::distance;
 use super::feautrier::{feautrier_row, AffineRow};
-use super::graph::{Edge, Graph, Node};
+use super::graph::{close_transitively, Edge, Graph, Node};
 use super::independence::independence_rows;
 use super::pluto::{pluto_band, Member};
 use super::reuse::{register_pressure, reuse_groups, ReuseGroup};
@@ -543,17 +543,7 @@ fn components(nodes: &[usize], edges: &[Edge], strong: bool) -> Vec<Vec<usize>> 
             }
         }
     }
-    // Transitive closure (Floyd–Warshall; the graphs are small).
-    for k in 0..n {
-        let via = reach[k].clone();
-        for row in reach.iter_mut() {
-            if row[k] {
-                for (to, &v) in row.iter_mut().zip(&via) {
-                    *to |= v;
-                }
-            }
-        }
-    }
+    close_transitively(&mut reach);
     let mut seen = vec![false; n];
     let mut comps: Vec<Vec<usize>> = Vec::new();
     for a in 0..n {
