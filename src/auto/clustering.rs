@@ -19,11 +19,11 @@
 //! 4. The merge is kept when that band has at least as many members as
 //!    each cluster's, keeps their coincidence ([`Keep`]), runs every
 //!    statement along each coincident member (polyc's rule: a statement
-//!    at one iteration of a parallel loop is peeled from its tiles and run
-//!    alone), and brings some
-//!    proximity group between two of the clusters within distance
-//!    [`CLOSE`] on every member ([`Closeness`]). A refused group is not
-//!    tried again, and no merge takes two clusters it joins.
+//!    at one iteration of a parallel loop is peeled from its tiles and
+//!    run alone), and brings some proximity group between two of the
+//!    clusters within distance [`CLOSE`] on every member
+//!    ([`Closeness`]). A refused group is not tried again, and no merge
+//!    takes two clusters it joins.
 //! 5. A group that is close except on members beyond its weight, where
 //!    its source or its target has one value (a producer whose values
 //!    many consumer instances read), is postponed: it is tried again once
@@ -52,7 +52,7 @@ use crate::poly::{BasicMap, Constraint, PolyError, Space, Tuple};
 /// The largest distance, either way, that a merged band may leave on
 /// every member for some proximity group between the merged clusters
 /// (isl's "optimized completely": distances bounded by 2).
-pub(super) const CLOSE: i64 = 2;
+const CLOSE: i64 = 2;
 
 /// What a merged band must keep of the clusters' coincidence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

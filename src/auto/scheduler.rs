@@ -369,13 +369,9 @@ impl State {
             Algorithm::Pluto if self.gpu => Keep::EveryCoincidentMember,
             _ => Keep::OneCoincidentMember,
         };
-        let found = clusters(
-            strong,
-            &edges,
-            &self.earlier,
-            keep,
-            &mut |ns: &[usize]| self.band(ns, &edges),
-        )?;
+        let found = clusters(strong, &edges, &self.earlier, keep, |ns: &[usize]| {
+            self.band(ns, &edges)
+        })?;
         debug_assert!(found.iter().map(|c| c.nodes.len()).sum::<usize>() == nodes.len());
         let mut children = Vec::new();
         for cluster in found {
@@ -688,7 +684,8 @@ mod tests {
     /// every group at once gives). Inside, the clusters run in a sequence
     /// node, as isl's do: each loop of `i` on its own (S5's reduction
     /// into a scalar is not coincident; S7 and S8 are), no cluster merged
-    /// (each merge would carry a dependence across the `i` loops).
+    /// (S7 reads `y[k - i - 1]`, which S8 writes: a merged band loses the
+    /// coincident member or leaves the clusters far apart).
     #[test]
     fn durbin_gets_the_reports_listing_36() {
         assert_eq!(
