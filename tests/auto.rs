@@ -280,10 +280,7 @@ fn ten_kernels_automatic_schedules_and_code_are_snapshotted() {
 /// and code snapshotted.
 #[test]
 fn wavefront_runs_the_tiles_of_a_time_skewed_band_as_a_wavefront() {
-    let dir = common::scratch("auto-wavefront");
-    let recipe = dir.join("wavefront.poly");
-    std::fs::write(&recipe, "auto(pluto, wavefront = true);\n").expect("write recipe");
-    let recipe = recipe.to_string_lossy().into_owned();
+    let recipe = common::scratch_recipe("auto-wavefront", "auto(pluto, wavefront = true);\n");
     for name in ["jacobi-1d", "jacobi-2d"] {
         let kernel = format!("tests/kernels/{name}.c");
         let out = common::polyc(&[&kernel, "--recipe", &recipe, "--emit", "schedule-text"]);
@@ -305,10 +302,7 @@ fn wavefront_runs_the_tiles_of_a_time_skewed_band_as_a_wavefront() {
 /// they are left to the compiler, unmarked, and say so.
 #[test]
 fn durbins_updates_beside_its_reduction_are_left_unmarked() {
-    let dir = common::scratch("auto-beside-sequential");
-    let recipe = dir.join("auto.poly");
-    std::fs::write(&recipe, "auto(pluto);\n").expect("write recipe");
-    let recipe = recipe.to_string_lossy().into_owned();
+    let recipe = common::scratch_recipe("auto-beside-sequential", "auto(pluto);\n");
     let out = common::polyc(&[
         "tests/kernels/durbin.c",
         "--recipe",

@@ -64,6 +64,13 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// A recipe of `text` in a fresh scratch directory `name`: its path.
+pub fn scratch_recipe(name: &str, text: &str) -> String {
+    let recipe = scratch(name).join("recipe.poly");
+    std::fs::write(&recipe, text).expect("write recipe");
+    recipe.to_string_lossy().into_owned()
+}
+
 /// Compile `src` with `gcc -O2 -Wall -Werror` into `exe`; the compiler's
 /// complaint on failure.
 pub fn compile(src: &Path, exe: &Path) -> Result<(), String> {
