@@ -637,6 +637,98 @@ fn stripmine_of_part_of_a_loop_is_still_checked() {
     }
 }
 
+/// After a directive that rewrites the dates inside one loop, `apply`
+/// checks only the pairs of instances in that loop
+/// (`illegality_after`): every directive of each kind, at every loop of
+/// kernels whose nests share outer loops, gets the same answer, witness
+/// included, as the check of the whole schedule.
+#[test]
+fn the_check_inside_a_rewritten_loop_answers_as_the_whole_check() {
+    use polyc::apply::legality::first_illegality;
+    use polyc::apply::tree::all_betas;
+    use polyc::apply::{illegality_after, rewrite};
+    let (mut refused, mut accepted) = (0, 0);
+    for name in ["adi", "doitgen", "lu", "fdtd-2d", "gemver", "jacobi-2d"] {
+        let (scop, deps) = kernel(name);
+        let original = Schedule::original(&scop);
+        let mut loops: Vec<Vec<i64>> = Vec::new();
+        for (_, beta) in all_betas(&original).expect("β-vectors") {
+            for l in 0..beta.len() {
+                if !loops.contains(&beta[..=l].to_vec()) {
+                    loops.push(beta[..=l].to_vec());
+                }
+            }
+        }
+        for beta in &loops {
+            let d = beta.len();
+            let mut directives = vec![
+                Directive::Reverse {
+                    beta: beta.clone(),
+                    depth: d,
+                },
+                Directive::Shift {
+                    beta: beta.clone(),
+                    depth: d,
+                    params: vec![0; scop.params.len()],
+                    constant: 1,
+                },
+                Directive::Split {
+                    beta: beta.clone(),
+                    depth: d,
+                },
+                Directive::Fuse { beta: beta.clone() },
+                Directive::Reorder {
+                    beta: beta.clone(),
+                    order: vec![1, 0],
+                },
+                Directive::TileBand {
+                    beta: beta.clone(),
+                    depth: d,
+                    sizes: vec![4, 4],
+                },
+            ];
+            if d >= 2 {
+                directives.extend([
+                    Directive::Interchange {
+                        beta: beta.clone(),
+                        d1: d - 1,
+                        d2: d,
+                    },
+                    Directive::Skew {
+                        beta: beta.clone(),
+                        depth: d,
+                        other: d - 1,
+                        factor: 1,
+                    },
+                    Directive::Skew {
+                        beta: beta.clone(),
+                        depth: d - 1,
+                        other: d,
+                        factor: -1,
+                    },
+                ]);
+            }
+            for directive in &directives {
+                let Ok(next) = rewrite(&scop, &deps, &original, directive) else {
+                    continue;
+                };
+                let inside = illegality_after(&scop, &deps, &original, directive, &next, &[])
+                    .expect("decided");
+                let whole = first_illegality(&scop, &deps, &next).expect("decided");
+                assert_eq!(inside, whole, "{name}: {directive:?}");
+                match inside {
+                    Some(_) => refused += 1,
+                    None => accepted += 1,
+                }
+            }
+        }
+    }
+    assert!(
+        refused > 10 && accepted > 10,
+        "{refused} refused, {accepted} accepted"
+    );
+}
+
 #[test]
 fn a_jam_proof_is_reused_only_where_what_it_read_is_unchanged() {
     let (scop, deps) = load(NEST);

@@ -25,7 +25,7 @@ use crate::poly::{Constraint, Map, PolyError};
 use crate::scop::reduction::ReductionOp;
 use crate::scop::schedule::{alpha_date, Mark};
 use crate::scop::validity::{
-    carried_closer_than, carried_dependence, first_violation, first_violation_from, Violation,
+    carried_closer_than, carried_dependence, first_violation_from, Violation,
 };
 use crate::scop::{Dependence, Schedule, Scop};
 
@@ -110,7 +110,23 @@ pub fn first_illegality_but_jams(
     schedule: &Schedule,
     proven: &[ProvenJam],
 ) -> Result<Option<Illegal>, PolyError> {
-    if let Some(v) = first_violation(scop, schedule, deps)? {
+    first_illegality_inside(scop, deps, schedule, proven, &[])
+}
+
+/// [`first_illegality_but_jams`] of a schedule whose dates differ from a
+/// legal schedule's only for pairs of instances in one iteration of the
+/// loop `prefix` (empty: the whole region), as a rewrite inside that loop
+/// makes them: only those pairs are checked for order
+/// ([`first_violation_from`]); every mark is checked. Exact under that
+/// condition, which the caller must know.
+pub fn first_illegality_inside(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    proven: &[ProvenJam],
+    prefix: &[i64],
+) -> Result<Option<Illegal>, PolyError> {
+    if let Some(v) = first_violation_from(scop, schedule, deps, prefix)? {
         return Ok(Some(Illegal::Violation(v)));
     }
     if let Some(i) = first_carried_mark(scop, deps, schedule)? {

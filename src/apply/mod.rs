@@ -40,7 +40,7 @@ use crate::poly::PolyError;
 use crate::scop::validity::Violation;
 use crate::scop::{Dependence, Schedule, Scop};
 use jam_proof::ProvenJam;
-use legality::{first_illegality, first_illegality_but_jams, first_unsound_mark, Illegal};
+use legality::{first_illegality, first_illegality_inside, first_unsound_mark, Illegal};
 
 /// One directive with its arguments checked for type (not yet for meaning).
 /// Depths are 1-based; β-vectors address a loop or a statement.
@@ -322,7 +322,9 @@ pub fn apply(
 /// `schedule`, which must be legal for `deps`: the first way `next` is
 /// illegal, or `None`. Where every pair of instances keeps its order
 /// (the same pieces: a mark; or a `stripmine` that `preserves_order`),
-/// only the marks are checked; the loops an `unroll_jam` marks were
+/// only the marks are checked; elsewhere, only the pairs in one iteration
+/// of the loop the directive rewrites inside ([`dates_changed_inside`]),
+/// and every mark. The loops an `unroll_jam` marks were
 /// proven by the rewrite, and those of `known` (earlier rewrites'
 /// [`proven_jams`], for all of `deps`) hold where their pieces are the
 /// same: neither is checked again.
@@ -344,8 +346,62 @@ pub fn illegality_after(
     Ok(if same_pieces || preserves_order(schedule, directive) {
         first_unsound_mark(scop, deps, next, &proven)?
     } else {
-        first_illegality_but_jams(scop, deps, next, &proven)?
+        let inside = dates_changed_inside(schedule, directive, next);
+        first_illegality_inside(scop, deps, next, &proven, inside)?
     })
+}
+
+/// The loop (a β prefix; empty: the whole region) outside which `next`,
+/// [`rewrite`]'s result for `directive` on `schedule`, dates every
+/// instance as `schedule` does, so that only the pairs of instances in
+/// one iteration of it can change order. A directive that rewrites only
+/// the dates at depth `d` and deeper of the statements under its `β`
+/// (the loop directives: its loops' dates; `split`, `fuse` and `reorder`:
+/// the β dates of its loop's children) keeps every date outside the loop
+/// `β[..min(|β|, d − 1)]` that holds them. Cheap; what can be checked
+/// cheaply is: a statement with a piece outside that loop, before or
+/// after, must keep its pieces (else the whole region).
+fn dates_changed_inside<'a>(
+    schedule: &Schedule,
+    directive: &'a Directive,
+    next: &Schedule,
+) -> &'a [i64] {
+    let (beta, depth) = match directive {
+        Directive::Interchange { beta, d1, d2 } => (beta, *d1.min(d2)),
+        Directive::Tile {
+            beta, depth, outer, ..
+        } => (beta, *depth.min(outer)),
+        Directive::Reverse { beta, depth }
+        | Directive::Skew { beta, depth, .. }
+        | Directive::Shift { beta, depth, .. }
+        | Directive::Stripmine { beta, depth, .. }
+        | Directive::TileBand { beta, depth, .. }
+        | Directive::Grain { beta, depth, .. }
+        | Directive::Densify { beta, depth }
+        | Directive::Reshape { beta, depth, .. }
+        | Directive::Linearize { beta, depth }
+        | Directive::Split { beta, depth } => (beta, *depth),
+        // The loop's children: their β dates at depth `|β| + 1`.
+        Directive::Reorder { beta, .. } => (beta, beta.len() + 1),
+        // The next loop's statements join loop `β`, at depth `|β|`.
+        Directive::Fuse { beta } => (beta, beta.len()),
+        _ => return &[],
+    };
+    let prefix = &beta[..beta.len().min(depth.saturating_sub(1))];
+    let inside = |st: &crate::scop::StatementSchedule| {
+        (0..st.pieces.len()).all(|p| st.beta(p).is_some_and(|b| b.starts_with(prefix)))
+    };
+    let kept = schedule.statements.len() == next.statements.len()
+        && schedule
+            .statements
+            .iter()
+            .zip(&next.statements)
+            .all(|(a, b)| (inside(a) && inside(b)) || a.pieces == b.pieces);
+    if kept {
+        prefix
+    } else {
+        &[]
+    }
 }
 
 /// The jams that [`rewrite`] proves when it applies `directive` to
