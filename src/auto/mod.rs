@@ -75,11 +75,8 @@ pub struct AutoOptions {
     pub parallel: bool,
     /// How much the outermost level fuses.
     pub fusion: Fusion,
-    /// Pluto's answer to a level with no coincident first member: a band
-    /// without one, tiled, its tiles run as a wavefront (the outermost
-    /// tile loop skewed by the next, which is then parallel); `false`:
-    /// isl's answer, one Feautrier row, then a coincident band inside.
-    pub wavefront: bool,
+    /// The answer to a level with no coincident first member ([`Wavefront`]).
+    pub wavefront: Wavefront,
     /// Unroll by 4 and jam the point loop around a vector loop when it is
     /// a reduction loop (`tiling`, Pluto-style unroll-and-jam).
     pub unroll_jam: bool,
@@ -93,6 +90,29 @@ pub struct AutoOptions {
     /// CUDA blocks (its tile loops) and threads (its point loops) instead
     /// of marking loops parallel and vector (`tiling`).
     pub gpu: bool,
+}
+
+/// What `pluto` does at a level where no band can start with a coincident
+/// member (a stencil's time loop, lu's and floyd-warshall's `k`, carry
+/// every dependence).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wavefront {
+    /// isl's answer (`wavefront = false`): one Feautrier row, then a
+    /// coincident band inside it.
+    Never,
+    /// Pluto's answer (`wavefront = true`): a permutable band none of whose
+    /// members is coincident, tiled whatever its reuse, its tiles run as a
+    /// wavefront (the outermost tile loop skewed by the next, which is then
+    /// parallel).
+    Always,
+    /// Pluto's band where it has two members or more and none is skewed
+    /// (its members are loops of the program: lu, floyd-warshall,
+    /// cholesky, trisolv's forward sweep) and the statements' register
+    /// pressure is at most `spatial`'s limit (CC'18 §4.6), isl's answer
+    /// elsewhere (a stencil's skewed point loops, which gcc does not
+    /// vectorise). The default; [`Wavefront::Never`] with `target = gpu`
+    /// or `tile = false`.
+    Unskewed,
 }
 
 /// The tile size of the bands `auto` tiles.
@@ -113,7 +133,7 @@ impl Default for AutoOptions {
             tile: TileSize::Footprint,
             parallel: true,
             fusion: Fusion::Smart,
-            wavefront: false,
+            wavefront: Wavefront::Unskewed,
             unroll_jam: true,
             register_tile: true,
             gpu: false,
@@ -167,12 +187,18 @@ pub(crate) fn schedule_below(
     around: &[Vec<AffineRow>],
 ) -> Result<AutoSchedule, AutoFailure> {
     let outer = around.iter().map(Vec::len).max().unwrap_or(0);
+    // Untiled, or mapped to the GPU, a band without a coincident member
+    // runs sequentially: the default is then isl's answer.
+    let wavefront = match options.wavefront {
+        Wavefront::Unskewed if options.gpu || options.tile == TileSize::Off => Wavefront::Never,
+        w => w,
+    };
     let tree = scheduler::schedule_tree_below(
         scop,
         deps,
         algorithm,
         options.fusion,
-        !options.wavefront,
+        wavefront,
         options.gpu,
         around,
     )

@@ -23,6 +23,7 @@ use super::feautrier::{node_vars, read_row, AffineRow};
 use super::graph::Graph;
 use super::ilp::{edge_rows, Ilp, Lin, Requirement, RowVars};
 use super::independence::independence_rows;
+use super::Wavefront;
 use crate::poly::{ConstraintKind, PolyError};
 
 /// The most ILPs one member's search may solve.
@@ -36,37 +37,76 @@ pub(crate) struct Member {
     pub coincident: bool,
 }
 
+/// Whether `band`, found without a coincident first member, is worth
+/// tiling as a wavefront: two members or more, none skewed (no row of a
+/// statement with two iterators or more), so that its point loops are
+/// loops of the program, which gcc vectorises (a skewed one it does not:
+/// seidel-2d's `(t, t + i, 2t + i + j)` ran 0.6× as fast as with isl's
+/// Feautrier row; lu's `(i, k, j)` 2× faster; docs/performance.md).
+pub(crate) fn worth_a_wavefront(band: &[Member]) -> bool {
+    band.len() >= 2 && !band.iter().any(is_skewed)
+}
+
+/// Whether some statement's row of `member` moves with two iterators or
+/// more.
+fn is_skewed(member: &Member) -> bool {
+    member
+        .rows
+        .iter()
+        .any(|r| r.iter.iter().filter(|&&c| c != 0).count() > 1)
+}
+
 /// A Pluto band over the `active` edges (indices into `graph.edges`),
 /// given each node's earlier rows' iterator coefficients (`earlier[node]`,
-/// from outer bands). Empty when `force_outer_coincidence` holds and no
-/// first member is coincident, or when no member exists.
+/// from outer bands). When no first member is coincident, `wavefront`
+/// says what is returned: nothing ([`Wavefront::Never`], isl's forced
+/// outer coincidence), the band without coincidence
+/// ([`Wavefront::Always`], Pluto's), or that band only if
+/// [`worth_a_wavefront`] ([`Wavefront::Unskewed`]: its search stops at
+/// the first skewed member). Empty also when no member exists.
 pub(crate) fn pluto_band(
     graph: &Graph,
     active: &[usize],
     earlier: &[Vec<Vec<i64>>],
-    force_outer_coincidence: bool,
+    wavefront: Wavefront,
 ) -> Result<Vec<Member>, PolyError> {
     let mut earlier = earlier.to_vec();
     let mut band: Vec<Member> = Vec::new();
     let mut coincidence = true;
+    // No first member was coincident, and only an unskewed band is kept.
+    let mut unskewed_only = false;
     loop {
         let regions = regions(graph, &earlier)?;
         if regions.is_empty() {
-            return Ok(band); // complete: every node has full rank
+            // Complete: every node has full rank.
+            return Ok(if unskewed_only && !worth_a_wavefront(&band) {
+                Vec::new()
+            } else {
+                band
+            });
         }
         match member(graph, active, &regions, coincidence)? {
             Some(rows) => {
-                for (node, row) in rows.iter().enumerate() {
-                    earlier[node].push(row.iter.clone());
-                }
-                band.push(Member {
+                let found = Member {
                     rows,
                     coincident: coincidence,
-                });
+                };
+                if unskewed_only && is_skewed(&found) {
+                    return Ok(Vec::new());
+                }
+                for (node, row) in found.rows.iter().enumerate() {
+                    earlier[node].push(row.iter.clone());
+                }
+                band.push(found);
             }
-            None if coincidence && !(band.is_empty() && force_outer_coincidence) => {
+            None if coincidence && band.is_empty() && wavefront == Wavefront::Never => {
+                return Ok(band);
+            }
+            None if coincidence => {
+                unskewed_only = band.is_empty() && wavefront == Wavefront::Unskewed;
                 coincidence = false;
             }
+            None if unskewed_only && !worth_a_wavefront(&band) => return Ok(Vec::new()),
             None => return Ok(band),
         }
     }
@@ -344,7 +384,7 @@ mod tests {
             "int n, double A[n][n], double B[n][n], double C[n][n]",
         );
         let active: Vec<usize> = (0..g.edges.len()).collect();
-        let band = pluto_band(&g, &active, &[vec![]], true).unwrap();
+        let band = pluto_band(&g, &active, &[vec![]], Wavefront::Never).unwrap();
         let rows: Vec<(Vec<i64>, bool)> = band
             .iter()
             .map(|m| (m.rows[0].iter.clone(), m.coincident))
@@ -371,7 +411,7 @@ mod tests {
         );
         assert!(g.edges.iter().all(|e| !e.validity));
         let active: Vec<usize> = (0..g.edges.len()).collect();
-        let band = pluto_band(&g, &active, &[vec![]], true).unwrap();
+        let band = pluto_band(&g, &active, &[vec![]], Wavefront::Never).unwrap();
         let rows: Vec<Vec<i64>> = band.iter().map(|m| m.rows[0].iter.clone()).collect();
         assert_eq!(rows, vec![vec![0, 1], vec![1, 0]]);
     }
@@ -381,7 +421,7 @@ mod tests {
         // Report Example 11: after 4t + 2i + j carried everything, the
         // band is [t, i], both coincident.
         let g = graph_of(SEIDEL_2D.0, SEIDEL_2D.1);
-        let band = pluto_band(&g, &[], &[vec![vec![4, 2, 1]]], true).unwrap();
+        let band = pluto_band(&g, &[], &[vec![vec![4, 2, 1]]], Wavefront::Never).unwrap();
         let rows: Vec<(Vec<i64>, bool)> = band
             .iter()
             .map(|m| (m.rows[0].iter.clone(), m.coincident))
@@ -393,9 +433,11 @@ mod tests {
     fn a_stencil_with_no_outer_coincidence_gives_an_empty_forced_band() {
         let g = graph_of(SEIDEL_2D.0, SEIDEL_2D.1);
         let active: Vec<usize> = (0..g.edges.len()).collect();
-        assert!(pluto_band(&g, &active, &[vec![]], true).unwrap().is_empty());
+        assert!(pluto_band(&g, &active, &[vec![]], Wavefront::Never)
+            .unwrap()
+            .is_empty());
         // Unforced, plain Pluto skews: a permutable band of three members.
-        let band = pluto_band(&g, &active, &[vec![]], false).unwrap();
+        let band = pluto_band(&g, &active, &[vec![]], Wavefront::Always).unwrap();
         assert_eq!(band.len(), 3);
         assert!(band.iter().all(|m| !m.coincident));
     }

@@ -10,8 +10,10 @@
 //! 3. Pluto and spatial, unless `fuse = max`: several strongly connected
 //!    components are clustered ([`super::clustering`]), a sequence of the
 //!    clusters, each under its band;
-//! 4. Pluto: a band whose first member is coincident (forced outer
-//!    coincidence; without it, Pluto's choice, any band); spatial: the
+//! 4. Pluto: a band whose first member is coincident (isl's forced outer
+//!    coincidence); where none is, per [`super::Wavefront`], none, any
+//!    band (Pluto's), or by default an unskewed band of two members or
+//!    more when the register pressure is under `spatial`'s limit; spatial: the
 //!    spatial band of the statements' reuse ([`super::spatial`]); if there
 //!    is none, or for Feautrier, one Feautrier row;
 //! 5. a Feautrier row that carries nothing: a sequence of the strongly
@@ -29,6 +31,7 @@ use super::pluto::{pluto_band, Member};
 use super::reuse::{register_pressure, reuse_groups, ReuseGroup};
 use super::spatial::{spatial_band, BandRequest};
 use super::tree::{BandMember, Tree};
+use super::Wavefront;
 use crate::poly::PolyError;
 use crate::scop::{Dependence, Scop};
 
@@ -115,10 +118,11 @@ impl From<PolyError> for ScheduleFailure {
 }
 
 /// The schedule tree of `scop` under `deps`. With `outer_coincidence`
-/// (isl's choice), a Pluto band must start with a coincident member, and
-/// a level where none exists gets a Feautrier row; without it (Pluto's),
-/// such a level gets a band none of whose members is coincident, which
-/// tiling makes parallel by a wavefront of its tiles.
+/// (isl's choice, [`Wavefront::Never`]), a Pluto band must start with a
+/// coincident member, and a level where none exists gets a Feautrier row;
+/// without it (Pluto's, [`Wavefront::Always`]), such a level gets a band
+/// none of whose members is coincident, which tiling makes parallel by a
+/// wavefront of its tiles.
 #[cfg(test)]
 pub(crate) fn schedule_tree(
     scop: &Scop,
@@ -128,15 +132,12 @@ pub(crate) fn schedule_tree(
     outer_coincidence: bool,
 ) -> Result<Tree, ScheduleFailure> {
     let around = vec![Vec::new(); scop.statements.len()];
-    schedule_tree_below(
-        scop,
-        deps,
-        algorithm,
-        fusion,
-        outer_coincidence,
-        false,
-        &around,
-    )
+    let wavefront = if outer_coincidence {
+        Wavefront::Never
+    } else {
+        Wavefront::Always
+    };
+    schedule_tree_below(scop, deps, algorithm, fusion, wavefront, false, &around)
 }
 
 /// [`schedule_tree`] below loops that stay: `around[s]` are statement
@@ -150,7 +151,7 @@ pub(crate) fn schedule_tree_below(
     deps: &[Dependence],
     algorithm: Algorithm,
     fusion: Fusion,
-    outer_coincidence: bool,
+    wavefront: Wavefront,
     gpu: bool,
     around: &[Vec<AffineRow>],
 ) -> Result<Tree, ScheduleFailure> {
@@ -164,14 +165,17 @@ pub(crate) fn schedule_tree_below(
                 .collect::<Result<_, _>>()?,
             (0..n).map(|s| register_pressure(scop, &[s])).collect(),
         ),
-        _ => (vec![Vec::new(); n], vec![0; n]),
+        _ => (
+            vec![Vec::new(); n],
+            (0..n).map(|s| register_pressure(scop, &[s])).collect(),
+        ),
     };
     let mut state = State {
         n_param: graph.n_param,
         nodes: graph.nodes.clone(),
         earlier: vec![Vec::new(); n],
         algorithm,
-        outer_coincidence,
+        wavefront,
         reuse,
         pressure,
         coincident_around: vec![false; n],
@@ -240,10 +244,11 @@ struct State {
     /// Per statement, the iterator coefficients of its rows so far.
     earlier: Vec<Vec<Vec<i64>>>,
     algorithm: Algorithm,
-    /// Whether a Pluto band must start with a coincident member.
-    outer_coincidence: bool,
-    /// `auto(spatial)`: per statement, its reuse groups before any row,
-    /// and its register pressure ([`super::reuse`]).
+    /// What a Pluto band is where none starts with a coincident member.
+    wavefront: Wavefront,
+    /// `auto(spatial)`: per statement, its reuse groups before any row;
+    /// and its register pressure ([`super::reuse`]), which `pluto`'s
+    /// [`Wavefront::Unskewed`] reads too.
     reuse: Vec<Vec<ReuseGroup>>,
     pressure: Vec<usize>,
     /// Per statement, whether a row around it so far is coincident.
@@ -346,11 +351,26 @@ impl State {
                 };
                 spatial_band(&sub, &active, &earlier, &groups, request)?
             }
-            Algorithm::Pluto => {
-                let force = has_validity && self.outer_coincidence;
-                pluto_band(&sub, &active, &earlier, force)?
+            Algorithm::Pluto if !has_validity => {
+                pluto_band(&sub, &active, &earlier, Wavefront::Always)?
             }
-            Algorithm::Feautrier if !has_validity => pluto_band(&sub, &active, &earlier, false)?,
+            Algorithm::Pluto => {
+                // CC'18's register-pressure rule (§4.6), as `spatial` has
+                // it: above the limit, isl's answer. It also spares the
+                // search without coincidence on large components (adi's 14
+                // statements: 110 M instructions, half the schedule's).
+                let pressure: usize = nodes.iter().map(|&s| self.pressure[s]).sum();
+                let wavefront = match self.wavefront {
+                    Wavefront::Unskewed if pressure > SpatialOptions::default().hlim => {
+                        Wavefront::Never
+                    }
+                    w => w,
+                };
+                pluto_band(&sub, &active, &earlier, wavefront)?
+            }
+            Algorithm::Feautrier if !has_validity => {
+                pluto_band(&sub, &active, &earlier, Wavefront::Always)?
+            }
             Algorithm::Feautrier => Vec::new(),
         })
     }
@@ -600,6 +620,20 @@ mod tests {
         render(scop, &tree)
     }
 
+    /// The Pluto tree (`fuse = smart`) of `tests/kernels/NAME.c` with this
+    /// `wavefront` answer, for the CPU or (`gpu`) the GPU, written as
+    /// [`shape`] writes it.
+    fn pluto_shape(name: &str, wavefront: Wavefront, gpu: bool) -> String {
+        let path = format!("tests/kernels/{name}.c");
+        let file = read_source(&path, std::fs::read_to_string(&path).unwrap()).unwrap();
+        let scop = &file.scops[0];
+        let deps = dependences(scop, &DepOptions::default()).unwrap();
+        let around = vec![Vec::new(); scop.statements.len()];
+        let (pluto, smart) = (Algorithm::Pluto, Fusion::Smart);
+        let tree = schedule_tree_below(scop, &deps, pluto, smart, wavefront, gpu, &around).unwrap();
+        render(scop, &tree)
+    }
+
     fn render(scop: &Scop, tree: &Tree) -> String {
         match tree {
             Tree::Leaf(s) => format!("S{s}"),
@@ -721,23 +755,8 @@ mod tests {
             shape("lu", Algorithm::Pluto, Fusion::Smart),
             "band[S0:k,S1:j,S2:k] band[S0:i,S1:i,S2:i* | S0:j,S1:0,S2:j] seq(S0; S1; S2)"
         );
-        let path = "tests/kernels/lu.c";
-        let file = read_source(path, std::fs::read_to_string(path).unwrap()).unwrap();
-        let scop = &file.scops[0];
-        let deps = dependences(scop, &DepOptions::default()).unwrap();
-        let around = vec![Vec::new(); scop.statements.len()];
-        let gpu = schedule_tree_below(
-            scop,
-            &deps,
-            Algorithm::Pluto,
-            Fusion::Smart,
-            true,
-            true,
-            &around,
-        )
-        .unwrap();
         assert_eq!(
-            render(scop, &gpu),
+            pluto_shape("lu", Wavefront::Never, true),
             "band[S0:k,S1:j,S2:k] seq(band[S1:i*] S1; band[S0:j* | S0:i*] S0; band[S2:j* | S2:i*] S2)"
         );
     }
@@ -776,6 +795,35 @@ mod tests {
         let shape = shape_with("jacobi-2d", Algorithm::Pluto, Fusion::Smart, false);
         let band = "band[S0:t,S1:t | S0:2t+i,S1:2t+i+1 | S0:2t+j,S1:2t+j+1] seq(S0; S1)";
         assert_eq!(shape, band);
+    }
+
+    /// The default (`Wavefront::Unskewed`): where no band starts with a
+    /// coincident member, Pluto's band when it is unskewed (floyd-warshall's
+    /// `(i, j)` inside `k`, where isl's Feautrier row is `i + j`; lu's
+    /// `(i, j, k)`), isl's Feautrier row when it would be skewed
+    /// (jacobi-2d, seidel-2d: the same trees as with forced coincidence).
+    #[test]
+    fn by_default_a_band_without_coincidence_is_kept_where_unskewed() {
+        let unskewed = |name: &str| pluto_shape(name, Wavefront::Unskewed, false);
+        assert_eq!(
+            shape("floyd-warshall", Algorithm::Pluto, Fusion::Smart),
+            "band[S0:k] band[S0:i+j] band[S0:i*] S0"
+        );
+        assert_eq!(
+            unskewed("floyd-warshall"),
+            "band[S0:k] band[S0:i | S0:j] S0"
+        );
+        assert_eq!(
+            unskewed("lu"),
+            "band[S0:i,S1:i,S2:i | S0:j,S1:j,S2:j | S0:k,S1:j,S2:k] seq(S0; S1; S2)"
+        );
+        for stencil in ["jacobi-2d", "seidel-2d"] {
+            assert_eq!(
+                unskewed(stencil),
+                shape(stencil, Algorithm::Pluto, Fusion::Smart),
+                "{stencil}"
+            );
+        }
     }
 
     /// CC'18 §4.4, matrix multiplication on the CPU: the update's band is

@@ -45,7 +45,9 @@ use super::distance::is_at_distance_zero;
 use super::feautrier::{read_row, AffineRow};
 use super::graph::Graph;
 use super::ilp::{Ilp, Lin, RowVars};
-use super::pluto::{member, member_ilp, nontrivial_lexmin, regions, Better, Member, Region};
+use super::pluto::{
+    member, member_ilp, nontrivial_lexmin, regions, worth_a_wavefront, Better, Member, Region,
+};
 use super::reuse::{weighing_order, ReuseGroup};
 use crate::poly::{ConstraintKind, PolyError};
 
@@ -81,7 +83,7 @@ pub(crate) fn spatial_band(
     loop {
         let regions = regions(graph, &earlier)?;
         let Some(free) = regions.first().map(|(_, rows)| rows.len()) else {
-            return Ok(worth_a_wavefront(band, relaxed));
+            return Ok(kept_band(band, relaxed));
         };
         let ask = Ask {
             graph,
@@ -109,7 +111,7 @@ pub(crate) fn spatial_band(
             }
         };
         let Some(rows) = rows else {
-            return Ok(worth_a_wavefront(band, relaxed));
+            return Ok(kept_band(band, relaxed));
         };
         let coincident = is_coincident(graph, active, &rows)?;
         have_coincident |= coincident;
@@ -129,13 +131,8 @@ pub(crate) fn spatial_band(
 /// worth having: one member, or a skewed member (two iterators or more in
 /// one statement's row), whose point loops gcc does not vectorise
 /// (module doc).
-fn worth_a_wavefront(band: Vec<Member>, relaxed: bool) -> Vec<Member> {
-    let skewed = |m: &Member| {
-        m.rows
-            .iter()
-            .any(|r| r.iter.iter().filter(|&&c| c != 0).count() > 1)
-    };
-    if relaxed && (band.len() < 2 || band.iter().any(skewed)) {
+fn kept_band(band: Vec<Member>, relaxed: bool) -> Vec<Member> {
+    if relaxed && !worth_a_wavefront(&band) {
         return Vec::new();
     }
     band

@@ -40,7 +40,7 @@ use super::choice::{BandChoice, Unmarked};
 use super::gpu_map::{gpu_map, gpu_mapping, gpu_tile, promotions, Offered};
 use super::locality;
 use super::tree::Tree;
-use super::{AutoOptions, TileSize};
+use super::{AutoOptions, TileSize, Wavefront};
 use crate::apply::jam_proof::ProvenJam;
 use crate::apply::{
     proven_jams as proven_jams_of, rewrite, ApplyError, Directive, ParallelOptions,
@@ -155,7 +155,7 @@ pub(crate) fn tile_and_mark(
         // loops threads.
         let gpu_band =
             options.gpu && parallel && site.permutable && site.first_coincident.is_some();
-        let needs_wavefront = options.wavefront
+        let needs_wavefront = options.wavefront != Wavefront::Never
             && !options.gpu
             && parallel
             && site.permutable

@@ -9,7 +9,7 @@ use crate::apply::legality::{first_illegality_but_jams, Illegal};
 use crate::apply::tree::set_constant_date;
 use crate::auto::{
     schedule, schedule_nest, Algorithm, AutoFailure, AutoOptions, AutoSchedule, Fusion,
-    SpatialOptions, TileSize,
+    SpatialOptions, TileSize, Wavefront,
 };
 use crate::lang::recipe::{Call, Value};
 use crate::scop::Schedule;
@@ -50,7 +50,7 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
     if let Algorithm::Spatial(_) = algorithm {
         // CC'18's CPU schedules: a band with no coincident member (below
         // the register-pressure limit) is parallel by a wavefront of tiles.
-        options.wavefront = true;
+        options.wavefront = Wavefront::Always;
     }
     let mut nest: Option<(Vec<i64>, usize)> = None;
     for (k, arg) in call.args.iter().enumerate().skip(1) {
@@ -77,7 +77,11 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
             (Some("parallel"), &Value::Int(b)) if b == 0 || b == 1 => options.parallel = b == 1,
             (Some("parallel"), _) => return Err(bad("`true` or `false`")),
             (Some("wavefront"), &Value::Int(b)) if b == 0 || b == 1 => {
-                options.wavefront = b == 1
+                options.wavefront = if b == 1 {
+                    Wavefront::Always
+                } else {
+                    Wavefront::Never
+                }
             }
             (Some("wavefront"), _) => return Err(bad("`true` or `false`")),
             (Some("unroll_jam"), &Value::Int(b)) if b == 0 || b == 1 => {
