@@ -158,18 +158,13 @@ pub(crate) fn schedule_tree_below(
     let outer = around.iter().map(Vec::len).max().unwrap_or(0);
     let graph = Graph::new(scop, deps)?;
     let n = graph.nodes.len();
-    let (reuse, pressure) = match algorithm {
-        Algorithm::Spatial(options) => (
-            (0..n)
-                .map(|s| reuse_groups(scop, s, options.line))
-                .collect::<Result<_, _>>()?,
-            (0..n).map(|s| register_pressure(scop, &[s])).collect(),
-        ),
-        _ => (
-            vec![Vec::new(); n],
-            (0..n).map(|s| register_pressure(scop, &[s])).collect(),
-        ),
+    let reuse = match algorithm {
+        Algorithm::Spatial(options) => (0..n)
+            .map(|s| reuse_groups(scop, s, options.line))
+            .collect::<Result<_, _>>()?,
+        _ => vec![Vec::new(); n],
     };
+    let pressure = (0..n).map(|s| register_pressure(scop, &[s])).collect();
     let mut state = State {
         n_param: graph.n_param,
         nodes: graph.nodes.clone(),
@@ -246,10 +241,11 @@ struct State {
     algorithm: Algorithm,
     /// What a Pluto band is where none starts with a coincident member.
     wavefront: Wavefront,
-    /// `auto(spatial)`: per statement, its reuse groups before any row;
-    /// and its register pressure ([`super::reuse`]), which `pluto`'s
-    /// [`Wavefront::Unskewed`] reads too.
+    /// `auto(spatial)`: per statement, its reuse groups before any row
+    /// ([`super::reuse`]).
     reuse: Vec<Vec<ReuseGroup>>,
+    /// Per statement, its register pressure (CC'18 §4.6), which `spatial`
+    /// and `pluto`'s [`Wavefront::Unskewed`] read.
     pressure: Vec<usize>,
     /// Per statement, whether a row around it so far is coincident.
     coincident_around: Vec<bool>,
