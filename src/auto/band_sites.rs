@@ -21,6 +21,9 @@ pub(super) struct BandSite {
     /// Inside a loop already marked parallel.
     pub in_parallel: bool,
     pub permutable: bool,
+    /// It fuses nests that share only reads ([`super::shared_reads`]):
+    /// no wavefront of its tiles.
+    pub shared_reads: bool,
     /// No band below this one: its last loop is innermost.
     pub innermost: bool,
     /// Inside a loop, beside a loop nest that runs sequentially (none of
@@ -60,6 +63,7 @@ fn collect(
         Tree::Band {
             members,
             permutable,
+            shared_reads,
             child,
         } => {
             let first_coincident = members
@@ -80,6 +84,7 @@ fn collect(
                     first_coincident,
                     in_parallel,
                     permutable: *permutable,
+                    shared_reads: *shared_reads,
                     innermost: !child.has_band(),
                     beside_sequential,
                 });

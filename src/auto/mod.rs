@@ -16,6 +16,8 @@
 //! * [`scheduler`]: the driver, bands from the outside in;
 //! * [`clustering`]: isl's incremental clustering of a level's strongly
 //!   connected components, merged while the merged band loses nothing;
+//! * [`shared_reads`]: independent nests that read one array the same
+//!   way, fused in one band that reads it once;
 //! * [`tree`]: the result as a tree and in Clay form;
 //! * [`locality`]: which member of a band runs innermost, and the tile
 //!   size from the band's data footprint;
@@ -49,6 +51,7 @@ mod locality;
 mod pluto;
 mod reuse;
 mod scheduler;
+mod shared_reads;
 mod spatial;
 mod subtree;
 mod tiling;

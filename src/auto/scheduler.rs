@@ -29,6 +29,7 @@ use super::graph::{close_transitively, Edge, Graph, Node};
 use super::independence::independence_rows;
 use super::pluto::{pluto_band, Member};
 use super::reuse::{register_pressure, reuse_groups, ReuseGroup};
+use super::shared_reads::{largest_sharing, unit_index, whole_reads, WholeRead};
 use super::spatial::{spatial_band, BandRequest};
 use super::tree::{BandMember, Tree};
 use super::Wavefront;
@@ -165,6 +166,22 @@ pub(crate) fn schedule_tree_below(
         _ => vec![Vec::new(); n],
     };
     let pressure = (0..n).map(|s| register_pressure(scop, &[s])).collect();
+    let fuse_reads = fusion != Fusion::No
+        && !gpu
+        && match algorithm {
+            Algorithm::Pluto => true,
+            Algorithm::Spatial(options) => !options.gpu,
+            Algorithm::Feautrier => false,
+        };
+    let reads = (0..n)
+        .map(|s| {
+            if fuse_reads {
+                whole_reads(scop, s)
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
     let mut state = State {
         n_param: graph.n_param,
         nodes: graph.nodes.clone(),
@@ -173,6 +190,7 @@ pub(crate) fn schedule_tree_below(
         wavefront,
         reuse,
         pressure,
+        reads,
         coincident_around: vec![false; n],
         clustering: fusion != Fusion::Max,
         gpu,
@@ -207,6 +225,7 @@ pub(crate) fn schedule_tree_below(
     Ok(Tree::Band {
         members,
         permutable: false,
+        shared_reads: false,
         child: Box::new(child),
     })
 }
@@ -247,6 +266,10 @@ struct State {
     /// Per statement, its register pressure (CC'18 §4.6), which `spatial`
     /// and `pluto`'s [`Wavefront::Unskewed`] read.
     pressure: Vec<usize>,
+    /// Per statement, its reads that use every loop once
+    /// ([`super::shared_reads`]); none where such nests stay apart (`fuse =
+    /// no`, Feautrier, the GPU).
+    reads: Vec<Vec<WholeRead>>,
     /// Per statement, whether a row around it so far is coincident.
     coincident_around: Vec<bool>,
     /// Whether a level's strongly connected components are clustered
@@ -306,6 +329,9 @@ impl State {
         }
         let weak = components(nodes, &edges, false);
         if weak.len() > 1 {
+            if let Some(tree) = self.fused_over_reads(&weak, &edges, level)? {
+                return Ok(tree);
+            }
             let children = weak
                 .iter()
                 .map(|c| self.build(c, edges.clone(), level + 1))
@@ -369,6 +395,93 @@ impl State {
             }
             Algorithm::Feautrier => Vec::new(),
         })
+    }
+
+    /// The weakly connected components `weak` in sequence, those of one
+    /// statement that read one array with all their loops fused in one
+    /// band first ([`super::shared_reads`]): its members follow the array's
+    /// subscripts, each statement's loop in the order its own band allows
+    /// (a permutation of a permutable band: legal), coincident where
+    /// coincident for every statement. `None` when fewer than two such
+    /// statements share an array. The band runs in order (no wavefront).
+    fn fused_over_reads(
+        &mut self,
+        weak: &[Vec<usize>],
+        edges: &[Edge],
+        level: usize,
+    ) -> Result<Option<Tree>, ScheduleFailure> {
+        let candidates: Vec<(usize, usize, Vec<WholeRead>)> = weak
+            .iter()
+            .filter_map(|c| match c.as_slice() {
+                [s] if self.earlier[*s].is_empty() && !self.reads[*s].is_empty() => {
+                    Some((*s, self.nodes[*s].n_iter, self.reads[*s].clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        let Some(sharing) = largest_sharing(&candidates) else {
+            return Ok(None);
+        };
+        // Each statement's own band must be its loops, one per member, to
+        // be permuted into the array's order.
+        let mut fused: Vec<(usize, Vec<usize>, Vec<bool>)> = Vec::new();
+        for (s, order) in sharing {
+            let band = self.band(&[s], edges)?;
+            let mut coincident = vec![false; order.len()];
+            let mut seen = vec![false; order.len()];
+            for m in &band {
+                let unit = m
+                    .rows
+                    .first()
+                    .filter(|r| r.constant == 0 && r.param.iter().all(|&c| c == 0))
+                    .and_then(|r| unit_index(&r.iter));
+                if let Some(k) = unit.filter(|&k| k < order.len()) {
+                    seen[k] = true;
+                    coincident[k] = m.coincident;
+                }
+            }
+            if band.len() == order.len() && seen.iter().all(|&x| x) {
+                fused.push((s, order, coincident));
+            }
+        }
+        if fused.len() < 2 {
+            return Ok(None);
+        }
+        let nodes: Vec<usize> = fused.iter().map(|(s, ..)| *s).collect();
+        let n = fused[0].1.len();
+        let unit_row = |k: usize| AffineRow {
+            iter: (0..n).map(|j| i64::from(j == k)).collect(),
+            param: vec![0; self.n_param],
+            constant: 0,
+        };
+        let band: Vec<Member> = (0..n)
+            .map(|m| Member {
+                rows: fused
+                    .iter()
+                    .map(|(_, order, _)| unit_row(order[m]))
+                    .collect(),
+                coincident: fused.iter().all(|(_, order, c)| c[order[m]]),
+            })
+            .collect();
+        let inside: Vec<Edge> = edges
+            .iter()
+            .filter(|e| nodes.contains(&e.source) && nodes.contains(&e.target))
+            .cloned()
+            .collect();
+        let mut tree = self.below(&nodes, inside, band, level + 1)?;
+        if let Tree::Band { shared_reads, .. } = &mut tree {
+            *shared_reads = true;
+        }
+        let mut band_tree = Some(tree);
+        let mut children = Vec::new();
+        for c in weak {
+            if c.iter().any(|s| nodes.contains(s)) {
+                children.extend(band_tree.take());
+            } else {
+                children.push(self.build(c, edges.to_vec(), level + 1)?);
+            }
+        }
+        Ok(Some(Tree::sequence(children)))
     }
 
     /// The strongly connected components `strong` of `nodes` clustered
@@ -436,6 +549,7 @@ impl State {
             return Ok(Tree::Band {
                 members,
                 permutable: true,
+                shared_reads: false,
                 child: Box::new(child),
             });
         }
@@ -465,6 +579,7 @@ impl State {
                 coincident: false,
             }],
             permutable: false,
+            shared_reads: false,
             child: Box::new(child),
         })
     }
@@ -738,6 +853,32 @@ mod tests {
         );
         let whole = shape("atax", Algorithm::Pluto, Fusion::Max);
         assert!(!whole.contains("band[S2:i* | S2:j] S2;"), "{whole}");
+    }
+
+    /// Nests that share only reads of a matrix run in one band over it,
+    /// in its order ([`super::shared_reads`]): bicg's two sums over `A[i][j]`
+    /// (S2 carries its sum along `i`, S3 along `j`: no member is
+    /// coincident for both), mvt's over `A[i][j]` and `A[j][i]` (S0's
+    /// loops as they are, S1's `j` first). Not with `fuse = no`, nor for
+    /// the GPU: there each nest is scheduled apart, as Feautrier's are.
+    #[test]
+    fn nests_that_share_only_reads_of_a_matrix_share_a_band() {
+        assert_eq!(
+            shape("bicg", Algorithm::Pluto, Fusion::Smart),
+            "seq(band[S0:i*] S0; band[S1:i*] S1; band[S2:i,S3:i | S2:j,S3:j] seq(S2; S3))"
+        );
+        assert_eq!(
+            shape("mvt", Algorithm::Pluto, Fusion::Smart),
+            "band[S0:i,S1:j | S0:j,S1:i] seq(S0; S1)"
+        );
+        assert_eq!(
+            pluto_shape("mvt", Wavefront::Never, true),
+            "seq(band[S0:i* | S0:j] S0; band[S1:i* | S1:j] S1)"
+        );
+        assert_eq!(
+            shape("mvt", Algorithm::Pluto, Fusion::No),
+            "seq(band[S0:i* | S0:j] S0; band[S1:i* | S1:j] S1)"
+        );
     }
 
     /// On the CPU a merge keeps one coincident member (one loop of a nest

@@ -34,6 +34,15 @@
 //! loops moved outside the others, and its tile and point loops mapped to
 //! CUDA blocks and threads (`gpu_block`, `gpu_thread`) in place of the
 //! parallel, vector and jam marks.
+//!
+//! A band that fuses nests sharing only reads ([`super::shared_reads`])
+//! runs in order, never as a wavefront; each statement gets its own point
+//! loops inside its tiles, with its own vector mark and jam.
+//!
+//! Length: one decision per band, whose parts read each other (the tiles
+//! decide the order of the point loops, both decide the marks and the
+//! jams, the GPU replaces the marks); split, each part would take the
+//! band's whole state as arguments.
 
 use super::band_sites::band_sites;
 use super::choice::{BandChoice, Unmarked};
@@ -161,6 +170,7 @@ pub(crate) fn tile_and_mark(
             && site.permutable
             && k >= 2
             && !site.in_parallel
+            && !site.shared_reads
             && !site.coincident.contains(&true);
         let wavefront = needs_wavefront
             && site.rows.iter().all(|member| {
@@ -433,10 +443,66 @@ pub(crate) fn tile_and_mark(
                 );
             }
         }
+        // A band over nests that share only reads (bicg's two sums over
+        // `A`), not coincident for every statement: each statement gets
+        // its own point loops inside the tiles (its own innermost loop
+        // when untiled, so that the nests stay fused), which read a tile
+        // of the array while it is in cache; no dependence joins them, so
+        // any order of the statements is legal. Then each statement's
+        // innermost loop is vectorised where `vectorize` proves it, and,
+        // tiled, the loop around it is unrolled and jammed where one of
+        // the two is a reduction for that statement (the cases above:
+        // bicg's `q[i]` sums side by side, `s[j]`'s copies folded).
+        if site.shared_reads && site.innermost && !vector && !options.gpu {
+            let at = if tiled.is_some() {
+                points
+            } else {
+                innermost_depth
+            };
+            let mut own_steps = Vec::new();
+            for &s in &site.statements {
+                own_steps.push((
+                    s,
+                    Directive::Split {
+                        beta: Vec::new(),
+                        depth: at,
+                    },
+                    true,
+                ));
+            }
+            for &s in &site.statements {
+                let vectorize = Directive::Vectorize {
+                    beta: Vec::new(),
+                    depth: innermost_depth,
+                    reduction: None,
+                };
+                own_steps.push((s, vectorize, false));
+                let own = locality::member_reuse(scop, &rows, &[s], p - 1, k);
+                let reduction = |m: usize| own.get(m).is_some_and(|r| r.reduction);
+                let around = k.checked_sub(2).map(|position| order[position]);
+                let worth_jam = around.is_some_and(|m| reduction(m) || reduction(last));
+                if options.unroll_jam && worth_jam && tiled.is_some() {
+                    let jam = Directive::UnrollJam {
+                        beta: Vec::new(),
+                        depth: innermost_depth - 1,
+                        factor: JAM_FACTOR,
+                    };
+                    own_steps.push((s, jam, false));
+                }
+            }
+            for (statement, directive, required) in own_steps {
+                steps.push(Step {
+                    site: index,
+                    statement,
+                    directive,
+                    required,
+                });
+            }
+        }
     }
     // The bands whose first jam was offered: a band's second one is the
     // register tile's outer loop.
-    let mut jam_offered: Vec<usize> = Vec::new();
+    let mut jam_offered: Vec<(usize, usize)> = Vec::new();
     let mut proven_jams = Vec::new();
     for Step {
         site,
@@ -460,6 +526,29 @@ pub(crate) fn tile_and_mark(
                 beta: b, d1: depth, ..
             } => {
                 beta.truncate(*depth);
+                *b = beta;
+            }
+            // The statement's own β: everything after it in its loop at
+            // `depth` moves to a loop of its own; nothing after it (the
+            // last statement), no step.
+            Directive::Split { beta: b, depth } => {
+                let after = |other: &[i64]| match (
+                    beta.split_at_checked(*depth),
+                    other.split_at_checked(*depth),
+                ) {
+                    (Some((loop_beta, rest)), Some((other_loop, other_rest))) => {
+                        loop_beta == other_loop && other_rest > rest
+                    }
+                    _ => false,
+                };
+                let any_after = schedule
+                    .statements
+                    .iter()
+                    .filter_map(|st| st.beta(0))
+                    .any(|other| after(&other));
+                if !any_after {
+                    continue;
+                }
                 *b = beta;
             }
             _ => {}
@@ -493,9 +582,9 @@ pub(crate) fn tile_and_mark(
             // marks inside), which `session::auto` answers by scheduling
             // again without register tiles when it fails.
             let jam = matches!(directive, Directive::UnrollJam { .. });
-            let second = jam && jam_offered.contains(&site);
+            let second = jam && jam_offered.contains(&(site, statement));
             if jam {
-                jam_offered.push(site);
+                jam_offered.push((site, statement));
             }
             if second && choices[site].jam.is_none() {
                 continue;

@@ -23,6 +23,10 @@ pub(crate) enum Tree {
         members: Vec<BandMember>,
         /// Whether the members may be permuted (a Pluto band).
         permutable: bool,
+        /// Whether it fuses nests that share only reads of an array
+        /// ([`super::shared_reads`]): its tiles run in order, never as a
+        /// wavefront.
+        shared_reads: bool,
         child: Box<Tree>,
     },
     /// Children executed one after the other.

@@ -47,6 +47,7 @@ pub(super) fn shapes(
     target: &Schedule,
 ) -> Result<Result<Vec<StatementShape>, Gap>, PolyError> {
     let mut out = Vec::new();
+    let mut full_betas = Vec::new();
     for (st, s) in scop.statements.iter().zip(&target.statements) {
         let gap = |reason: &str| {
             Ok(Err(Gap {
@@ -67,6 +68,7 @@ pub(super) fn shapes(
         let Some(beta) = s.beta(0) else {
             return gap("a β date is not a constant");
         };
+        full_betas.push(beta.clone());
         let n = st.iterators.len();
         let forms = date_forms(piece, scop.params.len(), n)?;
         let mut shape = StatementShape {
@@ -98,20 +100,69 @@ pub(super) fn shapes(
     // Without the β dates after the tile dates, the statements must still
     // form a tree; it is made dense again (the tile phase's `stripmine`
     // puts a 0 after each tile date, and the final comparison with the
-    // target checks the rest).
+    // target checks the rest). Where they do not (statements that share
+    // tile loops but not their point loops: bicg's two sums in one band
+    // of tiles, as `auto` tiles it), the β dates are read as strips made
+    // first, then moved out, place them.
     let mut betas: Vec<Vec<i64>> = out.iter().map(|s| s.beta.clone()).collect();
     if let Err(s) = dense_tree(&mut betas) {
-        return Ok(Err(Gap {
-            statement: scop.statements[s].name.clone(),
-            reason: "it shares tile loops with statements whose point loops are ordered \
-                     inside them (not recovered yet)"
-                .to_string(),
-        }));
+        let banded: Option<Vec<Vec<i64>>> = out
+            .iter()
+            .zip(&full_betas)
+            .map(|(shape, full)| beta_before_strips(full, shape))
+            .collect();
+        let banded = banded.filter(|b| {
+            let mut dense = b.clone();
+            dense_tree(&mut dense).is_ok()
+        });
+        match banded {
+            Some(mut banded) => {
+                // A tree (just checked): made dense the same way.
+                let _ = dense_tree(&mut banded);
+                betas = banded;
+            }
+            None => {
+                return Ok(Err(Gap {
+                    statement: scop.statements[s].name.clone(),
+                    reason: "it shares tile loops with statements whose point loops are \
+                             ordered inside them (not recovered yet)"
+                        .to_string(),
+                }))
+            }
+        }
     }
     for (shape, beta) in out.iter_mut().zip(betas) {
         shape.beta = beta;
     }
     Ok(Ok(out))
+}
+
+/// The β-vector of a statement without the β dates of its tile loops,
+/// when its tiles were made as `auto` makes them: every loop stripped
+/// first (`stripmine` gives the tile loop, a β date 0, then the loop with
+/// its own β date), then the tile loops moved out by `interchange`s,
+/// which move α dates only. So, in `full` (the target's β dates), the
+/// loops take one place each in order, two for a stripped loop (its
+/// tile's, whose β date must be 0, then its own). `None` where that
+/// does not fit. (`tile_band` keeps each β date after its own loop.)
+fn beta_before_strips(full: &[i64], shape: &StatementShape) -> Option<Vec<i64>> {
+    let mut beta = vec![*full.first()?];
+    let mut used = vec![false; shape.tiles.len()];
+    let mut at = 0;
+    for depth in &shape.kept {
+        let strip =
+            (0..shape.tiles.len()).find(|&t| !used[t] && shape.tiles[t].points.contains(depth));
+        if let Some(t) = strip {
+            used[t] = true;
+            at += 1;
+            if *full.get(at)? != 0 {
+                return None;
+            }
+        }
+        at += 1;
+        beta.push(*full.get(at)?);
+    }
+    used.iter().all(|&u| u).then_some(beta)
 }
 
 /// Renumbers `betas` so that the children of every loop are numbered
