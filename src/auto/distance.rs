@@ -1,6 +1,7 @@
 //! The distance of an edge's pairs on schedule rows, `f_T(y) − f_S(x)`,
-//! exactly: as a row over the edge's relation, and whether it is zero on
-//! every pair (the row is coincident for the edge).
+//! exactly: as a row over the edge's relation, whether it is zero on
+//! every pair (the row is coincident for the edge), and whether it is
+//! zero or more on every pair (the row respects the edge).
 
 use super::feautrier::AffineRow;
 use super::graph::Edge;
@@ -48,4 +49,16 @@ pub(crate) fn is_at_distance_zero(
         }
     }
     Ok(true)
+}
+
+/// Whether every pair is at distance zero or more on the rows `src` and
+/// `tgt` (the member respects this edge). Exact.
+pub(crate) fn is_at_nonnegative_distance(
+    edge: &Edge,
+    src: &AffineRow,
+    tgt: &AffineRow,
+) -> Result<bool, PolyError> {
+    let mut relation = edge.relation.clone();
+    relation.add(distance(edge, src, tgt)?.negation()?);
+    relation.is_empty()
 }

@@ -16,7 +16,7 @@
 //! * [`scheduler`]: the driver, bands from the outside in;
 //! * [`clustering`]: isl's incremental clustering of a level's strongly
 //!   connected components, merged while the merged band loses nothing;
-//! * [`shared_reads`]: independent nests that read one array the same
+//! * [`shared_reads`]: nests left apart that read one array the same
 //!   way, fused in one band that reads it once;
 //! * [`tree`]: the result as a tree and in Clay form;
 //! * [`locality`]: which member of a band runs innermost, and the tile

@@ -6,10 +6,16 @@
 //!
 //! 1. every statement scheduled completely: a sequence in dependence order;
 //! 2. several weakly connected components: a sequence of them, each
-//!    scheduled on its own (no dependence links them);
+//!    scheduled on its own (no dependence links them), those of one
+//!    statement that read one array with all their loops first fused in
+//!    one band ([`super::shared_reads`]; Pluto and spatial on the CPU,
+//!    unless `fuse = no`);
 //! 3. Pluto and spatial, unless `fuse = max`: several strongly connected
 //!    components are clustered ([`super::clustering`]), a sequence of the
-//!    clusters, each under its band;
+//!    clusters, each under its band; where the clusters are several and
+//!    every component is one statement reading one array with all its
+//!    loops, a band over that array's subscripts instead, as many as the
+//!    dependences allow;
 //! 4. Pluto: a band whose first member is coincident (isl's forced outer
 //!    coincidence); where none is, per [`super::Wavefront`], none, any
 //!    band (Pluto's), or by default an unskewed band of two members or
@@ -23,7 +29,7 @@
 //! completes the schedule with a coincident band.
 
 use super::clustering::{clusters, Keep};
-use super::distance::distance;
+use super::distance::{distance, is_at_distance_zero, is_at_nonnegative_distance};
 use super::feautrier::{feautrier_row, AffineRow};
 use super::graph::{close_transitively, Edge, Graph, Node};
 use super::independence::independence_rows;
@@ -398,26 +404,81 @@ impl State {
     }
 
     /// The weakly connected components `weak` in sequence, those of one
-    /// statement that read one array with all their loops fused in one
-    /// band first ([`super::shared_reads`]): its members follow the array's
-    /// subscripts, each statement's loop in the order its own band allows
-    /// (a permutation of a permutable band: legal), coincident where
-    /// coincident for every statement. `None` when fewer than two such
-    /// statements share an array. The band runs in order (no wavefront).
+    /// statement that share a read of one array with all their loops
+    /// fused first ([`Self::shared_read_band`]). `None` when fewer than two
+    /// such statements share an array.
     fn fused_over_reads(
         &mut self,
         weak: &[Vec<usize>],
         edges: &[Edge],
         level: usize,
     ) -> Result<Option<Tree>, ScheduleFailure> {
-        let candidates: Vec<(usize, usize, Vec<WholeRead>)> = weak
+        let singles: Vec<usize> = weak
             .iter()
             .filter_map(|c| match c.as_slice() {
-                [s] if self.earlier[*s].is_empty() && !self.reads[*s].is_empty() => {
-                    Some((*s, self.nodes[*s].n_iter, self.reads[*s].clone()))
-                }
+                [s] => Some(*s),
                 _ => None,
             })
+            .collect();
+        let Some((nodes, band)) = self.shared_read_band(&singles, edges)? else {
+            return Ok(None);
+        };
+        let mut band_tree = Some(self.shared_band_below(&nodes, edges, band, level)?);
+        let mut children = Vec::new();
+        for c in weak {
+            if c.iter().any(|s| nodes.contains(s)) {
+                children.extend(band_tree.take());
+            } else {
+                children.push(self.build(c, edges.to_vec(), level + 1)?);
+            }
+        }
+        Ok(Some(Tree::sequence(children)))
+    }
+
+    /// One weakly connected component whose strongly connected components
+    /// are single statements that all share a read of one array with all
+    /// their loops, and that clustering left in several clusters (atax's
+    /// row sums and column sums over `A[i][j]`, the second reading the
+    /// first's results): the band of the array's outer subscripts that
+    /// every dependence between them allows ([`Self::shared_read_band`]),
+    /// then the rest below it. `None` where they do not qualify.
+    fn fused_component_over_reads(
+        &mut self,
+        nodes: &[usize],
+        strong: &[Vec<usize>],
+        edges: &[Edge],
+        level: usize,
+    ) -> Result<Option<Tree>, ScheduleFailure> {
+        if strong.iter().any(|c| c.len() != 1) {
+            return Ok(None);
+        }
+        let Some((shared, band)) = self.shared_read_band(nodes, edges)? else {
+            return Ok(None);
+        };
+        if shared.len() != nodes.len() {
+            return Ok(None);
+        }
+        Ok(Some(self.shared_band_below(&shared, edges, band, level)?))
+    }
+
+    /// Among `statements`, those (two or more) that read one array with
+    /// all their loops ([`super::shared_reads`]) and whose own bands are
+    /// those loops, and the band over them: its members follow the array's
+    /// subscripts, each statement's loop in the order its own band allows
+    /// (a permutation of a permutable band), as many as every dependence
+    /// between two of them allows (distance zero or more on each: the band
+    /// stays permutable), coincident where coincident for every statement
+    /// and every such dependence. `None` when no two share an array or no
+    /// member is allowed.
+    fn shared_read_band(
+        &self,
+        statements: &[usize],
+        edges: &[Edge],
+    ) -> Result<Option<(Vec<usize>, Vec<Member>)>, ScheduleFailure> {
+        let candidates: Vec<(usize, usize, Vec<WholeRead>)> = statements
+            .iter()
+            .filter(|&&s| self.earlier[s].is_empty() && !self.reads[s].is_empty())
+            .map(|&s| (s, self.nodes[s].n_iter, self.reads[s].clone()))
             .collect();
         let Some(sharing) = largest_sharing(&candidates) else {
             return Ok(None);
@@ -454,34 +515,62 @@ impl State {
             param: vec![0; self.n_param],
             constant: 0,
         };
-        let band: Vec<Member> = (0..n)
-            .map(|m| Member {
+        let row_of = |s: usize, m: usize| {
+            fused
+                .iter()
+                .find(|(t, ..)| *t == s)
+                .map(|(_, order, _)| unit_row(order[m]))
+        };
+        let between: Vec<&Edge> = edges
+            .iter()
+            .filter(|e| e.source != e.target)
+            .filter(|e| nodes.contains(&e.source) && nodes.contains(&e.target))
+            .collect();
+        let mut band = Vec::new();
+        'members: for m in 0..n {
+            let mut coincident = fused.iter().all(|(_, order, c)| c[order[m]]);
+            for e in &between {
+                let (Some(src), Some(tgt)) = (row_of(e.source, m), row_of(e.target, m)) else {
+                    break 'members;
+                };
+                if !is_at_nonnegative_distance(e, &src, &tgt)? {
+                    break 'members;
+                }
+                coincident = coincident && is_at_distance_zero(e, &src, &tgt)?;
+            }
+            band.push(Member {
                 rows: fused
                     .iter()
                     .map(|(_, order, _)| unit_row(order[m]))
                     .collect(),
-                coincident: fused.iter().all(|(_, order, c)| c[order[m]]),
-            })
-            .collect();
+                coincident,
+            });
+        }
+        if band.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some((nodes, band)))
+    }
+
+    /// `band` over `nodes` (from [`Self::shared_read_band`]) and what is
+    /// scheduled below it, the band marked as one that runs in order.
+    fn shared_band_below(
+        &mut self,
+        nodes: &[usize],
+        edges: &[Edge],
+        band: Vec<Member>,
+        level: usize,
+    ) -> Result<Tree, ScheduleFailure> {
         let inside: Vec<Edge> = edges
             .iter()
             .filter(|e| nodes.contains(&e.source) && nodes.contains(&e.target))
             .cloned()
             .collect();
-        let mut tree = self.below(&nodes, inside, band, level + 1)?;
+        let mut tree = self.below(nodes, inside, band, level + 1)?;
         if let Tree::Band { shared_reads, .. } = &mut tree {
             *shared_reads = true;
         }
-        let mut band_tree = Some(tree);
-        let mut children = Vec::new();
-        for c in weak {
-            if c.iter().any(|s| nodes.contains(s)) {
-                children.extend(band_tree.take());
-            } else {
-                children.push(self.build(c, edges.to_vec(), level + 1)?);
-            }
-        }
-        Ok(Some(Tree::sequence(children)))
+        Ok(tree)
     }
 
     /// The strongly connected components `strong` of `nodes` clustered
@@ -502,6 +591,12 @@ impl State {
             self.band(ns, &edges)
         })?;
         debug_assert!(found.iter().map(|c| c.nodes.len()).sum::<usize>() == nodes.len());
+        // Clusters left apart may still share the reads of an array.
+        if found.len() > 1 {
+            if let Some(tree) = self.fused_component_over_reads(nodes, strong, &edges, level)? {
+                return Ok(tree);
+            }
+        }
         let mut children = Vec::new();
         for cluster in found {
             let inside: Vec<Edge> = edges
@@ -842,13 +937,14 @@ mod tests {
 
     /// Clustering keeps apart what fusing would cost every coincident
     /// member: atax's `tmp[i]` row sums (coincident in `i`) and its `y[j]`
-    /// column sums (coincident in `j`) run as two nests, where one
+    /// column sums (coincident in `j`) run as two nests for the GPU (on the
+    /// CPU they share `A`'s rows first: the next test), where one
     /// component scheduled whole fuses them under a Feautrier row with no
     /// parallel loop.
     #[test]
     fn clustering_keeps_ataxs_two_sums_apart() {
         assert_eq!(
-            shape("atax", Algorithm::Pluto, Fusion::Smart),
+            pluto_shape("atax", Wavefront::Never, true),
             "seq(band[S0:i*] S0; band[S1:i*] S1; band[S2:i* | S2:j] S2; band[S3:j* | S3:i] S3)"
         );
         let whole = shape("atax", Algorithm::Pluto, Fusion::Max);
@@ -861,8 +957,16 @@ mod tests {
     /// coincident for both), mvt's over `A[i][j]` and `A[j][i]` (S0's
     /// loops as they are, S1's `j` first). Not with `fuse = no`, nor for
     /// the GPU: there each nest is scheduled apart, as Feautrier's are.
+    /// Where a dependence links them, the band has the members it allows:
+    /// atax's column sums (S3) read the row sums (S2) of the same `i`, so
+    /// the two share `A`'s rows (`i`, distance 0) and run their `j` loops
+    /// one after the other inside.
     #[test]
     fn nests_that_share_only_reads_of_a_matrix_share_a_band() {
+        assert_eq!(
+            shape("atax", Algorithm::Pluto, Fusion::Smart),
+            "seq(band[S0:i*] S0; band[S1:i*] S1; band[S2:i,S3:i] seq(band[S2:j] S2; band[S3:j*] S3))"
+        );
         assert_eq!(
             shape("bicg", Algorithm::Pluto, Fusion::Smart),
             "seq(band[S0:i*] S0; band[S1:i*] S1; band[S2:i,S3:i | S2:j,S3:j] seq(S2; S3))"

@@ -1,25 +1,27 @@
-//! Loop nests that only share reads: which of a level's independent
+//! Loop nests that share the reads of an array: which of a level's
 //! statements walk one array in the same way, so that one band over them
 //! reads it once instead of once per nest.
 //!
-//! No dependence links a level's weakly connected components, so the
-//! scheduler may run them in any order, one after the other; but two
-//! nests that each read a large array (bicg's `s[j] += r[i] * A[i][j]` and
-//! `q[i] += A[i][j] * p[j]`, mvt's `A[i][j]` and `A[j][i]`) then bring it
-//! from memory twice. Fused in one band, each element is read once for
-//! both, at the price of the band's parallelism: its members are
-//! coincident only where they are for every statement, usually nowhere
-//! (bicg's `i` carries the sum into `s[j]`, its `j` the sum into `q[i]`).
-//! Measured on the Intel Xeon, 2 cores: bicg 0.70× → 1.8× of gcc on one
-//! thread, mvt 1.7× → 3.1×, and on two threads no slower than the two
-//! parallel nests were (each kernel streams its matrix from memory, and
-//! two cores share that bandwidth); a wavefront of the fused band's tiles,
-//! which walks the matrix across its rows, ran 5× slower
-//! (docs/performance.md). So the fused band runs sequentially.
+//! Two nests that each read a large array (bicg's `s[j] += r[i] * A[i][j]`
+//! and `q[i] += A[i][j] * p[j]`, mvt's `A[i][j]` and `A[j][i]`, atax's row
+//! sums and the column sums that read them) bring it from memory twice
+//! when they run one after the other, as the scheduler leaves independent
+//! components, and as clustering leaves clusters whose merged band would
+//! lose a member. Fused in one band, each element is read once for both,
+//! at the price of the band's parallelism: its members are coincident only
+//! where they are for every statement, usually nowhere (bicg's `i` carries
+//! the sum into `s[j]`, its `j` the sum into `q[i]`). Measured on the
+//! Intel Xeon, 2 cores: bicg 0.74× → 1.51× of gcc on one thread, mvt 1.61×
+//! → 3.13×, atax 0.8× → 2×, and on two threads no slower than the parallel
+//! nests were (each kernel streams its matrix from memory, and two cores
+//! share that bandwidth); a wavefront of the fused band's tiles, which
+//! walks the matrix across its rows, ran 6× slower (docs/performance.md).
+//! So the fused band runs in order.
 //!
 //! This module finds the statements and the order of their loops (the
 //! array's subscripts, outermost first); the driver ([`super::scheduler`])
-//! checks that each statement's own band allows that order.
+//! checks that each statement's own band allows that order and how many
+//! members the dependences between them allow.
 
 use super::locality::subscript_rows;
 use crate::scop::{AccessKind, Scop};

@@ -340,6 +340,22 @@ pub(crate) fn tile_and_mark(
             }
             continue;
         }
+        // A one-member band over nests that share only reads
+        // ([`super::shared_reads`]), each with loops of its own inside
+        // (atax's `i` around its row sums' `j` and its column sums' `j`,
+        // which read the sums): strips of `JAM_FACTOR` rows, each
+        // statement with its own strip loop, unrolled and jammed into its
+        // inner loop (the row sums side by side, the column sums' copies
+        // folded), so that the second nest reads the strip's rows of the
+        // array from cache. Its parallel mark, if any, goes on the strips
+        // (below).
+        let strips = site.shared_reads
+            && k == 1
+            && !site.innermost
+            && !options.gpu
+            && options.unroll_jam
+            && options.tile != TileSize::Off;
+        let mut parallel_strips = false;
         if parallel {
             // `(member, depth)`: the second tile loop of a wavefront; the
             // outermost coincident member: its tile loop when tiled, else
@@ -360,7 +376,8 @@ pub(crate) fn tile_and_mark(
             // for`s, 16x slower than gcc on one thread).
             let at = at.filter(|&(_, depth)| !(inner_untiled && depth == p + k - 1));
             choice.parallel = at.map(|(member, _)| member);
-            if let Some((_, depth)) = at {
+            parallel_strips = strips && at.is_some();
+            if let Some((_, depth)) = at.filter(|_| !strips) {
                 // Tiles are dealt round-robin (`schedule(static, 1)`): a
                 // band over a triangle (syrk, lu) has tile rows of
                 // growing length, which OpenMP's default blocks deal
@@ -498,6 +515,54 @@ pub(crate) fn tile_and_mark(
                     required,
                 });
             }
+        }
+        if strips {
+            let size = i64::from(JAM_FACTOR);
+            let mut own_steps = vec![(
+                site.statements.first().copied().unwrap_or_default(),
+                Directive::Stripmine {
+                    beta: Vec::new(),
+                    depth: p,
+                    size,
+                },
+                true,
+            )];
+            for &s in &site.statements {
+                own_steps.push((
+                    s,
+                    Directive::Split {
+                        beta: Vec::new(),
+                        depth: p + 1,
+                    },
+                    true,
+                ));
+            }
+            if parallel_strips {
+                let statement = site.statements.first().copied().unwrap_or_default();
+                let parallelize = Directive::Parallelize {
+                    beta: Vec::new(),
+                    depth: p,
+                    options: ParallelOptions::default(),
+                };
+                own_steps.push((statement, parallelize, true));
+            }
+            for &s in &site.statements {
+                let jam = Directive::UnrollJam {
+                    beta: Vec::new(),
+                    depth: p + 1,
+                    factor: JAM_FACTOR,
+                };
+                own_steps.push((s, jam, false));
+            }
+            for (statement, directive, required) in own_steps {
+                steps.push(Step {
+                    site: index,
+                    statement,
+                    directive,
+                    required,
+                });
+            }
+            choices[index].tile = Some(size);
         }
     }
     // The bands whose first jam was offered: a band's second one is the

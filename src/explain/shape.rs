@@ -16,6 +16,8 @@ use crate::scop::{Schedule, Scop};
 pub(super) struct StatementShape {
     /// The β-vector without the β dates after tile dates.
     pub beta: Vec<i64>,
+    /// The target's whole β-vector.
+    pub full_beta: Vec<i64>,
     /// The other α dates, in order: iterators', parameters' coefficients,
     /// constant.
     pub rows: Vec<Vec<i64>>,
@@ -47,7 +49,6 @@ pub(super) fn shapes(
     target: &Schedule,
 ) -> Result<Result<Vec<StatementShape>, Gap>, PolyError> {
     let mut out = Vec::new();
-    let mut full_betas = Vec::new();
     for (st, s) in scop.statements.iter().zip(&target.statements) {
         let gap = |reason: &str| {
             Ok(Err(Gap {
@@ -68,11 +69,11 @@ pub(super) fn shapes(
         let Some(beta) = s.beta(0) else {
             return gap("a β date is not a constant");
         };
-        full_betas.push(beta.clone());
         let n = st.iterators.len();
         let forms = date_forms(piece, scop.params.len(), n)?;
         let mut shape = StatementShape {
             beta: vec![beta[0]],
+            full_beta: beta.clone(),
             rows: Vec::new(),
             kept: Vec::new(),
             tiles: Vec::new(),
@@ -106,11 +107,7 @@ pub(super) fn shapes(
     // first, then moved out, place them.
     let mut betas: Vec<Vec<i64>> = out.iter().map(|s| s.beta.clone()).collect();
     if let Err(s) = dense_tree(&mut betas) {
-        let banded: Option<Vec<Vec<i64>>> = out
-            .iter()
-            .zip(&full_betas)
-            .map(|(shape, full)| beta_before_strips(full, shape))
-            .collect();
+        let banded: Option<Vec<Vec<i64>>> = out.iter().map(beta_before_strips).collect();
         let banded = banded.filter(|b| {
             let mut dense = b.clone();
             dense_tree(&mut dense).is_ok()
@@ -141,11 +138,20 @@ pub(super) fn shapes(
 /// when its tiles were made as `auto` makes them: every loop stripped
 /// first (`stripmine` gives the tile loop, a β date 0, then the loop with
 /// its own β date), then the tile loops moved out by `interchange`s,
-/// which move α dates only. So, in `full` (the target's β dates), the
-/// loops take one place each in order, two for a stripped loop (its
-/// tile's, whose β date must be 0, then its own). `None` where that
-/// does not fit. (`tile_band` keeps each β date after its own loop.)
-fn beta_before_strips(full: &[i64], shape: &StatementShape) -> Option<Vec<i64>> {
+/// which move α dates only; and strip loops over statements with point
+/// loops of their own (atax's strips of rows, each sum with its own rows)
+/// fused from strips of loops that were apart. So, in the target's β
+/// dates, the loops take one place each in order, two for a stripped
+/// loop: its tile's, then its own. A tile's β date orders the point loops
+/// of one strip loop: it joins the β date before the loop, as a second
+/// key (`β·STRIP_KEYS + tile's`; the tree is made dense afterwards), so
+/// that before the strips those loops are apart ([`super::tiles`] fuses
+/// their strip loops). `None` where that does not fit.
+/// (`tile_band` keeps each β date after its own loop.)
+fn beta_before_strips(shape: &StatementShape) -> Option<Vec<i64>> {
+    /// More than any β date of a tile loop (its statements' point loops).
+    const STRIP_KEYS: i64 = 1 << 16;
+    let full = &shape.full_beta;
     let mut beta = vec![*full.first()?];
     let mut used = vec![false; shape.tiles.len()];
     let mut at = 0;
@@ -155,9 +161,12 @@ fn beta_before_strips(full: &[i64], shape: &StatementShape) -> Option<Vec<i64>> 
         if let Some(t) = strip {
             used[t] = true;
             at += 1;
-            if *full.get(at)? != 0 {
+            let tile_beta = *full.get(at)?;
+            if !(0..STRIP_KEYS).contains(&tile_beta) {
                 return None;
             }
+            let before = beta.last_mut()?;
+            *before = before.checked_mul(STRIP_KEYS)?.checked_add(tile_beta)?;
         }
         at += 1;
         beta.push(*full.get(at)?);

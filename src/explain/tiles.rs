@@ -108,7 +108,42 @@ pub(super) fn recover(
     if !stands.iter().all(|d| d.windows(2).all(|w| w[0] < w[1])) {
         return Ok(false);
     }
+    fuse_strip_loops(r, target)?;
     skews(r, target, &stands)
+}
+
+/// Fuses the loops the target shares but the strips left apart (a strip
+/// loop over statements with point loops of their own comes from loops
+/// strip-mined apart, [`super::shape`]): at each depth, outermost first,
+/// two consecutive loops whose statements the target runs in one loop
+/// there become one (`fuse`). The caller compares the result with the
+/// target.
+fn fuse_strip_loops(r: &mut Recovery<'_>, target: &[StatementShape]) -> Result<(), ExplainError> {
+    let n = target.len();
+    let deepest = target.iter().map(|s| s.full_beta.len()).max().unwrap_or(0);
+    for d in 1..deepest {
+        // Each fuse joins two loops: at most `n` of them at one depth.
+        for _ in 0..n {
+            let betas = (0..n).map(|s| r.beta(s)).collect::<Result<Vec<_>, _>>()?;
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by(|&a, &b| betas[a].cmp(&betas[b]));
+            let apart = order.windows(2).find_map(|w| {
+                let (now_s, now_t) = (&betas[w[0]], &betas[w[1]]);
+                let (then_s, then_t) = (&target[w[0]].full_beta, &target[w[1]].full_beta);
+                let deep_enough = [now_s, now_t, then_s, then_t].iter().all(|b| b.len() > d);
+                let shared = deep_enough && then_s[..d] == then_t[..d];
+                let neighbours = deep_enough
+                    && now_s[..d - 1] == now_t[..d - 1]
+                    && now_s[d - 1].checked_add(1) == Some(now_t[d - 1]);
+                (shared && neighbours).then(|| now_s[..d].to_vec())
+            });
+            let Some(beta) = apart else {
+                break;
+            };
+            r.push(Directive::Fuse { beta })?;
+        }
+    }
+    Ok(())
 }
 
 /// Statement `s`'s tiles as one `tile_band`, then `interchange`s of its
