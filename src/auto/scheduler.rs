@@ -258,6 +258,13 @@ fn fusion_groups(all: &[Node], nodes: &[usize], edges: &[Edge], fusion: Fusion) 
     groups
 }
 
+/// Statements whose nests share the reads of an array, and the band over
+/// them ([`State::shared_read_band`]).
+struct SharedBand {
+    nodes: Vec<usize>,
+    band: Vec<Member>,
+}
+
 struct State {
     n_param: usize,
     nodes: Vec<Node>,
@@ -420,7 +427,7 @@ impl State {
                 _ => None,
             })
             .collect();
-        let Some((nodes, band)) = self.shared_read_band(&singles, edges)? else {
+        let Some(SharedBand { nodes, band }) = self.shared_read_band(&singles, edges)? else {
             return Ok(None);
         };
         let mut band_tree = Some(self.shared_band_below(&nodes, edges, band, level)?);
@@ -452,7 +459,11 @@ impl State {
         if strong.iter().any(|c| c.len() != 1) {
             return Ok(None);
         }
-        let Some((shared, band)) = self.shared_read_band(nodes, edges)? else {
+        let Some(SharedBand {
+            nodes: shared,
+            band,
+        }) = self.shared_read_band(nodes, edges)?
+        else {
             return Ok(None);
         };
         if shared.len() != nodes.len() {
@@ -474,7 +485,7 @@ impl State {
         &self,
         statements: &[usize],
         edges: &[Edge],
-    ) -> Result<Option<(Vec<usize>, Vec<Member>)>, ScheduleFailure> {
+    ) -> Result<Option<SharedBand>, ScheduleFailure> {
         let candidates: Vec<(usize, usize, Vec<WholeRead>)> = statements
             .iter()
             .filter(|&&s| self.earlier[s].is_empty() && !self.reads[s].is_empty())
@@ -549,7 +560,7 @@ impl State {
         if band.is_empty() {
             return Ok(None);
         }
-        Ok(Some((nodes, band)))
+        Ok(Some(SharedBand { nodes, band }))
     }
 
     /// `band` over `nodes` (from [`Self::shared_read_band`]) and what is

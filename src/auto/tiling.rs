@@ -460,6 +460,8 @@ pub(crate) fn tile_and_mark(
                 );
             }
         }
+        // Steps on each statement of the band (`step` takes the first).
+        let mut own_steps: Vec<(usize, Directive, bool)> = Vec::new();
         // A band over nests that share only reads (bicg's two sums over
         // `A`), not coincident for every statement: each statement gets
         // its own point loops inside the tiles (its own innermost loop
@@ -476,7 +478,6 @@ pub(crate) fn tile_and_mark(
             } else {
                 innermost_depth
             };
-            let mut own_steps = Vec::new();
             for &s in &site.statements {
                 own_steps.push((
                     s,
@@ -507,18 +508,10 @@ pub(crate) fn tile_and_mark(
                     own_steps.push((s, jam, false));
                 }
             }
-            for (statement, directive, required) in own_steps {
-                steps.push(Step {
-                    site: index,
-                    statement,
-                    directive,
-                    required,
-                });
-            }
         }
         if strips {
             let size = i64::from(JAM_FACTOR);
-            let mut own_steps = vec![(
+            own_steps.push((
                 site.statements.first().copied().unwrap_or_default(),
                 Directive::Stripmine {
                     beta: Vec::new(),
@@ -526,7 +519,7 @@ pub(crate) fn tile_and_mark(
                     size,
                 },
                 true,
-            )];
+            ));
             for &s in &site.statements {
                 own_steps.push((
                     s,
@@ -554,15 +547,15 @@ pub(crate) fn tile_and_mark(
                 };
                 own_steps.push((s, jam, false));
             }
-            for (statement, directive, required) in own_steps {
-                steps.push(Step {
-                    site: index,
-                    statement,
-                    directive,
-                    required,
-                });
-            }
             choices[index].tile = Some(size);
+        }
+        for (statement, directive, required) in own_steps {
+            steps.push(Step {
+                site: index,
+                statement,
+                directive,
+                required,
+            });
         }
     }
     // The bands whose first jam was offered: a band's second one is the

@@ -143,34 +143,38 @@ pub(super) fn shapes(
 /// fused from strips of loops that were apart. So, in the target's β
 /// dates, the loops take one place each in order, two for a stripped
 /// loop: its tile's, then its own. A tile's β date orders the point loops
-/// of one strip loop: it joins the β date before the loop, as a second
-/// key (`β·STRIP_KEYS + tile's`; the tree is made dense afterwards), so
-/// that before the strips those loops are apart ([`super::tiles`] fuses
-/// their strip loops). `None` where that does not fit.
-/// (`tile_band` keeps each β date after its own loop.)
+/// of one strip loop: it joins the β date before the loop as a second key
+/// (`β·STRIP_KEYS + the tile's`, 0 where the loop is not stripped, so
+/// that every statement's dates compare as pairs; the tree is made dense
+/// afterwards), and before the strips those loops are apart
+/// ([`super::tiles`] fuses their strip loops). `None` where that does not
+/// fit. (`tile_band` keeps each β date after its own loop.)
 fn beta_before_strips(shape: &StatementShape) -> Option<Vec<i64>> {
     /// More than any β date of a tile loop (its statements' point loops).
     const STRIP_KEYS: i64 = 1 << 16;
     let full = &shape.full_beta;
-    let mut beta = vec![*full.first()?];
+    let key = |before: i64, tile: i64| before.checked_mul(STRIP_KEYS)?.checked_add(tile);
+    let mut beta = Vec::new();
+    let mut before = *full.first()?;
     let mut used = vec![false; shape.tiles.len()];
     let mut at = 0;
     for depth in &shape.kept {
         let strip =
             (0..shape.tiles.len()).find(|&t| !used[t] && shape.tiles[t].points.contains(depth));
+        let mut tile = 0;
         if let Some(t) = strip {
             used[t] = true;
             at += 1;
-            let tile_beta = *full.get(at)?;
-            if !(0..STRIP_KEYS).contains(&tile_beta) {
+            tile = *full.get(at)?;
+            if !(0..STRIP_KEYS).contains(&tile) {
                 return None;
             }
-            let before = beta.last_mut()?;
-            *before = before.checked_mul(STRIP_KEYS)?.checked_add(tile_beta)?;
         }
+        beta.push(key(before, tile)?);
         at += 1;
-        beta.push(*full.get(at)?);
+        before = *full.get(at)?;
     }
+    beta.push(key(before, 0)?);
     used.iter().all(|&u| u).then_some(beta)
 }
 
