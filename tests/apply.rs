@@ -729,6 +729,172 @@ fn the_check_inside_a_rewritten_loop_answers_as_the_whole_check() {
     );
 }
 
+/// The directives `apply` may find order-keeping without the whole check
+/// (`illegality_after`: a band shown permutable, pairs of pieces a β-only
+/// rewrite keeps in order, `embed`), at the loop `beta` of a schedule.
+fn shortcut_directives(scop: &Scop, beta: &[i64]) -> Vec<Directive> {
+    let d = beta.len();
+    let mut out = vec![
+        Directive::Split {
+            beta: beta.to_vec(),
+            depth: d,
+        },
+        Directive::Fuse {
+            beta: beta.to_vec(),
+        },
+        Directive::Reorder {
+            beta: beta.to_vec(),
+            order: vec![1, 0],
+        },
+        Directive::Embed {
+            beta: beta.to_vec(),
+        },
+        Directive::TileBand {
+            beta: beta.to_vec(),
+            depth: d,
+            sizes: vec![4, 4],
+        },
+        Directive::TileBand {
+            beta: beta.to_vec(),
+            depth: d,
+            sizes: vec![3, 5, 2],
+        },
+        Directive::Shift {
+            beta: beta.to_vec(),
+            depth: d,
+            params: vec![0; scop.params.len()],
+            constant: 1,
+        },
+    ];
+    if d >= 2 {
+        out.extend([
+            Directive::Interchange {
+                beta: beta.to_vec(),
+                d1: d - 1,
+                d2: d,
+            },
+            Directive::Skew {
+                beta: beta.to_vec(),
+                depth: d - 1,
+                other: d,
+                factor: -1,
+            },
+            Directive::Skew {
+                beta: beta.to_vec(),
+                depth: d,
+                other: d - 1,
+                factor: -2,
+            },
+            Directive::Tile {
+                beta: beta.to_vec(),
+                depth: d,
+                outer: d - 1,
+                size: 4,
+            },
+        ]);
+    }
+    if d >= 3 {
+        out.push(Directive::Interchange {
+            beta: beta.to_vec(),
+            d1: d - 2,
+            d2: d,
+        });
+    }
+    out
+}
+
+/// Every loop of `schedule` (as β prefixes) and every statement.
+fn loops_and_statements(schedule: &Schedule) -> Vec<Vec<i64>> {
+    let mut out: Vec<Vec<i64>> = Vec::new();
+    for (_, beta) in polyc::apply::tree::all_betas(schedule).expect("β-vectors") {
+        for l in 0..beta.len() {
+            if !out.contains(&beta[..=l].to_vec()) {
+                out.push(beta[..=l].to_vec());
+            }
+        }
+    }
+    out
+}
+
+/// The shortcuts of `illegality_after` (a band shown permutable, pairs of
+/// pieces that a rewrite moving statements between loops keeps in order,
+/// `embed`) answer as the check of the whole schedule, witness included:
+/// each directive of those kinds at each loop, on the original schedule
+/// and on each schedule one of them gives, of kernels with bands,
+/// imperfect nests and nests that share loops.
+#[test]
+fn the_shortcuts_of_the_check_answer_as_the_whole_check() {
+    use polyc::apply::legality::first_illegality;
+    use polyc::apply::{illegality_after, rewrite};
+    let (mut refused, mut accepted) = (0, 0);
+    for name in ["lu", "cholesky", "adi", "seidel-2d", "2mm", "fdtd-2d"] {
+        let (scop, deps) = kernel(name);
+        let mut starts = vec![Schedule::original(&scop)];
+        let mut steps = 0;
+        while let Some(start) = starts.pop() {
+            for beta in loops_and_statements(&start) {
+                for directive in shortcut_directives(&scop, &beta) {
+                    let Ok(next) = rewrite(&scop, &deps, &start, &directive) else {
+                        continue;
+                    };
+                    let shortcut = illegality_after(&scop, &deps, &start, &directive, &next, &[])
+                        .expect("decided");
+                    let whole = first_illegality(&scop, &deps, &next).expect("decided");
+                    assert_eq!(
+                        shortcut,
+                        whole,
+                        "{name}: {directive:?} on {}",
+                        start.to_text(&scop)
+                    );
+                    match shortcut {
+                        Some(_) => refused += 1,
+                        None => {
+                            accepted += 1;
+                            // One more level from the first legal rewrites.
+                            if steps < 3 && next != start {
+                                steps += 1;
+                                starts.push(next);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        refused > 50 && accepted > 50,
+        "{refused} refused, {accepted} accepted"
+    );
+}
+
+/// Two statements in different loops of one band: the distances are all
+/// non-negative, but a β date between the loops decides some pairs, so
+/// that the band is not permutable as one: `interchange` of the two loops
+/// breaks the dependence from the second statement to the first, and is
+/// refused with its witness.
+#[test]
+fn a_band_whose_statements_sit_in_different_inner_loops_is_checked_whole() {
+    let (scop, deps) = load(
+        "void f(int n, double A[n][n], double B[n][n]) {\n#pragma scop\n\
+         for (i = 1; i < n; i++) {\n\
+           for (j = 0; j < n; j++)\n      A[i][j] = B[i - 1][j];\n\
+           for (j = 0; j < n; j++)\n      B[i][j] = A[i][j];\n\
+         }\n#pragma endscop\n}\n",
+    );
+    let swap = Directive::Interchange {
+        beta: vec![0],
+        d1: 1,
+        d2: 2,
+    };
+    match run(&scop, &deps, &[swap]) {
+        Err(ApplyError::Violation(v)) => {
+            assert_eq!(v.source_date[2], 1, "the source is the second statement");
+            assert_eq!(v.target_date[2], 0);
+        }
+        other => panic!("expected a violation, got {other:?}"),
+    }
+}
+
 #[test]
 fn a_jam_proof_is_reused_only_where_what_it_read_is_unchanged() {
     let (scop, deps) = load(NEST);

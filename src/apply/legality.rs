@@ -25,7 +25,7 @@ use crate::poly::{Constraint, Map, PolyError};
 use crate::scop::reduction::ReductionOp;
 use crate::scop::schedule::{alpha_date, Mark};
 use crate::scop::validity::{
-    carried_closer_than, carried_dependence, first_violation_from, Violation,
+    carried_closer_than, carried_dependence, first_violation_after, first_violation_from, Violation,
 };
 use crate::scop::{Dependence, Schedule, Scop};
 
@@ -167,6 +167,24 @@ fn unsound_pack(scop: &Scop, schedule: &Schedule) -> Result<Option<Illegal>, Pol
             why,
         }),
     )
+}
+
+/// [`first_illegality_inside`] of `schedule`, a rewrite of the legal
+/// schedule `legal`: the pairs of pieces whose order the rewrite is shown
+/// to keep are not tested ([`first_violation_after`]). Exact under the
+/// same condition.
+pub fn first_illegality_since(
+    scop: &Scop,
+    deps: &[Dependence],
+    legal: &Schedule,
+    schedule: &Schedule,
+    proven: &[ProvenJam],
+    prefix: &[i64],
+) -> Result<Option<Illegal>, PolyError> {
+    if let Some(v) = first_violation_after(scop, legal, schedule, deps, prefix)? {
+        return Ok(Some(Illegal::Violation(v)));
+    }
+    first_unsound_mark(scop, deps, schedule, proven)
 }
 
 /// The first loop marked parallel or vector, or mapped to CUDA blocks or

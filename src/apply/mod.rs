@@ -27,6 +27,7 @@ pub mod legality;
 mod marks;
 mod order;
 mod pack;
+mod permutable;
 mod reduction;
 mod shape;
 mod split;
@@ -40,7 +41,7 @@ use crate::poly::PolyError;
 use crate::scop::validity::Violation;
 use crate::scop::{Dependence, Schedule, Scop};
 use jam_proof::ProvenJam;
-use legality::{first_illegality, first_illegality_inside, first_unsound_mark, Illegal};
+use legality::{first_illegality, first_illegality_since, first_unsound_mark, Illegal};
 
 /// One directive with its arguments checked for type (not yet for meaning).
 /// Depths are 1-based; β-vectors address a loop or a statement.
@@ -321,7 +322,8 @@ pub fn apply(
 /// The exact check of `next`, [`rewrite`]'s result for `directive` on
 /// `schedule`, which must be legal for `deps`: the first way `next` is
 /// illegal, or `None`. Where every pair of instances keeps its order
-/// (the same pieces: a mark; or a `stripmine` that `preserves_order`),
+/// (the same pieces: a mark; a `stripmine` that `preserves_order`; a
+/// directive inside a permutable band, [`permutable::keeps_order`]),
 /// only the marks are checked; elsewhere, only the pairs in one iteration
 /// of the loop the directive rewrites inside ([`dates_changed_inside`]),
 /// and every mark. The loops an `unroll_jam` marks were
@@ -343,12 +345,17 @@ pub fn illegality_after(
         .iter()
         .zip(&next.statements)
         .all(|(a, b)| a.pieces == b.pieces);
-    Ok(if same_pieces || preserves_order(schedule, directive) {
-        first_unsound_mark(scop, deps, next, &proven)?
-    } else {
-        let inside = dates_changed_inside(schedule, directive, next);
-        first_illegality_inside(scop, deps, next, &proven, inside)?
-    })
+    Ok(
+        if same_pieces
+            || preserves_order(schedule, directive)
+            || permutable::keeps_order(scop, deps, schedule, directive)
+        {
+            first_unsound_mark(scop, deps, next, &proven)?
+        } else {
+            let inside = dates_changed_inside(schedule, directive, next);
+            first_illegality_since(scop, deps, schedule, next, &proven, inside)?
+        },
+    )
 }
 
 /// The loop (a β prefix; empty: the whole region) outside which `next`,
@@ -622,8 +629,12 @@ pub fn rewrite(
 /// `stripmine` pads a statement's other pieces (in other loops) with the
 /// constant dates `0, 0`, which changes their order with their own loop's
 /// neighbours. Otherwise (or if anything is unclear) the check runs.
+///
+/// `embed` appends the dates `0, 0` to a statement's: every comparison
+/// already reads a shorter date vector as followed by zeros.
 fn preserves_order(schedule: &Schedule, directive: &Directive) -> bool {
     let (beta, depth) = match directive {
+        Directive::Embed { .. } => return true,
         Directive::Stripmine { beta, depth, .. } => (beta, *depth),
         Directive::Tile {
             beta, depth, outer, ..

@@ -53,7 +53,7 @@ mod structure;
 mod tiles;
 
 use crate::apply::jam_proof::ProvenJam;
-use crate::apply::legality::{first_illegality, jammed_pairs, Illegal};
+use crate::apply::legality::{first_illegality_since, jammed_pairs, Illegal};
 use crate::apply::{self, ApplyError, Directive};
 use crate::poly::{Map, PolyError};
 use crate::scop::schedule::Mark;
@@ -161,6 +161,33 @@ impl<'a> Recovery<'a> {
         Ok(())
     }
 
+    /// Where the current relations are `target`'s (exactly), in as many
+    /// pieces, take `target`'s rows for them, in the current schedule and
+    /// the one the last directive gave: the same schedule, written as the
+    /// scheduler wrote it, so that the checks of the marks ask the exact
+    /// tests the scheduler's own checks asked, and find their answers
+    /// remembered (`poly`'s memo of Omega tests reads rows as written).
+    fn adopt_rows(&mut self, target: &Schedule) -> Result<(), ExplainError> {
+        let same_pieces = self
+            .current
+            .statements
+            .iter()
+            .zip(&target.statements)
+            .all(|(a, b)| a.pieces.len() == b.pieces.len());
+        if !same_pieces || difference_but_marks(self.scop, &self.current, target)?.is_some() {
+            return Ok(());
+        }
+        for schedule in [Some(&mut self.current), self.after.last_mut()]
+            .into_iter()
+            .flatten()
+        {
+            for (st, t) in schedule.statements.iter_mut().zip(&target.statements) {
+                st.pieces.clone_from(&t.pieces);
+            }
+        }
+        Ok(())
+    }
+
     /// Statement `s`'s current β-vector.
     fn beta(&self, s: usize) -> Result<Vec<i64>, ExplainError> {
         self.current.statements[s].beta(0).ok_or_else(|| {
@@ -242,6 +269,7 @@ fn recover(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Gap>, Expla
 /// directive refuses to set (a vector mark left on a loop that `embed`
 /// made outer) is a gap.
 fn marks(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Gap>, ExplainError> {
+    r.adopt_rows(target)?;
     let betas: Vec<Vec<i64>> = target.statements.iter().filter_map(|s| s.beta(0)).collect();
     if betas.len() != target.statements.len() {
         return Err(ExplainError::NotReplayed(
@@ -374,7 +402,7 @@ fn grouped(
             apply::illegality_after(scop, &near, &before, d, &schedule, &proven)
                 .map_err(|e| refused(d, e))?
         } else {
-            first_illegality(scop, &near, &schedule)?
+            first_illegality_since(scop, &near, &legal, &schedule, &[], &[])?
         };
         match illegal {
             None => {

@@ -76,6 +76,26 @@ macro_rules! conjunction_common {
                 }
             }
 
+            /// Whether `other` has the same space, locals and constraints,
+            /// up to the constraints' order and the sign of an equality:
+            /// then both are the same set. Cheap (a sort of the rows);
+            /// `false` says nothing (isl's `plain_is_equal`).
+            pub fn plain_is_equal(&self, other: &$t) -> bool {
+                if self.space != other.space
+                    || self.n_local != other.n_local
+                    || self.constraints.len() != other.constraints.len()
+                {
+                    return false;
+                }
+                match (
+                    oriented_rows(&self.constraints),
+                    oriented_rows(&other.constraints),
+                ) {
+                    (Some(a), Some(b)) => a == b,
+                    _ => false,
+                }
+            }
+
             /// Add a constraint; a row shorter than [`Self::n_cols`] is padded with zeros.
             pub fn add(&mut self, mut c: Constraint) {
                 c.pad_to(self.n_cols());
@@ -83,6 +103,23 @@ macro_rules! conjunction_common {
             }
         }
     };
+}
+
+/// The rows sorted, each equality with its first non-zero coefficient
+/// positive; `None` where a negation overflows.
+fn oriented_rows(constraints: &[Constraint]) -> Option<Vec<(bool, Vec<i64>, i64)>> {
+    let mut rows = Vec::with_capacity(constraints.len());
+    for c in constraints {
+        let flip = c.is_eq() && c.coeffs.iter().find(|&&a| a != 0).is_some_and(|&a| a < 0);
+        rows.push(if flip {
+            let coeffs: Option<Vec<i64>> = c.coeffs.iter().map(|a| a.checked_neg()).collect();
+            (true, coeffs?, c.constant.checked_neg()?)
+        } else {
+            (c.is_eq(), c.coeffs.clone(), c.constant)
+        });
+    }
+    rows.sort_unstable();
+    Some(rows)
 }
 
 conjunction_common!(BasicSet);
@@ -116,5 +153,31 @@ impl BasicMap {
             m.add(c);
         }
         m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::poly::parse_basic_map;
+
+    #[test]
+    fn plain_equality_reads_rows_up_to_order_and_the_sign_of_equalities() {
+        let a = parse_basic_map("[n] -> { S0[i] -> [0, i] : 0 <= i < n }").expect("parses");
+        let mut b = a.clone();
+        b.constraints.reverse();
+        for c in &mut b.constraints {
+            if c.is_eq() {
+                *c = c.opposite().expect("no overflow");
+            }
+        }
+        assert_ne!(a, b);
+        assert!(a.plain_is_equal(&b));
+        // The same set written otherwise is not plainly equal (it says nothing).
+        let c = parse_basic_map("[n] -> { S0[i] -> [0, i] : 0 <= i <= n - 1 and i >= -5 }")
+            .expect("parses");
+        assert!(!a.plain_is_equal(&c));
+        // An inequality's sign is its direction.
+        let d = parse_basic_map("[n] -> { S0[i] -> [0, i] : 0 <= i and i >= n }").expect("parses");
+        assert!(!a.plain_is_equal(&d));
     }
 }

@@ -15,6 +15,7 @@ mod deps;
 pub mod deps_view;
 pub mod footprint;
 mod json;
+pub mod kept_order;
 mod model;
 pub mod reduction;
 pub mod same_values;

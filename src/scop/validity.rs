@@ -23,6 +23,7 @@
 
 use std::fmt::Write;
 
+use super::kept_order::KeptLoops;
 use super::schedule::{alpha_date, beta_date, constant_date};
 use super::{Dependence, Schedule, Scop};
 use crate::poly::{BasicMap, BasicSet, Constraint, PolyError, Space};
@@ -101,13 +102,46 @@ pub fn first_violation_from(
     deps: &[Dependence],
     prefix: &[i64],
 ) -> Result<Option<Violation>, PolyError> {
+    violation_among(scop, schedule, deps, prefix, &|_, _, _| true)
+}
+
+/// [`first_violation_from`] of `after`, a rewrite of the legal schedule
+/// `before`, among the pairs of pieces whose order it is not shown to
+/// keep ([`KeptLoops::keeps`]): the others respect every dependence as
+/// they did. Exact under that condition, which the caller must know.
+pub fn first_violation_after(
+    scop: &Scop,
+    before: &Schedule,
+    after: &Schedule,
+    deps: &[Dependence],
+    prefix: &[i64],
+) -> Result<Option<Violation>, PolyError> {
+    let kept = KeptLoops::between(before, after);
+    violation_among(scop, after, deps, prefix, &|dep, ps, pt| {
+        !kept.keeps((dep.source, ps), (dep.target, pt))
+    })
+}
+
+/// Which pairs of pieces of a dependence a check tests: the dependence,
+/// then the source's and the target's piece.
+type PieceFilter<'a> = &'a dyn Fn(&Dependence, usize, usize) -> bool;
+
+/// [`first_violation_from`] among the pairs of pieces `tested` keeps.
+fn violation_among(
+    scop: &Scop,
+    schedule: &Schedule,
+    deps: &[Dependence],
+    prefix: &[i64],
+    tested: PieceFilter<'_>,
+) -> Result<Option<Violation>, PolyError> {
     let from = if prefix.is_empty() {
         0
     } else {
         alpha_date(prefix.len())
     };
     for (index, dep) in deps.iter().enumerate() {
-        for pair in pairs(scop, schedule, dep, Some(prefix))? {
+        let tested = |ps: usize, pt: usize| tested(dep, ps, pt);
+        for pair in pairs(scop, schedule, dep, Some(prefix), &tested)? {
             let len = pair.n_src_dates.max(pair.n_tgt_dates);
             // θ(t) <=lex θ(s): first difference at k with θ(t)_k < θ(s)_k, or none.
             // E_k: the pairs with equal dates before k. V_k = E_k ∩ {θ(s)_k > θ(t)_k}.
@@ -180,7 +214,7 @@ pub fn carried_closer_than(
     }
     let alpha = alpha_date(depth);
     for (index, dep) in deps.iter().enumerate() {
-        for pair in pairs(scop, schedule, dep, Some(beta_prefix))? {
+        for pair in pairs(scop, schedule, dep, Some(beta_prefix), &|_, _| true)? {
             if pair.n_src_dates <= alpha || pair.n_tgt_dates <= alpha {
                 continue;
             }
@@ -201,13 +235,59 @@ pub fn carried_closer_than(
     Ok(None)
 }
 
+/// A dependence pair that runs backward on one of the α dates of the
+/// loops at depths `lo` to `hi` (1-based, `lo <= hi`) around the pieces
+/// whose β-vector starts with `beta_prefix`: both instances in one
+/// iteration of every loop around depth `lo` (equal dates before `α_lo`),
+/// the target's `α_k` less than the source's for some `k` in `lo..=hi`.
+/// `None`: the loops form a permutable band for these pairs (every
+/// distance on them is non-negative). Exact; one test per dependence
+/// disjunct, pair of pieces and loop.
+pub fn backward_in_band(
+    scop: &Scop,
+    schedule: &Schedule,
+    deps: &[Dependence],
+    beta_prefix: &[i64],
+    lo: usize,
+    hi: usize,
+) -> Result<Option<Violation>, PolyError> {
+    if lo == 0 || hi < lo {
+        return Err(PolyError::SpaceMismatch {
+            op: "backward_in_band",
+        });
+    }
+    let before = alpha_date(lo);
+    for (index, dep) in deps.iter().enumerate() {
+        for pair in pairs(scop, schedule, dep, Some(beta_prefix), &|_, _| true)? {
+            let outer = pair.equal_dates(0..before);
+            for depth in lo..=hi {
+                let alpha = alpha_date(depth);
+                if pair.n_src_dates <= alpha || pair.n_tgt_dates <= alpha {
+                    return Err(PolyError::SpaceMismatch {
+                        op: "backward_in_band",
+                    });
+                }
+                let mut rows = outer.clone();
+                // θ(s)_α - θ(t)_α - 1 >= 0.
+                rows.push(pair.date_difference(alpha, 1, -1));
+                if let Some(v) = pair.witness(index, &rows)? {
+                    return Ok(Some(v));
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// The pairs (dependence disjunct, source piece, target piece) of one
-/// dependence; only pieces whose β-vector starts with `prefix`, when given.
+/// dependence; only pieces whose β-vector starts with `prefix`, when given,
+/// and pairs of pieces (by index) that `tested` keeps.
 fn pairs(
     scop: &Scop,
     schedule: &Schedule,
     dep: &Dependence,
     prefix: Option<&[i64]>,
+    tested: &dyn Fn(usize, usize) -> bool,
 ) -> Result<Vec<Pair>, PolyError> {
     let (Some(src), Some(tgt)) = (
         schedule.statements.get(dep.source),
@@ -224,9 +304,11 @@ fn pairs(
     };
     let mut out = Vec::new();
     for d in dep.relation.basics() {
-        for ps in src.pieces.iter().filter(keep) {
-            for pt in tgt.pieces.iter().filter(keep) {
-                out.push(Pair::new(scop.params.len(), d, ps, pt)?);
+        for (i, ps) in src.pieces.iter().enumerate().filter(|(_, p)| keep(p)) {
+            for (j, pt) in tgt.pieces.iter().enumerate().filter(|(_, p)| keep(p)) {
+                if tested(i, j) {
+                    out.push(Pair::new(scop.params.len(), d, ps, pt)?);
+                }
             }
         }
     }
