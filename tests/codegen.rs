@@ -351,7 +351,7 @@ fn gcc_vectorises_the_full_tile_of_gemm() {
         .lines()
         .position(|l| {
             l.trim_start()
-                .starts_with("for (j = 32 * c2; j <= 32 * c2 + 31; j++)")
+                .starts_with("for (j = 32 * c3; j <= 32 * c3 + 31; j++)")
         })
         .map(|k| k + 1)
         .unwrap_or_else(|| panic!("no full-tile j loop:\n{}", out.stdout));

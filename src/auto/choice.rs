@@ -22,6 +22,8 @@ pub struct BandChoice {
     /// The members in the order of the point loops (of the loops
     /// themselves when untiled).
     pub(crate) order: Vec<usize>,
+    /// The members in the order of the tile loops, when tiled.
+    pub(crate) tile_order: Vec<usize>,
     /// The member whose loop (tile loop when tiled) is marked parallel.
     pub(crate) parallel: Option<usize>,
     /// Whether the innermost loop kept its vector mark.
@@ -137,6 +139,14 @@ impl BandChoice {
                     ""
                 }
             ));
+        }
+        if self.tile.is_some() && self.tile_order.iter().enumerate().any(|(k, &m)| k != m) {
+            let order: Vec<&str> = self
+                .tile_order
+                .iter()
+                .map(|&m| members[m].as_str())
+                .collect();
+            parts.push(format!("tile loops in order {}", order.join(", ")));
         }
         if self.order.iter().enumerate().any(|(k, &m)| k != m) {
             let order: Vec<&str> = self.order.iter().map(|&m| members[m].as_str()).collect();

@@ -17,7 +17,8 @@
 //! first, so that the depths of the outer ones do not move. The member
 //! whose step walks the most accesses along a row ([`locality`]) then
 //! moves to the innermost point loop (any order of a permutable band is
-//! legal; the tile loops keep the scheduler's order). The outermost
+//! legal), and its tile loop to the innermost tile loop, unless that is
+//! the tile loop marked parallel. The outermost
 //! coincident member of a band is marked parallel (its tile loop when the
 //! band is tiled), and the innermost loop of an innermost band is
 //! vectorised when it is coincident (the parallel loop too, when it is
@@ -116,6 +117,7 @@ pub(crate) fn tile_and_mark(
             tile: None,
             wavefront: false,
             order: (0..site.members).collect(),
+            tile_order: (0..site.members).collect(),
             parallel: None,
             vector: false,
             left_to_compiler: None,
@@ -265,6 +267,29 @@ pub(crate) fn tile_and_mark(
                 order.push(best);
             }
         }
+        // The tile loops follow the point loops: the tile loop of the
+        // member moved innermost moves innermost among the tile loops, so
+        // that the tiles along it run one after the other, sharing the
+        // tiles of the accesses it does not move (gemm's `A[i][k]` across
+        // the tiles of `j`; docs/performance.md, "The tile loops in the
+        // order of the point loops"). Not where it is the parallel member
+        // (its tile loop stays outermost), nor in a wavefront (its first
+        // two tile loops are skewed) or over nests that share reads.
+        let mut tile_order: Vec<usize> = (0..k).collect();
+        if let (Some(_), Some(&moved)) = (tiled, order.last()) {
+            let follows = !options.gpu
+                && !wavefront
+                && !site.shared_reads
+                && moved + 1 < k
+                && site.first_coincident != Some(moved);
+            if follows {
+                for d in p + moved..p + k - 1 {
+                    step(interchange(d), true);
+                }
+                tile_order.remove(moved);
+                tile_order.push(moved);
+            }
+        }
         if wavefront {
             // Tile `(T₀, T₁)` runs at wavefront `T₀ + T₁`: the band is
             // permutable, so every dependence's tile distances are
@@ -284,6 +309,7 @@ pub(crate) fn tile_and_mark(
         choice.tile = tiled;
         choice.wavefront = wavefront;
         choice.order.clone_from(&order);
+        choice.tile_order.clone_from(&tile_order);
         // The band's last loop is an untiled innermost loop inside three
         // or more others (doitgen's `p` under `r`, `q` and `s`). Inside
         // one or two (a time loop, adi's sweeps) the threads pay on the
@@ -362,7 +388,8 @@ pub(crate) fn tile_and_mark(
             // its loop where the reordering put it.
             let at = site.first_coincident.and_then(|c| {
                 if tiled.is_some() {
-                    Some((c, p + c))
+                    let position = tile_order.iter().position(|&m| m == c).unwrap_or(c);
+                    Some((c, p + position))
                 } else {
                     order
                         .iter()
