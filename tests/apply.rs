@@ -645,21 +645,12 @@ fn stripmine_of_part_of_a_loop_is_still_checked() {
 #[test]
 fn the_check_inside_a_rewritten_loop_answers_as_the_whole_check() {
     use polyc::apply::legality::first_illegality;
-    use polyc::apply::tree::all_betas;
     use polyc::apply::{illegality_after, rewrite};
     let (mut refused, mut accepted) = (0, 0);
     for name in ["adi", "doitgen", "lu", "fdtd-2d", "gemver", "jacobi-2d"] {
         let (scop, deps) = kernel(name);
         let original = Schedule::original(&scop);
-        let mut loops: Vec<Vec<i64>> = Vec::new();
-        for (_, beta) in all_betas(&original).expect("β-vectors") {
-            for l in 0..beta.len() {
-                if !loops.contains(&beta[..=l].to_vec()) {
-                    loops.push(beta[..=l].to_vec());
-                }
-            }
-        }
-        for beta in &loops {
+        for beta in &loops_and_statements(&original) {
             let d = beta.len();
             let mut directives = vec![
                 Directive::Reverse {

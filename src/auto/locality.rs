@@ -22,6 +22,7 @@
 //! and a lack of information keeps the order the scheduler found.
 
 use super::feautrier::AffineRow;
+use super::independence;
 use super::tree::Tree;
 use crate::poly::{ConstraintKind, Map};
 use crate::scop::{AccessKind, Scop};
@@ -162,6 +163,33 @@ pub(crate) fn access_invariance(
         }
     }
     out
+}
+
+/// Whether the statements touch some array's elements each once: every
+/// access of it determines all the iterators of its statement (its
+/// subscripts' rows have full rank), so no loop of the statement, in any
+/// order, comes back to an element (trisolv's `L[i][j]` and `L[i][i]`;
+/// not floyd-warshall's `paths[i][j]` under `k`, nor a stencil's
+/// `A[i][j]` under its time loop). Exact; an access whose subscripts
+/// cannot be read counts as one that comes back.
+pub(crate) fn touches_an_array_once(scop: &Scop, statements: &[usize]) -> bool {
+    let once = |s: usize, a: &crate::scop::Access| {
+        let n = scop.statements[s].iterators.len();
+        n > 0
+            && subscript_rows(&a.relation, n)
+                .and_then(|rows| independence::rank(&rows, n).ok())
+                .is_some_and(|r| r == n)
+    };
+    let accesses = || {
+        statements
+            .iter()
+            .flat_map(|&s| scop.statements[s].accesses.iter().map(move |a| (s, a)))
+    };
+    accesses().any(|(_, first)| {
+        accesses()
+            .filter(|(_, a)| a.array == first.array)
+            .all(|(s, a)| once(s, a))
+    })
 }
 
 /// One access of a band, seen along its members ([`access_invariance`]).
@@ -538,5 +566,25 @@ mod tests {
         assert_eq!(first_band_tile("gemm", true), 32);
         assert_eq!(first_band_tile("syr2k", true), 32);
         assert_eq!(first_band_tile("heat-3d", false), 8);
+    }
+
+    /// trisolv's forward sweep touches each `L[i][j]` once; gemm's
+    /// update comes back to `C[i][j]` along `k`, floyd-warshall to
+    /// `paths[i][j]` along `k`, jacobi-2d to `A[i][j]` along `t`; a
+    /// statement without loops touches nothing "along" any.
+    #[test]
+    fn an_array_touched_once_has_full_rank_subscripts_in_every_access() {
+        use crate::lang::c::read_source;
+        let once = |name: &str, statements: &[usize]| {
+            let path = format!("tests/kernels/{name}.c");
+            let text = std::fs::read_to_string(&path).expect("kernel");
+            let file = read_source(&path, text).expect("accepted");
+            touches_an_array_once(&file.scops[0], statements)
+        };
+        // trisolv: S0 `y[i] = b[i]`, S1 the update, S2 `y[i] /= L[i][i]`.
+        assert!(once("trisolv", &[1, 2]));
+        assert!(!once("gemm", &[1]));
+        assert!(!once("floyd-warshall", &[0]));
+        assert!(!once("jacobi-2d", &[0, 1]));
     }
 }

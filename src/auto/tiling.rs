@@ -28,7 +28,9 @@
 //! With `wavefront`, a band none of whose members is coincident (Pluto's
 //! band where no outer loop is parallel) is tiled whatever its reuse, and
 //! its tiles run as a wavefront: the first tile loop is skewed by the
-//! second (`T₀ + T₁`), which is then marked parallel.
+//! second (`T₀ + T₁`), which is then marked parallel; unless its
+//! statements touch an array's elements each once (trisolv's `L`), which
+//! the original order streams: then the band runs untiled, in order.
 //!
 //! With `target = gpu` ([`super::gpu_map`]), an outermost band with a
 //! coincident member is tiled whatever its reuse, its coincident point
@@ -174,12 +176,23 @@ pub(crate) fn tile_and_mark(
             && !site.in_parallel
             && !site.shared_reads
             && !site.coincident.contains(&true);
+        // No wavefront where the band's statements touch an array's
+        // elements each once ([`locality::touches_an_array_once`]): the
+        // original order streams it, and a wavefront reads it a few rows
+        // of a tile at a time across the whole array (trisolv's `L`:
+        // 0.90× of gcc on one thread as a wavefront, 1.08× untiled;
+        // bicg's fused band 6× slower; docs/performance.md, "A streamed
+        // access and the wavefront"). Such a band runs untiled, in order.
+        // floyd-warshall's `paths[i][j]` stays on one element along `k`,
+        // around its band: it keeps its wavefront.
+        let streamed = || locality::touches_an_array_once(scop, &site.statements);
         let wavefront = needs_wavefront
             && site.rows.iter().all(|member| {
                 member
                     .iter()
                     .all(|(_, row)| row.iter.iter().any(|&c| c != 0))
-            });
+            })
+            && !streamed();
         let worth_tiles = if needs_wavefront {
             wavefront
         } else {
