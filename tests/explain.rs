@@ -270,3 +270,60 @@ fn a_loop_marked_before_a_fusion_is_a_gap() {
         out.stdout
     );
 }
+
+/// Found by the random tester: tile loops reversed or shifted after the
+/// strip, a point loop shifted or skewed after it (its strip reads the
+/// date before), and a tile of a point loop tiled already. Each
+/// explanation replays to the schedule and says it with the directive
+/// that made it; the point loops' in the recipe's two directives.
+#[test]
+fn reversed_shifted_and_nested_tiles_are_explained() {
+    let dir = common::scratch("explain-tile-dates");
+    let cases = [
+        (
+            "reversed-tile-loop",
+            "tests/kernels/gemm.c",
+            "auto(pluto);\nreverse([1, 0, 0, 0, 0, 0, 0], 3);\n",
+            "reverse([1, 0, 0], 3);",
+        ),
+        (
+            "shifted-tile-loop",
+            "tests/kernels/syr2k.c",
+            "auto(feautrier, [0]);\nshift([1, 0, 0, 0, 0, 0], 2, [0, 0], 4);\n",
+            "shift([1, 0], 2, [], 4);",
+        ),
+        (
+            "shifted-point-loop",
+            "tests/kernels/jacobi-2d.c",
+            "tile_band([0, 0], 2, [16, 16]);\nshift([0, 0, 0, 0, 0], 4, [0, 0], -1);\n",
+            "shift([0, 0], 4, [], -1);",
+        ),
+        (
+            "skewed-point-loop",
+            "tests/kernels/jacobi-2d.c",
+            "tile_band([0, 0], 2, [16, 16]);\nskew([0, 0, 0, 0, 0], 5, 4, 1);\n",
+            "skew([0, 0, 0, 0, 0], 5, 4, 1);",
+        ),
+        (
+            "tile-of-a-tile",
+            "tests/kernels/fdtd-2d.c",
+            "auto(spatial, target = gpu);\ntile_band([0, 1, 0, 0, 0], 5, [16]);\n",
+            "stripmine",
+        ),
+    ];
+    for (name, kernel, recipe, says) in cases {
+        let path = dir.join(format!("{name}.poly"));
+        std::fs::write(&path, recipe).expect("write");
+        let outcome = round_trip(&dir, name, kernel, 1, &path.to_string_lossy());
+        let explained = std::fs::read_to_string(dir.join(format!("{name}.explained.poly")))
+            .expect("the explanation");
+        assert!(
+            matches!(outcome, Outcome::Replayed(_)),
+            "{name}: {outcome:?}\n{explained}"
+        );
+        assert!(explained.contains(says), "{name}:\n{explained}");
+        if name.ends_with("point-loop") {
+            assert_eq!(outcome, Outcome::Replayed(2), "{explained}");
+        }
+    }
+}

@@ -49,8 +49,10 @@ mod loops;
 mod pieces;
 pub mod print;
 mod shape;
+mod strips;
 mod structure;
 mod tiles;
+mod undone;
 
 use crate::apply::jam_proof::ProvenJam;
 use crate::apply::legality::{first_illegality_since, jammed_pairs, Illegal};
@@ -132,6 +134,8 @@ struct Recovery<'a> {
     scop: &'a Scop,
     deps: &'a [Dependence],
     current: Schedule,
+    /// The schedule before the first directive.
+    start: Schedule,
     found: Vec<Directive>,
     /// The schedule after each directive of `found` (the grouping checks
     /// them without rewriting again).
@@ -144,6 +148,7 @@ impl<'a> Recovery<'a> {
         Recovery {
             scop,
             deps,
+            start: current.clone(),
             current,
             found: Vec::new(),
             after: Vec::new(),
@@ -246,6 +251,7 @@ fn recover(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Gap>, Expla
                 Err(e) => return Err(e),
             };
             if tiled {
+                r.drop_undone()?;
                 break;
             }
             r.current = before.clone();

@@ -1,11 +1,9 @@
 //! The target schedule read for the recovery: per statement, its loop
-//! dates as affine forms of its iterators, and its tile dates, each a
-//! strip of one of them (`size·T <= α_p <= size·T + size − 1`, as
-//! `stripmine` writes it) plus, for a wavefront of tiles, a combination
-//! of other tile dates (`T₀ + T₁`, as `skew` writes it); the tile dates
-//! are dropped from the schedule the first phases build and added back
-//! by the tile phase.
+//! dates as affine forms of its iterators, and its tile dates as strips
+//! of them ([`super::strips`]); the tile dates are dropped from the
+//! schedule the first phases build and added back by the tile phase.
 
+use super::strips::{read_tiles, Tile};
 use super::Gap;
 use crate::poly::{BasicMap, ConstraintKind, PolyError};
 use crate::scop::schedule::alpha_date;
@@ -24,22 +22,6 @@ pub(super) struct StatementShape {
     /// Their depths in the target (1-based).
     pub kept: Vec<usize>,
     pub tiles: Vec<Tile>,
-}
-
-/// A tile date of the target: the strip of `size` of the date at one of
-/// the depths `points`, at depth `depth` (both 1-based, in the target),
-/// plus `factor ×` the tile date at each of `skews`' depths (a
-/// wavefront).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Tile {
-    pub depth: usize,
-    /// The dates whose form the tile strips: several where dates repeat a
-    /// form (`embed`, or fused statements); which one is the tile
-    /// phase's choice, the same for every statement of the loop.
-    pub points: Vec<usize>,
-    pub size: i64,
-    /// `(depth, factor)`, depths increasing; empty for a plain strip.
-    pub skews: Vec<(usize, i64)>,
 }
 
 /// Every statement's shape, or the first statement the recovery cannot
@@ -86,7 +68,7 @@ pub(super) fn shapes(
             }
         }
         if shape.kept.len() < forms.len() {
-            match tiles(piece, scop.params.len(), n, &forms)? {
+            match read_tiles(piece, scop.params.len(), n, &forms)? {
                 Some(t) => shape.tiles = t,
                 None => {
                     return gap(
@@ -210,172 +192,6 @@ fn dense_tree(betas: &mut [Vec<i64>]) -> Result<(), usize> {
         }
     }
     Ok(())
-}
-
-/// A row of a schedule on its dates without a form: their coefficients
-/// by depth, and the rest as a form over iterators, parameters and
-/// constant.
-struct BoundRow {
-    dates: Vec<(usize, i64)>,
-    form: Vec<i64>,
-}
-
-/// A pair of [`BoundRow`]s, `0 <= e − size·A·c <= size − 1`.
-struct Strip {
-    size: i64,
-    /// The depths of the dates whose form is `e` (several when dates
-    /// repeat a form).
-    points: Vec<usize>,
-    /// `A·c`: the coefficient of each date without a form, by depth.
-    combination: Vec<(usize, i64)>,
-}
-
-/// The dates of `piece` without a form (`forms`), as tile dates. Each
-/// pair of rows that bound them, read over the iterators (the dates with
-/// forms substituted), must be a strip `0 <= e − size·A·c <= size − 1` of
-/// the form `e` of a date, where `A·c` combines the dates `c` without a
-/// form. Peeled in order, each strip must add exactly one date not taken
-/// by the strips before it, with factor 1: that date is the tile, and the
-/// others of `A·c` its skews. `None` otherwise. Exact.
-fn tiles(
-    piece: &BasicMap,
-    n_param: usize,
-    n: usize,
-    forms: &[Option<Vec<i64>>],
-) -> Result<Option<Vec<Tile>>, PolyError> {
-    let out = n_param + n;
-    let mut rows: Vec<BoundRow> = Vec::new();
-    for c in piece.constraints() {
-        let dates = &c.coeffs[out..out + piece.space().n_out()];
-        let on_tile = dates
-            .iter()
-            .enumerate()
-            .any(|(d, &a)| a != 0 && d % 2 == 1 && forms.get(d / 2).is_some_and(Option::is_none));
-        if !on_tile {
-            continue;
-        }
-        if c.kind == ConstraintKind::Eq {
-            return Ok(None);
-        }
-        let mut form: Vec<i64> = c.coeffs[n_param..out]
-            .iter()
-            .chain(&c.coeffs[..n_param])
-            .copied()
-            .chain(std::iter::once(c.constant))
-            .collect();
-        let mut others = Vec::new();
-        for (d, &a) in dates.iter().enumerate() {
-            if a == 0 {
-                continue;
-            }
-            let Some(f) = (d % 2 == 1).then(|| forms.get(d / 2)).flatten() else {
-                return Ok(None);
-            };
-            let Some(f) = f else {
-                others.push((d / 2 + 1, a));
-                continue;
-            };
-            for (x, &y) in form.iter_mut().zip(f) {
-                *x = a
-                    .checked_mul(y)
-                    .and_then(|v| x.checked_add(v))
-                    .ok_or(PolyError::Overflow)?;
-            }
-        }
-        rows.push(BoundRow {
-            dates: others,
-            form,
-        });
-    }
-    // Pairs: `Σ a·c + e >= 0` with `e` a date's form, and its negation
-    // plus `size − 1`.
-    let mut strips: Vec<Strip> = Vec::new();
-    let mut paired = vec![false; rows.len()];
-    for (i, BoundRow { dates: a, form: e }) in rows.iter().enumerate() {
-        let points: Vec<usize> = (0..forms.len())
-            .filter(|&k| forms[k].as_ref() == Some(e))
-            .map(|k| k + 1)
-            .collect();
-        if points.is_empty() {
-            continue;
-        }
-        let negated: Vec<(usize, i64)> = a.iter().map(|&(d, v)| (d, -v)).collect();
-        let partner = rows.iter().enumerate().position(|(j, b)| {
-            let h = &b.form;
-            !paired[j]
-                && j != i
-                && b.dates == negated
-                && h.len() == e.len()
-                && h[..h.len() - 1].iter().zip(e).all(|(x, y)| *x == -y)
-        });
-        let Some(j) = partner else {
-            continue;
-        };
-        let (Some(&hc), Some(&ec)) = (rows[j].form.last(), e.last()) else {
-            continue;
-        };
-        let size = hc
-            .checked_add(ec)
-            .and_then(|k| k.checked_add(1))
-            .ok_or(PolyError::Overflow)?;
-        if size < 1 || paired[i] || a.iter().any(|&(_, v)| v % size != 0) {
-            continue;
-        }
-        paired[i] = true;
-        paired[j] = true;
-        let combination = a.iter().map(|&(d, v)| (d, -v / size)).collect();
-        strips.push(Strip {
-            size,
-            points,
-            combination,
-        });
-    }
-    if paired.iter().any(|p| !p) {
-        return Ok(None);
-    }
-    let n_tiles = forms.iter().filter(|f| f.is_none()).count();
-    // (tile date's depth, strip) in peeling order.
-    let mut peeled: Vec<(usize, usize)> = Vec::new();
-    while peeled.len() < n_tiles {
-        let taken = |d: usize| peeled.iter().any(|&(t, _)| t == d);
-        let next = strips.iter().enumerate().find_map(|(k, strip)| {
-            let new: Vec<&(usize, i64)> = strip
-                .combination
-                .iter()
-                .filter(|(d, _)| !taken(*d))
-                .collect();
-            match new[..] {
-                [&(d, 1)] if !peeled.iter().any(|&(_, j)| j == k) => Some((d, k)),
-                _ => None,
-            }
-        });
-        let Some(next) = next else {
-            return Ok(None);
-        };
-        peeled.push(next);
-    }
-    if peeled.len() != strips.len() {
-        return Ok(None);
-    }
-    peeled.sort_unstable();
-    let tiles = peeled
-        .into_iter()
-        .map(|(depth, k)| {
-            let strip = &strips[k];
-            Tile {
-                depth,
-                points: strip.points.clone(),
-                size: strip.size,
-                skews: strip
-                    .combination
-                    .iter()
-                    .filter(|(d, _)| *d != depth)
-                    .map(|&(d, v)| (d, -v))
-                    .collect(),
-            }
-        })
-        .collect();
-    Ok(Some(tiles))
 }
 
 /// Each α date of `piece` (with `n` iterators) as an affine form (the

@@ -7,12 +7,17 @@
 //! (every statement in that loop gets it, and each must have a tile of
 //! that loop in the target, at the same depth where it has one), then
 //! moved outwards by `interchange`s with the loops before it until each
-//! loop before it stands for an earlier target depth. Then the tiles of a wavefront (`T₀ + T₁`) get their `skew`s,
-//! each after the skews of the tile dates it adds. Where the statements
+//! loop before it stands for an earlier target depth (a strip of the
+//! point date plus an offset that is not whole tiles, or plus a multiple
+//! of another date: the point loop shifted or skewed to what the strip
+//! reads around the `stripmine`). Then each tile loop gets its
+//! `shift` by whole tiles, its `skew`s in a wavefront (`T₀ + T₁`) and its
+//! `reverse`, each after the tile dates it adds. Where the statements
 //! of a loop do not agree, the phase gives up; the caller keeps what came
 //! before it.
 
-use super::shape::{StatementShape, Tile};
+use super::shape::StatementShape;
+use super::strips::Tile;
 use super::{ExplainError, Recovery};
 use crate::apply::Directive;
 
@@ -47,9 +52,14 @@ pub(super) fn recover(
         let Some(tile) = target[s].tiles.iter().find(|t| t.depth == depth) else {
             return Ok(false);
         };
-        let Some(&point) = tile.points.iter().find(|p| !stripped[s].contains(p)) else {
+        // A date not stripped yet where the form repeats; else a strip
+        // of a loop stripped already (a tile of a tile: the inner strip
+        // of the same date, made after the outer one).
+        let fresh = tile.points.iter().find(|p| !stripped[s].contains(p));
+        let Some(&point) = fresh.or(tile.points.first()) else {
             return Ok(false);
         };
+        let restrip = stripped[s].contains(&point);
         let Some(at) = stands[s].iter().position(|&d| d == point) else {
             return Ok(false);
         };
@@ -71,17 +81,29 @@ pub(super) fn recover(
             let Some(t) = same_depth.or_else(|| shape.tiles.iter().find(strips)) else {
                 return Ok(false);
             };
-            if t.size != tile.size || stripped[m].contains(&point) {
+            let same = (t.size, &t.offset, t.sign, t.point_skew)
+                == (tile.size, &tile.offset, tile.sign, tile.point_skew);
+            if !same || stripped[m].contains(&point) != restrip {
                 return Ok(false);
             }
             stripped[m].push(point);
             members.push((m, t.depth));
         }
+        // A strip of the point date plus an offset, or plus a multiple
+        // of another date: the point loop moved to what the strip reads
+        // for the strip, and back after it.
+        let Some(by) = skewing_loop(tile, &stands[s]) else {
+            return Ok(false);
+        };
+        move_point(r, s, tile, at, by, &loop_beta, true)?;
         r.push(Directive::Stripmine {
             beta: loop_beta.clone(),
             depth: at + 1,
             size: tile.size,
         })?;
+        // The strip put a loop at `at`.
+        let by = by.map(|by| if by >= at { by + 1 } else { by });
+        move_point(r, s, tile, at + 1, by, &loop_beta, false)?;
         for &(m, d) in &members {
             stands[m].insert(at, d);
         }
@@ -109,7 +131,71 @@ pub(super) fn recover(
         return Ok(false);
     }
     fuse_strip_loops(r, target)?;
-    skews(r, target, &stands)
+    tile_dates(r, target, &stands)
+}
+
+/// `α_depth := α_depth − by·(parameters, 1)` for the statements under
+/// `beta` (`by`: the parameters' coefficients, then the constant).
+fn shift(beta: Vec<i64>, depth: usize, by: &[i64]) -> Directive {
+    let (params, constant) = by.split_at(by.len().saturating_sub(1));
+    Directive::Shift {
+        beta,
+        depth,
+        params: params.to_vec(),
+        constant: constant.first().copied().unwrap_or(0),
+    }
+}
+
+/// The current position (0-based) of the date whose multiple `tile`'s
+/// strip adds to the point date, in a statement whose loops stand for
+/// the target depths `stands`: `Some(None)` where it adds none, `None`
+/// where the statement has no such loop.
+fn skewing_loop(tile: &Tile, stands: &[usize]) -> Option<Option<usize>> {
+    match tile.point_skew {
+        Some((other, _)) => stands.iter().position(|&d| d == other).map(Some),
+        None => Some(None),
+    }
+}
+
+/// Moves the point loop at position `at` of statement `s` (and of the
+/// statements with it under `loop_beta`) to the date `tile`'s strip reads
+/// (`to_strip`), or back: a `skew` by the loop at position `by` and a
+/// `shift` by an offset that is not whole tiles, where the strip adds
+/// them.
+fn move_point(
+    r: &mut Recovery<'_>,
+    s: usize,
+    tile: &Tile,
+    at: usize,
+    by: Option<usize>,
+    loop_beta: &[i64],
+    to_strip: bool,
+) -> Result<(), ExplainError> {
+    let sign = if to_strip { -1 } else { 1 };
+    let skew = match (tile.point_skew, by) {
+        (Some((_, factor)), Some(by)) => {
+            let beta = r.beta(s)?;
+            Some(Directive::Skew {
+                beta: beta[..=at.max(by)].to_vec(),
+                depth: at + 1,
+                other: by + 1,
+                factor: sign * factor,
+            })
+        }
+        _ => None,
+    };
+    let offset = tile.shifts_point().then(|| {
+        let by: Vec<i64> = tile.offset.iter().map(|&v| sign * v).collect();
+        shift(loop_beta.to_vec(), at + 1, &by)
+    });
+    let steps = match to_strip {
+        true => [skew, offset],
+        false => [offset, skew],
+    };
+    for d in steps.into_iter().flatten() {
+        r.push(d)?;
+    }
+    Ok(())
 }
 
 /// Fuses the loops the target shares but the strips left apart (a strip
@@ -204,22 +290,41 @@ fn band(
             return Ok(());
         };
         let same = by_loop.iter().zip(points).all(|(t, p)| {
-            shape
-                .tiles
-                .iter()
-                .any(|u| u.depth == t.depth && u.size == t.size && u.points.contains(p))
-                && !stripped[m].contains(p)
+            shape.tiles.iter().any(|u| {
+                u.depth == t.depth
+                    && (u.size, &u.offset, u.sign, u.point_skew)
+                        == (t.size, &t.offset, t.sign, t.point_skew)
+                    && u.points.contains(p)
+            }) && !stripped[m].contains(p)
         });
         if !same {
             return Ok(());
         }
         members.push(m);
     }
+    // Point loops whose strips read their dates plus a multiple of
+    // another date, or plus an offset that is not whole tiles: moved to
+    // what the strips read around the band's strips.
+    let mut skewing: Vec<Option<usize>> = Vec::new();
+    for t in &by_loop {
+        let Some(by) = skewing_loop(t, &stands[s]) else {
+            return Ok(());
+        };
+        skewing.push(by);
+    }
+    for (k, t) in by_loop.iter().enumerate() {
+        move_point(r, s, t, at + k, skewing[k], &loop_beta, true)?;
+    }
     r.push(Directive::TileBand {
         beta: loop_beta.clone(),
         depth: at + 1,
         sizes: by_loop.iter().map(|t| t.size).collect(),
     })?;
+    for (k, t) in by_loop.iter().enumerate() {
+        // The band put `n` tile loops at `at`.
+        let by = skewing[k].map(|by| if by >= at { by + n } else { by });
+        move_point(r, s, t, at + n + k, by, &loop_beta, false)?;
+    }
     for &m in &members {
         let points = stands[m][at..at + n].to_vec();
         stripped[m].extend(points);
@@ -247,22 +352,27 @@ fn band(
     Ok(())
 }
 
-/// The `skew`s of the tile dates that add others (a wavefront), given
-/// once per loop; `Ok(false)` when they cannot be ordered (each must
-/// come after those of the dates it adds) or a date is missing.
-fn skews(
+/// Each tile date made the target's from the strip's: its `shift` by
+/// whole tiles, its `skew`s by the tile dates it adds (a wavefront; each
+/// after the dates it adds are done) and its `reverse`, each given once
+/// per loop; `Ok(false)` when they cannot be ordered or a date is
+/// missing.
+fn tile_dates(
     r: &mut Recovery<'_>,
     target: &[StatementShape],
     stands: &[Vec<usize>],
 ) -> Result<bool, ExplainError> {
     let mut given: Vec<Directive> = Vec::new();
+    let mut give = |r: &mut Recovery<'_>, d: Directive| -> Result<(), ExplainError> {
+        // A statement sharing the loop gave it already.
+        if !given.contains(&d) {
+            given.push(d.clone());
+            r.push(d)?;
+        }
+        Ok(())
+    };
     for (s, shape) in target.iter().enumerate() {
-        let mut done: Vec<usize> = shape
-            .tiles
-            .iter()
-            .filter(|t| t.skews.is_empty())
-            .map(|t| t.depth)
-            .collect();
+        let mut done: Vec<usize> = Vec::new();
         while done.len() < shape.tiles.len() {
             let Some(tile) = shape.tiles.iter().find(|t| {
                 !done.contains(&t.depth) && t.skews.iter().all(|(d, _)| done.contains(d))
@@ -274,6 +384,10 @@ fn skews(
             let Some(at) = position(tile.depth) else {
                 return Ok(false);
             };
+            if let Some(by) = tile.tile_shift() {
+                let beta = r.beta(s)?;
+                give(r, shift(beta[..=at].to_vec(), at + 1, &by))?;
+            }
             for &(other, factor) in &tile.skews {
                 let Some(by) = position(other) else {
                     return Ok(false);
@@ -285,11 +399,15 @@ fn skews(
                     other: by + 1,
                     factor: -factor,
                 };
-                // A statement sharing both loops gave it already.
-                if !given.contains(&d) {
-                    given.push(d.clone());
-                    r.push(d)?;
-                }
+                give(r, d)?;
+            }
+            if tile.sign < 0 {
+                let beta = r.beta(s)?;
+                let d = Directive::Reverse {
+                    beta: beta[..=at].to_vec(),
+                    depth: at + 1,
+                };
+                give(r, d)?;
             }
         }
     }

@@ -1,0 +1,391 @@
+//! A statement's tile dates read off its target relation: each a strip
+//! `size·T <= e <= size·T + size − 1` of a date's form `e`, as
+//! `stripmine` writes it, where `T` is the tile date, possibly negated
+//! (`reverse`), less a combination of other tile dates (a wavefront,
+//! `T₀ + T₁`, as `skew` writes it), and `e` possibly the date plus
+//! parameters and a constant (a `shift` after the strip) or plus a
+//! multiple of another date (a `skew` of the point loop after it).
+//! Exact: integer forms compared and divided only where they divide.
+
+use crate::poly::{BasicMap, ConstraintKind, PolyError};
+
+/// A tile date of the target: the strip of `size` of the date at one of
+/// the depths `points` plus `offset`, at depth `depth` (both 1-based, in
+/// the target), plus `factor ×` the tile date at each of `skews`' depths
+/// (a wavefront), times `sign`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Tile {
+    pub depth: usize,
+    /// The dates whose form the tile strips: several where dates repeat a
+    /// form (`embed`, or fused statements); which one is the tile
+    /// phase's choice, the same for every statement of the loop.
+    pub points: Vec<usize>,
+    pub size: i64,
+    /// `(depth, factor)`, depths increasing; empty for a plain strip.
+    pub skews: Vec<(usize, i64)>,
+    /// `(depth, λ)` where the strip reads the point date plus `λ ×` the
+    /// date at that depth (the point loop skewed after the strip): the
+    /// point loop is skewed by it for the strip and back after it.
+    pub point_skew: Option<(usize, i64)>,
+    /// What the stripped form adds to the point date: the parameters'
+    /// coefficients, then the constant; all 0 for a plain strip. A
+    /// multiple of `size` is a `shift` of the tile loop; another offset,
+    /// a `shift` of the point loop before the strip and back after it.
+    pub offset: Vec<i64>,
+    /// −1 where the tile loop runs backwards (a `reverse` of it), else 1.
+    pub sign: i64,
+}
+
+impl Tile {
+    /// The `shift` of the tile loop that adds `offset` (the parameters'
+    /// coefficients, then the constant, of `α := α − …`), when `offset`
+    /// is a nonzero multiple of `size`.
+    pub fn tile_shift(&self) -> Option<Vec<i64>> {
+        let whole = self.offset.iter().all(|v| v % self.size == 0);
+        let zero = self.offset.iter().all(|&v| v == 0);
+        (whole && !zero).then(|| self.offset.iter().map(|v| -(v / self.size)).collect())
+    }
+
+    /// Whether the strip is of the point date shifted by an offset that
+    /// is not a multiple of `size` (a `shift` of the point loop around
+    /// the strip).
+    pub fn shifts_point(&self) -> bool {
+        self.offset.iter().any(|v| v % self.size != 0)
+    }
+}
+
+/// A row of a schedule on its dates without a form: their coefficients
+/// by depth, and the rest as a form over iterators, parameters and
+/// constant.
+struct BoundRow {
+    dates: Vec<(usize, i64)>,
+    form: Vec<i64>,
+}
+
+/// A pair of [`BoundRow`]s, `0 <= e − size·A·c <= size − 1`.
+struct Strip {
+    size: i64,
+    /// What `e` reads of the dates.
+    read: StripRead,
+    /// `A·c`: the coefficient of each date without a form, by depth.
+    combination: Vec<(usize, i64)>,
+}
+
+/// The dates of `piece` without a form (`forms`), as tile dates. Each
+/// pair of rows that bound them, read over the iterators (the dates with
+/// forms substituted), must be a strip `0 <= e − size·A·c <= size − 1` of
+/// the form `e` of a date plus parameters and a constant, where `A·c`
+/// combines the dates `c` without a form. Peeled in order, each strip
+/// must add exactly one date not taken by the strips before it, with
+/// factor 1 or −1 (reversed): that date is the tile, and the others of
+/// `A·c` its skews. `None` otherwise. Exact.
+pub(super) fn read_tiles(
+    piece: &BasicMap,
+    n_param: usize,
+    n: usize,
+    forms: &[Option<Vec<i64>>],
+) -> Result<Option<Vec<Tile>>, PolyError> {
+    let out = n_param + n;
+    let mut rows: Vec<BoundRow> = Vec::new();
+    for c in piece.constraints() {
+        let dates = &c.coeffs[out..out + piece.space().n_out()];
+        let on_tile = dates
+            .iter()
+            .enumerate()
+            .any(|(d, &a)| a != 0 && d % 2 == 1 && forms.get(d / 2).is_some_and(Option::is_none));
+        if !on_tile {
+            continue;
+        }
+        if c.kind == ConstraintKind::Eq {
+            return Ok(None);
+        }
+        let mut form: Vec<i64> = c.coeffs[n_param..out]
+            .iter()
+            .chain(&c.coeffs[..n_param])
+            .copied()
+            .chain(std::iter::once(c.constant))
+            .collect();
+        let mut others = Vec::new();
+        for (d, &a) in dates.iter().enumerate() {
+            if a == 0 {
+                continue;
+            }
+            let Some(f) = (d % 2 == 1).then(|| forms.get(d / 2)).flatten() else {
+                return Ok(None);
+            };
+            let Some(f) = f else {
+                others.push((d / 2 + 1, a));
+                continue;
+            };
+            for (x, &y) in form.iter_mut().zip(f) {
+                *x = a
+                    .checked_mul(y)
+                    .and_then(|v| x.checked_add(v))
+                    .ok_or(PolyError::Overflow)?;
+            }
+        }
+        rows.push(BoundRow {
+            dates: others,
+            form,
+        });
+    }
+    // Pairs: `Σ a·c + e >= 0` with `e` a date's form, and its negation
+    // plus `size − 1`.
+    let mut strips: Vec<Strip> = Vec::new();
+    let mut paired = vec![false; rows.len()];
+    // The dates some strip reads as they are: a strip that reads a date
+    // plus a multiple of another takes one of the others as its point.
+    let read_exactly: Vec<usize> = (0..forms.len())
+        .filter(|&k| {
+            let f = forms[k].as_ref();
+            rows.iter()
+                .any(|row| f.is_some_and(|f| f[..n] == row.form[..n]))
+        })
+        .map(|k| k + 1)
+        .collect();
+    for (i, BoundRow { dates: a, form: e }) in rows.iter().enumerate() {
+        let Some(read) = stripped_dates(forms, e, n, &read_exactly)? else {
+            continue;
+        };
+        let negated: Vec<(usize, i64)> = a.iter().map(|&(d, v)| (d, -v)).collect();
+        let partner = rows.iter().enumerate().position(|(j, b)| {
+            let h = &b.form;
+            !paired[j]
+                && j != i
+                && b.dates == negated
+                && h.len() == e.len()
+                && h[..h.len() - 1].iter().zip(e).all(|(x, y)| *x == -y)
+        });
+        let Some(j) = partner else {
+            continue;
+        };
+        let (Some(&hc), Some(&ec)) = (rows[j].form.last(), e.last()) else {
+            continue;
+        };
+        let size = hc
+            .checked_add(ec)
+            .and_then(|k| k.checked_add(1))
+            .ok_or(PolyError::Overflow)?;
+        if size < 1 || paired[i] || a.iter().any(|&(_, v)| v % size != 0) {
+            continue;
+        }
+        paired[i] = true;
+        paired[j] = true;
+        let combination = a.iter().map(|&(d, v)| (d, -v / size)).collect();
+        strips.push(Strip {
+            size,
+            read,
+            combination,
+        });
+    }
+    if paired.iter().any(|p| !p) {
+        return Ok(None);
+    }
+    let n_tiles = forms.iter().filter(|f| f.is_none()).count();
+    // (tile date's depth, strip) in peeling order.
+    let mut peeled: Vec<(usize, usize)> = Vec::new();
+    while peeled.len() < n_tiles {
+        let taken = |d: usize| peeled.iter().any(|&(t, _)| t == d);
+        let next = strips.iter().enumerate().find_map(|(k, strip)| {
+            let new: Vec<&(usize, i64)> = strip
+                .combination
+                .iter()
+                .filter(|(d, _)| !taken(*d))
+                .collect();
+            match new[..] {
+                [&(d, 1 | -1)] if !peeled.iter().any(|&(_, j)| j == k) => Some((d, k)),
+                _ => None,
+            }
+        });
+        let Some(next) = next else {
+            return Ok(None);
+        };
+        peeled.push(next);
+    }
+    if peeled.len() != strips.len() {
+        return Ok(None);
+    }
+    peeled.sort_unstable();
+    let tiles = peeled
+        .into_iter()
+        .map(|(depth, k)| {
+            let strip = &strips[k];
+            let sign = strip
+                .combination
+                .iter()
+                .find(|(d, _)| *d == depth)
+                .map_or(1, |&(_, v)| v);
+            Tile {
+                depth,
+                points: strip.read.points.clone(),
+                point_skew: strip.read.skew,
+                size: strip.size,
+                skews: strip
+                    .combination
+                    .iter()
+                    .filter(|(d, _)| *d != depth)
+                    .map(|&(d, v)| (d, -v))
+                    .collect(),
+                offset: strip.read.offset.clone(),
+                sign,
+            }
+        })
+        .collect();
+    Ok(Some(tiles))
+}
+
+/// What a strip reads: the depths (1-based) of the dates whose form it
+/// strips (several where dates repeat a form), plus `factor ×` the date
+/// at `skew`'s depth, plus `offset` (parameters and constant).
+#[derive(Debug, PartialEq, Eq)]
+struct StripRead {
+    points: Vec<usize>,
+    skew: Option<(usize, i64)>,
+    offset: Vec<i64>,
+}
+
+/// What the strip's form `e` reads of the dates' `forms` (on `n`
+/// iterators): the dates `e` equals first, else those of the first date
+/// that differs from `e` only in parameters and constant, else the first
+/// date `f` and other date `g` with `e = f + λ·g` on the iterators (the
+/// point loop skewed by `g` after the strip), `f` not among the depths
+/// `read_exactly` (other strips' points) where there is such a pair.
+/// `None` when there is none. Exact.
+fn stripped_dates(
+    forms: &[Option<Vec<i64>>],
+    e: &[i64],
+    n: usize,
+    read_exactly: &[usize],
+) -> Result<Option<StripRead>, PolyError> {
+    let minus = |x: &[i64], y: &[i64], by: i64| {
+        x.iter()
+            .zip(y)
+            .map(|(a, b)| {
+                b.checked_mul(by)
+                    .and_then(|b| a.checked_sub(b))
+                    .ok_or(PolyError::Overflow)
+            })
+            .collect::<Result<Vec<i64>, _>>()
+    };
+    let with_form = || {
+        forms
+            .iter()
+            .enumerate()
+            .filter_map(|(k, f)| Some((k + 1, f.as_ref().filter(|f| f.len() == e.len())?)))
+    };
+    let mut candidates: Vec<(usize, Vec<i64>)> = Vec::new();
+    for (k, f) in with_form() {
+        if f[..n] == e[..n] {
+            candidates.push((k, minus(&e[n..], &f[n..], 1)?));
+        }
+    }
+    let chosen = candidates
+        .iter()
+        .find(|(_, o)| o.iter().all(|&v| v == 0))
+        .or(candidates.first())
+        .map(|(_, o)| o.clone());
+    if let Some(offset) = chosen {
+        let points = candidates
+            .iter()
+            .filter(|(_, o)| *o == offset)
+            .map(|(k, _)| *k)
+            .collect();
+        return Ok(Some(StripRead {
+            points,
+            skew: None,
+            offset,
+        }));
+    }
+    let points = with_form().filter(|(k, _)| !read_exactly.contains(k));
+    for (k, f) in points.chain(with_form().filter(|(k, _)| read_exactly.contains(k))) {
+        let rest = minus(&e[..n], &f[..n], 1)?;
+        for (other, g) in with_form() {
+            let Some(factor) = multiple(&rest, &g[..n]) else {
+                continue;
+            };
+            if other == k {
+                continue;
+            }
+            let offset = minus(&minus(&e[n..], &f[n..], 1)?, &g[n..], factor)?;
+            let points = with_form()
+                .filter(|(_, h)| h == &f)
+                .map(|(d, _)| d)
+                .collect();
+            return Ok(Some(StripRead {
+                points,
+                skew: Some((other, factor)),
+                offset,
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// The nonzero `λ` with `x = λ·y`, if any (`y` not all zero).
+fn multiple(x: &[i64], y: &[i64]) -> Option<i64> {
+    let (&a, &b) = x.iter().zip(y).find(|(_, &b)| b != 0)?;
+    let factor = (a.checked_rem(b)? == 0)
+        .then(|| a.checked_div(b))
+        .flatten()
+        .filter(|&f| f != 0)?;
+    x.iter()
+        .zip(y)
+        .all(|(&a, &b)| b.checked_mul(factor) == Some(a))
+        .then_some(factor)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{stripped_dates, StripRead, Tile};
+
+    #[test]
+    fn a_strip_reads_the_date_it_equals_first_else_one_plus_an_offset() {
+        // Dates (i, n, 1): i + 1, i, and a tile date.
+        let forms = vec![Some(vec![1, 0, 1]), Some(vec![1, 0, 0]), None];
+        let read = |points: Vec<usize>, skew, offset: Vec<i64>| StripRead {
+            points,
+            skew,
+            offset,
+        };
+        let exact = stripped_dates(&forms, &[1, 0, 0], 1, &[]).expect("exact");
+        assert_eq!(exact, Some(read(vec![2], None, vec![0, 0])));
+        // `i + n + 3` is the first date plus `n + 2`.
+        let shifted = stripped_dates(&forms, &[1, 1, 3], 1, &[]).expect("exact");
+        assert_eq!(shifted, Some(read(vec![1], None, vec![1, 2])));
+        // Dates (i, j, n, 1): `2i + 3j` is neither one plus an offset nor
+        // one plus a multiple of the other.
+        let forms = vec![Some(vec![1, 0, 0, 0]), Some(vec![0, 1, 0, 0])];
+        assert_eq!(
+            stripped_dates(&forms, &[2, 3, 0, 0], 2, &[]).expect("exact"),
+            None
+        );
+        // Dates (p, r, n, 1): `p − r` and `r`; the strip of `p` reads the
+        // first plus the second (a skew of the point loop after the strip).
+        let forms = vec![Some(vec![1, -1, 0, 0]), Some(vec![0, 1, 0, 0])];
+        let skewed = stripped_dates(&forms, &[1, 0, 0, 0], 2, &[]).expect("exact");
+        assert_eq!(skewed, Some(read(vec![1], Some((2, 1)), vec![0, 0])));
+        // Where another strip reads `p − r` as it is, `r` is the point.
+        let skewed = stripped_dates(&forms, &[1, 0, 0, 0], 2, &[1]).expect("exact");
+        assert_eq!(skewed, Some(read(vec![2], Some((1, 1)), vec![0, 0])));
+    }
+
+    #[test]
+    fn an_offset_of_whole_tiles_shifts_the_tile_loop_else_the_point_loop() {
+        let tile = |offset: Vec<i64>| Tile {
+            depth: 1,
+            points: vec![2],
+            size: 4,
+            skews: Vec::new(),
+            point_skew: None,
+            offset,
+            sign: 1,
+        };
+        assert_eq!(tile(vec![0, 0]).tile_shift(), None);
+        assert!(!tile(vec![0, 0]).shifts_point());
+        // `α := α − (−2)`: the tile date plus 2 (8 = 2 tiles of 4).
+        assert_eq!(tile(vec![0, 8]).tile_shift(), Some(vec![0, -2]));
+        assert!(!tile(vec![0, 8]).shifts_point());
+        assert_eq!(tile(vec![4, 1]).tile_shift(), None);
+        assert!(tile(vec![4, 1]).shifts_point());
+    }
+}
