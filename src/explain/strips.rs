@@ -39,11 +39,19 @@ pub(super) struct Tile {
 impl Tile {
     /// The `shift` of the tile loop that adds `offset` (the parameters'
     /// coefficients, then the constant, of `α := α − …`), when `offset`
-    /// is a nonzero multiple of `size`.
+    /// is a nonzero multiple of `size`; `None` also where the number of
+    /// tiles overflows when negated (the replay then differs from the
+    /// target: a gap, not a wrong answer).
     pub fn tile_shift(&self) -> Option<Vec<i64>> {
         let whole = self.offset.iter().all(|v| v % self.size == 0);
         let zero = self.offset.iter().all(|&v| v == 0);
-        (whole && !zero).then(|| self.offset.iter().map(|v| -(v / self.size)).collect())
+        if !whole || zero {
+            return None;
+        }
+        self.offset
+            .iter()
+            .map(|v| v.checked_div(self.size).and_then(i64::checked_neg))
+            .collect()
     }
 
     /// Whether the strip is of the point date shifted by an offset that

@@ -20,6 +20,7 @@ use super::shape::StatementShape;
 use super::strips::Tile;
 use super::{ExplainError, Recovery};
 use crate::apply::Directive;
+use crate::poly::PolyError;
 
 /// Adds the tiles; `Ok(false)` when they cannot be added this way. With
 /// `bands`, the tiles of a band of consecutive loops whose tile loops go
@@ -171,7 +172,10 @@ fn move_point(
     loop_beta: &[i64],
     to_strip: bool,
 ) -> Result<(), ExplainError> {
-    let sign = if to_strip { -1 } else { 1 };
+    let signed = |v: i64| match to_strip {
+        true => v.checked_neg().ok_or(PolyError::Overflow),
+        false => Ok(v),
+    };
     let skew = match (tile.point_skew, by) {
         (Some((_, factor)), Some(by)) => {
             let beta = r.beta(s)?;
@@ -179,15 +183,22 @@ fn move_point(
                 beta: beta[..=at.max(by)].to_vec(),
                 depth: at + 1,
                 other: by + 1,
-                factor: sign * factor,
+                factor: signed(factor)?,
             })
         }
         _ => None,
     };
-    let offset = tile.shifts_point().then(|| {
-        let by: Vec<i64> = tile.offset.iter().map(|&v| sign * v).collect();
-        shift(loop_beta.to_vec(), at + 1, &by)
-    });
+    let offset = match tile.shifts_point() {
+        true => {
+            let by = tile.offset.iter().map(|&v| signed(v));
+            Some(shift(
+                loop_beta.to_vec(),
+                at + 1,
+                &by.collect::<Result<Vec<i64>, _>>()?,
+            ))
+        }
+        false => None,
+    };
     let steps = match to_strip {
         true => [skew, offset],
         false => [offset, skew],
