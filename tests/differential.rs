@@ -23,7 +23,8 @@
 //!   the whole sequence); `POLYC_DIFF_KERNEL=modulo` keeps the kernels
 //!   whose path contains `modulo` (to aim a run at a new code shape);
 //!   `POLYC_DIFF_PARTIAL=1` prints every partial explanation's reason
-//!   and the directives it explains.
+//!   and the directives it explains; `POLYC_DIFF_LONG=1` every complete
+//!   explanation over 1.5× the sequence's length, beside the sequence.
 //!   `POLYC_DIFF_FIRST=K` starts at case K: a case depends only on the
 //!   seed, its number and the kernels (so on the commit), so shards
 //!   `FIRST=0 CASES=50000` and `FIRST=50000 CASES=50000` of one seed on

@@ -249,31 +249,35 @@ fn explain_needs_one_region_and_no_emit() {
 
 /// Found by the random tester: a mark set before `fuse` brought another
 /// statement into the loop is on one statement of the loop only, which no
-/// mark directive gives. A gap, after the legal prefix.
+/// mark directive gives alone. The loop is split, its first part marked,
+/// and the parts fused again; the `fuse` of the structure phase and the
+/// `split` right after it give nothing and are dropped, which leaves the
+/// recipe itself.
 #[test]
-fn a_loop_marked_before_a_fusion_is_a_gap() {
+fn a_loop_marked_before_a_fusion_is_marked_apart_and_fused() {
     let dir = common::scratch("explain-marked-fusion");
     let recipe = dir.join("r.poly");
     std::fs::write(&recipe, "unroll([0], 5);\nfuse([0]);\n").expect("write");
-    let out = common::polyc(&[
+    let outcome = round_trip(
+        &dir,
+        "r",
         "tests/kernels/two-loops.c",
-        "--recipe",
+        1,
         &recipe.to_string_lossy(),
-        "--explain",
-    ]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    assert!(out.stdout.contains("fuse([0]);"), "{}", out.stdout);
+    );
+    let explained = std::fs::read_to_string(dir.join("r.explained.poly")).expect("explained");
+    assert_eq!(outcome, Outcome::Replayed(2), "{explained}");
     assert!(
-        out.stdout
-            .contains("# not expressed: S0: the statements of its loop at depth 1"),
-        "{}",
-        out.stdout
+        explained.contains("unroll([0], 5);") && explained.contains("fuse([0]);"),
+        "{explained}"
     );
 }
 
 /// Found by the random tester: tile loops reversed or shifted after the
 /// strip, a point loop shifted or skewed after it (its strip reads the
-/// date before), and a tile of a point loop tiled already. Each
+/// date before; the loop of all its statements, or of one of them), a
+/// tile of a point loop tiled already, and a tile loop moved inside its
+/// point loop. Each
 /// explanation replays to the schedule and says it with the directive
 /// that made it; the point loops' in the recipe's two directives.
 #[test]
@@ -310,6 +314,18 @@ fn reversed_shifted_and_nested_tiles_are_explained() {
             "auto(spatial, target = gpu);\ntile_band([0, 1, 0, 0, 0], 5, [16]);\n",
             "stripmine",
         ),
+        (
+            "tile-loop-inside-its-point-loop",
+            "tests/kernels/jam-pair.c",
+            "tile_band([1, 0, 0], 3, [8]);\ninterchange([1, 0, 0, 0, 0], 3, 4);\n",
+            "interchange([1, 0, 0, 0], 3, 4);",
+        ),
+        (
+            "point-loop-of-one-statement-skewed",
+            "tests/kernels/doitgen.c",
+            "stripmine([], 3, 16);\nskew([0, 0, 0, 0, 0], 4, 1, 1);\n",
+            "skew([0, 0, 0, 0, 0], 4, 1, 1);",
+        ),
     ];
     for (name, kernel, recipe, says) in cases {
         let path = dir.join(format!("{name}.poly"));
@@ -325,5 +341,90 @@ fn reversed_shifted_and_nested_tiles_are_explained() {
         if name.ends_with("point-loop") {
             assert_eq!(outcome, Outcome::Replayed(2), "{explained}");
         }
+    }
+}
+
+/// Marks a loop's statements do not share: packs, which mark only the
+/// statements that access the array (gemver's fused products under
+/// `auto(spatial, target = gpu)`), and a vector loop that `embed` made
+/// outer after it was marked, marked between an `unembed` and the
+/// `embed` that gives the loop of one iteration back.
+#[test]
+fn packs_of_some_statements_and_vector_loops_around_embeds_are_explained() {
+    let dir = common::scratch("explain-mark-sets");
+    let cases = [
+        (
+            "packs-of-fused-statements",
+            "tests/kernels/gemver.c",
+            "auto(spatial, target = gpu);\n",
+            "pack([0], 3, \"y\");",
+        ),
+        (
+            "vector-loop-around-embed",
+            "tests/kernels/fdtd-2d.c",
+            "auto(pluto);\nembed([0, 0, 0]);\n",
+            "unembed([0, 0]);\nvectorize([0, 0], 2);",
+        ),
+    ];
+    for (name, kernel, recipe, says) in cases {
+        let path = dir.join(format!("{name}.poly"));
+        std::fs::write(&path, recipe).expect("write");
+        let outcome = round_trip(&dir, name, kernel, 1, &path.to_string_lossy());
+        let explained = std::fs::read_to_string(dir.join(format!("{name}.explained.poly")))
+            .expect("the explanation");
+        assert!(
+            matches!(outcome, Outcome::Replayed(_)),
+            "{name}: {outcome:?}\n{explained}"
+        );
+        let directives: String = explained
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| l.split("  #").next().unwrap_or(l).trim_end())
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(directives.contains(says), "{name}:\n{explained}");
+    }
+}
+
+/// A directive on a β prefix acts on every loop at its depth under it;
+/// the explanation says so in one directive, not one per loop. An `iss`
+/// of an inner loop is that `iss`, not one of the outer loop and the
+/// `fuse`s that join its parts again.
+#[test]
+fn directives_on_sibling_loops_are_explained_as_one() {
+    let dir = common::scratch("explain-siblings");
+    let cases = [
+        (
+            "marks",
+            "tests/kernels/jacobi-1d.c",
+            "vectorize([], 2);\nparallelize([0], 2);\n",
+            2,
+        ),
+        (
+            "jams",
+            "tests/kernels/gemver.c",
+            "unroll_jam([], 1, 8);\n",
+            1,
+        ),
+        (
+            "strips",
+            "tests/kernels/fold-types.c",
+            "stripmine([0], 2, 5);\n",
+            1,
+        ),
+        (
+            "inner-split",
+            "tests/kernels/seidel-2d.c",
+            "iss([0, 0, 0], c1 < 5);\n",
+            1,
+        ),
+    ];
+    for (name, kernel, recipe, length) in cases {
+        let path = dir.join(format!("{name}.poly"));
+        std::fs::write(&path, recipe).expect("write");
+        let outcome = round_trip(&dir, name, kernel, 1, &path.to_string_lossy());
+        let explained = std::fs::read_to_string(dir.join(format!("{name}.explained.poly")))
+            .expect("the explanation");
+        assert_eq!(outcome, Outcome::Replayed(length), "{name}:\n{explained}");
     }
 }

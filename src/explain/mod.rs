@@ -46,9 +46,11 @@
 //! CLI.
 
 mod loops;
+mod marks;
 mod pieces;
 pub mod print;
 mod shape;
+mod siblings;
 mod strips;
 mod structure;
 mod tiles;
@@ -268,89 +270,13 @@ fn recover(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Gap>, Expla
             }));
         }
     }
-    marks(r, target)
-}
-
-/// The marks of the target, loop by loop, as directives. A mark its
-/// directive refuses to set (a vector mark left on a loop that `embed`
-/// made outer) is a gap.
-fn marks(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Gap>, ExplainError> {
-    r.adopt_rows(target)?;
-    let betas: Vec<Vec<i64>> = target.statements.iter().filter_map(|s| s.beta(0)).collect();
-    if betas.len() != target.statements.len() {
-        return Err(ExplainError::NotReplayed(
-            "meet a β date that is not a constant".to_string(),
-        ));
+    let marks_from = r.found.len();
+    let gap = marks::marks(r, target)?;
+    if gap.is_none() {
+        r.merge_siblings(marks_from)?;
+        r.drop_undone()?;
     }
-    let mut given: Vec<Vec<i64>> = Vec::new();
-    for ((st, beta), name) in target
-        .statements
-        .iter()
-        .zip(&betas)
-        .zip(r.scop.statements.iter().map(|s| &s.name))
-    {
-        for (k, marks) in st.marks.iter().enumerate() {
-            let loop_beta = &beta[..=k];
-            if marks.is_empty() || given.iter().any(|g| g == loop_beta) {
-                continue;
-            }
-            given.push(loop_beta.to_vec());
-            // A mark directive marks every statement of the loop: a loop
-            // whose statements differ (one fused in after the mark) is not
-            // given by one.
-            let differs = target.statements.iter().zip(&betas).any(|(other, b)| {
-                b.starts_with(loop_beta)
-                    && !other.marks.get(k).is_some_and(|m| same_mark_set(m, marks))
-            });
-            if differs {
-                return Ok(Some(Gap {
-                    statement: name.clone(),
-                    reason: format!(
-                        "the statements of its loop at depth {} carry different marks \
-                         (one fused in after the loop was marked); not recovered yet",
-                        k + 1
-                    ),
-                }));
-            }
-            let short = shortest_prefix(&betas, loop_beta);
-            for d in print::mark_directives(&short, loop_beta, marks) {
-                match r.push(d) {
-                    Ok(()) => {}
-                    Err(ExplainError::Refused(refused)) if precondition(&refused.1).is_some() => {
-                        let (d, e) = refused.as_ref();
-                        let message = precondition(e).unwrap_or_default();
-                        return Ok(Some(Gap {
-                            statement: name.clone(),
-                            reason: format!(
-                                "its mark set by `{}` is one that directive refuses to set \
-                                 now ({message})",
-                                print::call(d)
-                            ),
-                        }));
-                    }
-                    Err(e) => return Err(e),
-                }
-            }
-        }
-    }
-    Ok(None)
-}
-
-/// The shortest prefix (at least one element) of the loop `loop_beta`
-/// that addresses the same statements: those under the loop, and no
-/// other (a mark directive wants every statement it addresses inside
-/// the loop).
-fn shortest_prefix(betas: &[Vec<i64>], loop_beta: &[i64]) -> Vec<i64> {
-    let depth = loop_beta.len();
-    let set = |prefix: &[i64]| -> Vec<usize> {
-        (0..betas.len())
-            .filter(|&s| betas[s].starts_with(prefix))
-            .collect()
-    };
-    let exact = set(loop_beta);
-    (1..depth)
-        .find(|&l| set(&loop_beta[..l]) == exact)
-        .map_or_else(|| loop_beta.to_vec(), |l| loop_beta[..l].to_vec())
+    Ok(gap)
 }
 
 /// `found` as steps: each directive alone where the schedule after it

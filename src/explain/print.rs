@@ -76,6 +76,7 @@ pub fn call(d: &Directive) -> String {
         Directive::Split { beta: b, depth } => format!("split({}, {depth})", beta(b)),
         Directive::Fuse { beta: b } => format!("fuse({})", beta(b)),
         Directive::Embed { beta: b } => format!("embed({})", beta(b)),
+        Directive::Unembed { beta: b } => format!("unembed({})", beta(b)),
         Directive::Stripmine {
             beta: b,
             depth,
@@ -271,6 +272,9 @@ pub fn comment(d: &Directive) -> String {
         }
         Directive::Embed { .. } => {
             "a loop of one iteration around the statement, for a constant date".to_string()
+        }
+        Directive::Unembed { .. } => {
+            "remove the innermost loop of one iteration (to mark the loop around it)".to_string()
         }
         Directive::Parallelize { depth, .. } => format!("the loop at depth {depth} in parallel"),
         Directive::Vectorize { depth, .. } => format!("the loop at depth {depth} vector"),

@@ -152,7 +152,10 @@ pub(super) fn read_tiles(
         .map(|k| k + 1)
         .collect();
     for (i, BoundRow { dates: a, form: e }) in rows.iter().enumerate() {
-        let Some(read) = stripped_dates(forms, e, n, &read_exactly)? else {
+        // A point loop runs inside its tile loop: the first depth of a
+        // tile date the row bounds.
+        let inside = a.iter().map(|&(d, _)| d).min().unwrap_or(0);
+        let Some(read) = stripped_dates(forms, e, n, &read_exactly, inside)? else {
             continue;
         };
         let negated: Vec<(usize, i64)> = a.iter().map(|&(d, v)| (d, -v)).collect();
@@ -257,13 +260,15 @@ struct StripRead {
 /// that differs from `e` only in parameters and constant, else the first
 /// date `f` and other date `g` with `e = f + λ·g` on the iterators (the
 /// point loop skewed by `g` after the strip), `f` not among the depths
-/// `read_exactly` (other strips' points) where there is such a pair.
-/// `None` when there is none. Exact.
+/// `read_exactly` (other strips' points) and deeper than `inside` (the
+/// tile loop's depth) where there is such a pair. `None` when there is
+/// none. Exact.
 fn stripped_dates(
     forms: &[Option<Vec<i64>>],
     e: &[i64],
     n: usize,
     read_exactly: &[usize],
+    inside: usize,
 ) -> Result<Option<StripRead>, PolyError> {
     let minus = |x: &[i64], y: &[i64], by: i64| {
         x.iter()
@@ -304,8 +309,10 @@ fn stripped_dates(
             offset,
         }));
     }
-    let points = with_form().filter(|(k, _)| !read_exactly.contains(k));
-    for (k, f) in points.chain(with_form().filter(|(k, _)| read_exactly.contains(k))) {
+    // The candidates for `f`: free and inside the tile loop first.
+    let mut points: Vec<(usize, &Vec<i64>)> = with_form().collect();
+    points.sort_by_key(|&(k, _)| (read_exactly.contains(&k), k <= inside));
+    for (k, f) in points {
         let rest = minus(&e[..n], &f[..n], 1)?;
         for (other, g) in with_form() {
             let Some(factor) = multiple(&rest, &g[..n]) else {
@@ -355,26 +362,31 @@ mod tests {
             skew,
             offset,
         };
-        let exact = stripped_dates(&forms, &[1, 0, 0], 1, &[]).expect("exact");
+        let exact = stripped_dates(&forms, &[1, 0, 0], 1, &[], 0).expect("exact");
         assert_eq!(exact, Some(read(vec![2], None, vec![0, 0])));
         // `i + n + 3` is the first date plus `n + 2`.
-        let shifted = stripped_dates(&forms, &[1, 1, 3], 1, &[]).expect("exact");
+        let shifted = stripped_dates(&forms, &[1, 1, 3], 1, &[], 0).expect("exact");
         assert_eq!(shifted, Some(read(vec![1], None, vec![1, 2])));
         // Dates (i, j, n, 1): `2i + 3j` is neither one plus an offset nor
         // one plus a multiple of the other.
         let forms = vec![Some(vec![1, 0, 0, 0]), Some(vec![0, 1, 0, 0])];
         assert_eq!(
-            stripped_dates(&forms, &[2, 3, 0, 0], 2, &[]).expect("exact"),
+            stripped_dates(&forms, &[2, 3, 0, 0], 2, &[], 0).expect("exact"),
             None
         );
         // Dates (p, r, n, 1): `p − r` and `r`; the strip of `p` reads the
         // first plus the second (a skew of the point loop after the strip).
         let forms = vec![Some(vec![1, -1, 0, 0]), Some(vec![0, 1, 0, 0])];
-        let skewed = stripped_dates(&forms, &[1, 0, 0, 0], 2, &[]).expect("exact");
+        let skewed = stripped_dates(&forms, &[1, 0, 0, 0], 2, &[], 0).expect("exact");
         assert_eq!(skewed, Some(read(vec![1], Some((2, 1)), vec![0, 0])));
         // Where another strip reads `p − r` as it is, `r` is the point.
-        let skewed = stripped_dates(&forms, &[1, 0, 0, 0], 2, &[1]).expect("exact");
+        let skewed = stripped_dates(&forms, &[1, 0, 0, 0], 2, &[1], 0).expect("exact");
         assert_eq!(skewed, Some(read(vec![2], Some((1, 1)), vec![0, 0])));
+        // Dates (r, T, p − r) with the tile date `T` at depth 2: the point
+        // loop is inside its tile loop, so `p − r` is the point.
+        let forms = vec![Some(vec![0, 1, 0, 0]), None, Some(vec![1, -1, 0, 0])];
+        let skewed = stripped_dates(&forms, &[1, 0, 0, 0], 2, &[], 2).expect("exact");
+        assert_eq!(skewed, Some(read(vec![3], Some((1, 1)), vec![0, 0])));
     }
 
     #[test]

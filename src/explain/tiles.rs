@@ -7,7 +7,8 @@
 //! (every statement in that loop gets it, and each must have a tile of
 //! that loop in the target, at the same depth where it has one), then
 //! moved outwards by `interchange`s with the loops before it until each
-//! loop before it stands for an earlier target depth (a strip of the
+//! loop before it stands for an earlier target depth, or inwards past
+//! its point loop where the target runs it inside (a strip of the
 //! point date plus an offset that is not whole tiles, or plus a multiple
 //! of another date: the point loop shifted or skewed to what the strip
 //! reads around the `stripmine`). Then each tile loop gets its
@@ -21,6 +22,15 @@ use super::strips::Tile;
 use super::{ExplainError, Recovery};
 use crate::apply::Directive;
 use crate::poly::PolyError;
+
+/// A statement of a loop being stripped: the target depth of its tile,
+/// and the skew of its point loop after the strip, if any (the factor,
+/// and the current position of the loop it skews by).
+struct Member {
+    statement: usize,
+    depth: usize,
+    skew: Option<(i64, usize)>,
+}
 
 /// Adds the tiles; `Ok(false)` when they cannot be added this way. With
 /// `bands`, the tiles of a band of consecutive loops whose tile loops go
@@ -65,11 +75,13 @@ pub(super) fn recover(
             return Ok(false);
         };
         let beta = r.beta(s)?;
-        let loop_beta = beta[..=at].to_vec();
+        let mut loop_beta = beta[..=at].to_vec();
         // The statements in the loop, and the tile each gets: the one at
         // the same target depth if it strips this loop, else another that
-        // does.
+        // does. Those with no strip of it are split apart (the target
+        // fuses a tile loop with their loop).
         let mut members = Vec::new();
+        let mut apart = Vec::new();
         for (m, shape) in target.iter().enumerate() {
             if !r.beta(m)?.starts_with(&loop_beta) {
                 continue;
@@ -80,33 +92,59 @@ pub(super) fn recover(
             let strips = |t: &&Tile| t.points.contains(&point) && !stands[m].contains(&t.depth);
             let same_depth = shape.tiles.iter().filter(strips).find(|t| t.depth == depth);
             let Some(t) = same_depth.or_else(|| shape.tiles.iter().find(strips)) else {
-                return Ok(false);
+                apart.push(m);
+                continue;
             };
-            let same = (t.size, &t.offset, t.sign, t.point_skew)
-                == (tile.size, &tile.offset, tile.sign, tile.point_skew);
+            // The statements of the loop share its strip; the point
+            // loop of each may have been skewed after it on its own.
+            let same = (t.size, &t.offset, t.sign) == (tile.size, &tile.offset, tile.sign);
             if !same || stripped[m].contains(&point) != restrip {
                 return Ok(false);
             }
+            let Some(by) = skewing_loop(t, &stands[m]) else {
+                return Ok(false);
+            };
             stripped[m].push(point);
-            members.push((m, t.depth));
+            members.push(Member {
+                statement: m,
+                depth: t.depth,
+                skew: t.point_skew.zip(by).map(|((_, factor), by)| (factor, by)),
+            });
+        }
+        if !apart.is_empty() {
+            let Some(split) = split_apart(r, &members, &apart, at)? else {
+                return Ok(false);
+            };
+            r.push(split)?;
+            loop_beta = r.beta(s)?[..=at].to_vec();
         }
         // A strip of the point date plus an offset, or plus a multiple
         // of another date: the point loop moved to what the strip reads
-        // for the strip, and back after it.
-        let Some(by) = skewing_loop(tile, &stands[s]) else {
-            return Ok(false);
-        };
-        move_point(r, s, tile, at, by, &loop_beta, true)?;
+        // for the strip, and back after it. The skews address the loop
+        // where its statements share them, else each statement alone.
+        let shared_skew = members.iter().all(|m| m.skew == members[0].skew);
+        let take = if shared_skew { 1 } else { members.len() };
+        let skewed: Vec<(usize, bool, (i64, usize))> = members[..take]
+            .iter()
+            .filter_map(|m| Some((m.statement, !shared_skew, m.skew?)))
+            .collect();
+        for &(m, alone, (factor, by)) in &skewed {
+            point_skew(r, m, alone, at, (factor, by), true)?;
+        }
+        point_shift(r, tile, &loop_beta, at, true)?;
         r.push(Directive::Stripmine {
             beta: loop_beta.clone(),
             depth: at + 1,
             size: tile.size,
         })?;
         // The strip put a loop at `at`.
-        let by = by.map(|by| if by >= at { by + 1 } else { by });
-        move_point(r, s, tile, at + 1, by, &loop_beta, false)?;
-        for &(m, d) in &members {
-            stands[m].insert(at, d);
+        point_shift(r, tile, &loop_beta, at + 1, false)?;
+        for &(m, alone, (factor, by)) in &skewed {
+            let by = if by >= at { by + 1 } else { by };
+            point_skew(r, m, alone, at + 1, (factor, by), false)?;
+        }
+        for m in &members {
+            stands[m.statement].insert(at, m.depth);
         }
         // Move the tile loop out while the loop before it stands for a
         // later target depth (in every member).
@@ -114,7 +152,7 @@ pub(super) fn recover(
         while k > 0
             && members
                 .iter()
-                .all(|&(m, _)| stands[m][k - 1] > stands[m][k])
+                .all(|m| stands[m.statement][k - 1] > stands[m.statement][k])
         {
             let beta = r.beta(s)?;
             r.push(Directive::Interchange {
@@ -122,10 +160,38 @@ pub(super) fn recover(
                 d1: k,
                 d2: k + 1,
             })?;
-            for &(m, _) in &members {
-                stands[m].swap(k - 1, k);
+            for m in &members {
+                stands[m.statement].swap(k - 1, k);
             }
             k -= 1;
+        }
+        // Or in, while the loop after it stands for an earlier target
+        // depth (a tile loop inside its point loop), where every member
+        // is in that loop.
+        let mut k = if k == at { Some(at) } else { None };
+        while let Some(t) = k {
+            let beta = r.beta(s)?;
+            let Some(inner) = beta.get(..=t + 1) else {
+                break;
+            };
+            let mut inward = true;
+            for m in &members {
+                let st = &stands[m.statement];
+                let earlier = st.get(t + 1).is_some_and(|&d| d < st[t]);
+                inward &= earlier && r.beta(m.statement)?.starts_with(inner);
+            }
+            if !inward {
+                break;
+            }
+            r.push(Directive::Interchange {
+                beta: inner.to_vec(),
+                d1: t + 1,
+                d2: t + 2,
+            })?;
+            for m in &members {
+                stands[m.statement].swap(t, t + 1);
+            }
+            k = Some(t + 1);
         }
     }
     if !stands.iter().all(|d| d.windows(2).all(|w| w[0] < w[1])) {
@@ -158,55 +224,84 @@ fn skewing_loop(tile: &Tile, stands: &[usize]) -> Option<Option<usize>> {
     }
 }
 
-/// Moves the point loop at position `at` of statement `s` (and of the
-/// statements with it under `loop_beta`) to the date `tile`'s strip reads
-/// (`to_strip`), or back: a `skew` by the loop at position `by` and a
-/// `shift` by an offset that is not whole tiles, where the strip adds
-/// them.
-fn move_point(
+/// The `split` of the loop at position `at` that puts the statements
+/// `members` (whose tiles strip it) and `apart` (which have none) in
+/// loops of their own, where the ones come all before the others.
+fn split_apart(
+    r: &Recovery<'_>,
+    members: &[Member],
+    apart: &[usize],
+    at: usize,
+) -> Result<Option<Directive>, ExplainError> {
+    let mut under: Vec<(Vec<i64>, bool)> = Vec::new();
+    for m in members {
+        under.push((r.beta(m.statement)?, true));
+    }
+    for &m in apart {
+        under.push((r.beta(m)?, false));
+    }
+    under.sort();
+    let changes = under.windows(2).filter(|w| w[0].1 != w[1].1).count();
+    if changes != 1 {
+        return Ok(None);
+    }
+    let last_first = under
+        .iter()
+        .take_while(|(_, member)| *member == under[0].1)
+        .last();
+    Ok(last_first.map(|(beta, _)| Directive::Split {
+        beta: beta.clone(),
+        depth: at + 1,
+    }))
+}
+
+/// Skews the point loop at position `at` of statement `s` (with the
+/// statements under the loop, or `alone`) to the date its strip reads
+/// (`to_strip`: minus `factor ×` the loop at position `by`), or back.
+fn point_skew(
     r: &mut Recovery<'_>,
     s: usize,
-    tile: &Tile,
+    alone: bool,
     at: usize,
-    by: Option<usize>,
-    loop_beta: &[i64],
+    (factor, by): (i64, usize),
     to_strip: bool,
 ) -> Result<(), ExplainError> {
-    let signed = |v: i64| match to_strip {
+    let factor = match to_strip {
+        true => factor.checked_neg().ok_or(PolyError::Overflow)?,
+        false => factor,
+    };
+    let beta = r.beta(s)?;
+    let beta = match alone {
+        true => beta,
+        false => beta[..=at.max(by)].to_vec(),
+    };
+    r.push(Directive::Skew {
+        beta,
+        depth: at + 1,
+        other: by + 1,
+        factor,
+    })
+}
+
+/// Shifts the point loop at position `at` of the statements under
+/// `loop_beta` to the date `tile`'s strip reads (`to_strip`), or back,
+/// where the strip adds an offset that is not whole tiles.
+fn point_shift(
+    r: &mut Recovery<'_>,
+    tile: &Tile,
+    loop_beta: &[i64],
+    at: usize,
+    to_strip: bool,
+) -> Result<(), ExplainError> {
+    if !tile.shifts_point() {
+        return Ok(());
+    }
+    let by = tile.offset.iter().map(|&v| match to_strip {
         true => v.checked_neg().ok_or(PolyError::Overflow),
         false => Ok(v),
-    };
-    let skew = match (tile.point_skew, by) {
-        (Some((_, factor)), Some(by)) => {
-            let beta = r.beta(s)?;
-            Some(Directive::Skew {
-                beta: beta[..=at.max(by)].to_vec(),
-                depth: at + 1,
-                other: by + 1,
-                factor: signed(factor)?,
-            })
-        }
-        _ => None,
-    };
-    let offset = match tile.shifts_point() {
-        true => {
-            let by = tile.offset.iter().map(|&v| signed(v));
-            Some(shift(
-                loop_beta.to_vec(),
-                at + 1,
-                &by.collect::<Result<Vec<i64>, _>>()?,
-            ))
-        }
-        false => None,
-    };
-    let steps = match to_strip {
-        true => [skew, offset],
-        false => [offset, skew],
-    };
-    for d in steps.into_iter().flatten() {
-        r.push(d)?;
-    }
-    Ok(())
+    });
+    let by = by.collect::<Result<Vec<i64>, _>>()?;
+    r.push(shift(loop_beta.to_vec(), at + 1, &by))
 }
 
 /// Fuses the loops the target shares but the strips left apart (a strip
@@ -324,7 +419,10 @@ fn band(
         skewing.push(by);
     }
     for (k, t) in by_loop.iter().enumerate() {
-        move_point(r, s, t, at + k, skewing[k], &loop_beta, true)?;
+        if let (Some((_, factor)), Some(by)) = (t.point_skew, skewing[k]) {
+            point_skew(r, s, false, at + k, (factor, by), true)?;
+        }
+        point_shift(r, t, &loop_beta, at + k, true)?;
     }
     r.push(Directive::TileBand {
         beta: loop_beta.clone(),
@@ -333,8 +431,11 @@ fn band(
     })?;
     for (k, t) in by_loop.iter().enumerate() {
         // The band put `n` tile loops at `at`.
-        let by = skewing[k].map(|by| if by >= at { by + n } else { by });
-        move_point(r, s, t, at + n + k, by, &loop_beta, false)?;
+        point_shift(r, t, &loop_beta, at + n + k, false)?;
+        if let (Some((_, factor)), Some(by)) = (t.point_skew, skewing[k]) {
+            let by = if by >= at { by + n } else { by };
+            point_skew(r, s, false, at + n + k, (factor, by), false)?;
+        }
     }
     for &m in &members {
         let points = stands[m][at..at + n].to_vec();

@@ -1,59 +1,48 @@
-//! Directives of a recovery that undo each other: a `shift` of a loop
-//! and the opposite shift in the run of shifts after it, a `skew` and the
-//! opposite skew right after it, both on the same statements (the tile
-//! phase moves a point loop back to the date its strip reads, after the
-//! loop phase moved it away). Both are dropped; the schedules after the
-//! directives between them are rewritten again. Exact: shifts commute,
-//! and the schedule after the pair is the one before it.
+//! Directives of a recovery that undo each other: two in a row that give
+//! back the schedule before them (a `fuse` and the `split` after it,
+//! written alike), and a `shift` or `skew` of
+//! a loop and the opposite one later, both on the same statements, with
+//! only directives between that commute with it (other `shift`s, or
+//! directives that leave those statements as they were): the tile phase
+//! moves a point loop back to the date its strip reads, after the loop
+//! phase moved it away. Both are dropped; the schedules after the
+//! directives between them are rewritten again. Exact: the pair is
+//! dropped only where the schedule after it comes out the same.
 
 use super::{refused, ExplainError, Recovery};
 use crate::apply::{self, Directive};
+use crate::scop::Schedule;
 
 impl Recovery<'_> {
-    /// Drops each `shift` with the one that undoes it in the run of
-    /// `shift`s after it, and each `skew` with the one right after it that
-    /// undoes it (the tile phase's shift or skew of a point loop back to
-    /// the date its strip reads, after the loop phase's). Shifts commute,
-    /// so the schedule at the end of the run is the same; those inside it
-    /// are rewritten again.
+    /// Drops each `shift` or `skew` with the later one that undoes it on
+    /// the same statements, where every directive between them is a
+    /// `shift` (shifts commute) or leaves those statements' schedules as
+    /// they were (the tile phase's move of a point loop back to the date
+    /// its strip reads, after the loop phase moved it away; a `tile_band`
+    /// of another loop may come between). The directives between are
+    /// rewritten again, and the pair is dropped only where the schedule
+    /// after it comes out the same (exact).
     pub(super) fn drop_undone(&mut self) -> Result<(), ExplainError> {
-        let is_shift = |d: &Directive| matches!(d, Directive::Shift { .. });
         let mut k = 0;
         while k < self.found.len() {
-            let reach = match is_shift(&self.found[k]) {
-                true => self.found[k + 1..]
-                    .iter()
-                    .take_while(|d| is_shift(d))
-                    .count(),
-                false => 1,
-            };
-            let run = self.found[k + 1..]
-                .iter()
-                .take(reach)
-                .position(|d| undoes(&self.found[k], d));
-            let addressed = |at: usize| {
-                let beta = directive_beta(&self.found[at]);
-                self.after[at]
-                    .statements
-                    .iter()
-                    .map(|st| st.beta(0).is_some_and(|b| b.starts_with(beta)))
-                    .collect::<Vec<bool>>()
-            };
-            let Some(j) = run
-                .map(|j| k + 1 + j)
-                .filter(|&j| addressed(k) == addressed(j))
-            else {
+            // Two directives in a row that give back the schedule before
+            // them (a `fuse` and the `split` after it), written alike.
+            if k + 1 < self.found.len() && self.before(k) == &self.after[k + 1] {
+                self.found.drain(k..k + 2);
+                self.after.drain(k..k + 2);
+                k = k.saturating_sub(1);
+                continue;
+            }
+            let Some(j) = self.undone_by(k) else {
                 k += 1;
                 continue;
             };
+            let (found, after) = (self.found.clone(), self.after.clone());
             self.found.remove(j);
             self.found.remove(k);
             self.after.drain(k..j);
             self.after.remove(k);
-            let mut schedule = match k {
-                0 => self.start.clone(),
-                _ => self.after[k - 1].clone(),
-            };
+            let mut schedule = self.before(k).clone();
             let mut redone = Vec::new();
             for d in &self.found[k..j - 1] {
                 schedule = apply::rewrite(self.scop, self.deps, &schedule, d)
@@ -61,8 +50,57 @@ impl Recovery<'_> {
                 redone.push(schedule.clone());
             }
             self.after.splice(k..k, redone);
+            if super::difference(self.scop, self.before(j - 1), &after[j])?.is_some() {
+                (self.found, self.after) = (found, after);
+                k += 1;
+            }
         }
         Ok(())
+    }
+
+    /// The schedule before `found[k]`.
+    fn before(&self, k: usize) -> &Schedule {
+        match k {
+            0 => &self.start,
+            _ => &self.after[k - 1],
+        }
+    }
+
+    /// The position of the directive that undoes `found[k]` (a `shift`
+    /// or `skew`) on the same statements, with only directives between
+    /// that commute with it.
+    fn undone_by(&self, k: usize) -> Option<usize> {
+        let addressed = |at: usize| {
+            let beta = directive_beta(&self.found[at]);
+            self.after[at]
+                .statements
+                .iter()
+                .map(|st| st.beta(0).is_some_and(|b| b.starts_with(beta)))
+                .collect::<Vec<bool>>()
+        };
+        let first = &self.found[k];
+        if !matches!(first, Directive::Shift { .. } | Directive::Skew { .. }) {
+            return None;
+        }
+        let moved = addressed(k);
+        for x in k + 1..self.found.len() {
+            let d = &self.found[x];
+            if undoes(first, d) && addressed(x) == moved {
+                return Some(x);
+            }
+            let both_shifts = matches!(
+                (first, d),
+                (Directive::Shift { .. }, Directive::Shift { .. })
+            );
+            let (was, now) = (self.before(x), &self.after[x]);
+            let leaves_them = (0..moved.len())
+                .filter(|&s| moved[s])
+                .all(|s| was.statements[s] == now.statements[s]);
+            if !both_shifts && !leaves_them {
+                return None;
+            }
+        }
+        None
     }
 }
 

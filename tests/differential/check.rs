@@ -1532,6 +1532,22 @@ pub mod explain_stats {
         GIVEN.fetch_add(given, Relaxed);
         if 2 * explained > 3 * given {
             LONGER.fetch_add(1, Relaxed);
+            if std::env::var_os("POLYC_DIFF_LONG").is_some() {
+                let calls: Vec<String> = e
+                    .steps
+                    .iter()
+                    .flat_map(|s| match s {
+                        Step::One(d) => vec![d.clone()],
+                        Step::Group(ds) => ds.clone(),
+                    })
+                    .map(|d| polyc::explain::print::call(&d))
+                    .collect();
+                eprintln!(
+                    "long: {kernel}: {explained} for {given}\n  {}\n  as\n  {}",
+                    accepted.join("\n  "),
+                    calls.join(";\n  ")
+                );
+            }
         }
     }
 

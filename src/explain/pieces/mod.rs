@@ -156,6 +156,12 @@ fn replayed_on_pieces(
             return Ok(None);
         };
         let mut d = found[k].clone();
+        // `iss`, then `fuse`s of its parts one level deeper each: the
+        // `iss` of the innermost loop fused.
+        if let Some((deeper, schedule, fuses)) = split_deeper(scop, deps, &current, &found[k..])? {
+            (d, next) = (deeper, schedule);
+            k += fuses;
+        }
         // `iss` on a loop's own counter, then `split` where `peel` splits.
         if let Some((peel, split)) = peel_of(&found[k]).zip(found.get(k + 1)) {
             let both = apply::rewrite(scop, deps, &next, split);
@@ -183,6 +189,59 @@ fn replayed_on_pieces(
         return Ok(None);
     }
     Ok(Some(Explanation { steps, gap }))
+}
+
+/// Where `found` starts with an `iss` of the loop at `β` and `fuse`s of
+/// `β·0`, `β·0·0`, …: the `iss` of the deepest loop fused, on the same
+/// inequality, the schedule it gives from `current`, and how many of the
+/// `fuse`s it stands for (the most it can). Exact: the schedule must be
+/// the one the `iss` and its `fuse`s give.
+fn split_deeper(
+    scop: &Scop,
+    deps: &[Dependence],
+    current: &Schedule,
+    found: &[Directive],
+) -> Result<Option<(Directive, Schedule, usize)>, ExplainError> {
+    let Some(Directive::Iss { beta, form }) = found.first() else {
+        return Ok(None);
+    };
+    let fuses = found[1..]
+        .iter()
+        .enumerate()
+        .take_while(|(i, d)| match d {
+            Directive::Fuse { beta: b } => {
+                b.len() == beta.len() + i + 1
+                    && b.starts_with(beta)
+                    && b[beta.len()..].iter().all(|&x| x == 0)
+            }
+            _ => false,
+        })
+        .count();
+    for m in (1..=fuses).rev() {
+        let mut given = current.clone();
+        for d in &found[..=m] {
+            let Ok(next) = apply::rewrite(scop, deps, &given, d) else {
+                return Ok(None);
+            };
+            given = next;
+        }
+        let Directive::Fuse { beta: deepest } = &found[m] else {
+            return Ok(None);
+        };
+        let mut deeper_form = form.clone();
+        deeper_form.alphas.extend(std::iter::repeat_n(0, m));
+        let deeper = Directive::Iss {
+            beta: deepest.clone(),
+            form: deeper_form,
+        };
+        let Ok(one) = apply::rewrite(scop, deps, current, &deeper) else {
+            continue;
+        };
+        if difference(scop, &one, &given)?.is_none() {
+            return Ok(Some((deeper, one, m)));
+        }
+    }
+    Ok(None)
 }
 
 /// The `peel` whose split is `d`'s, when `d` is an `iss` on the loop's

@@ -1,0 +1,345 @@
+//! The marks phase of the recovery: the target's marks, loop by loop, as
+//! the directives that set them (`parallelize`, `vectorize`, `unroll`,
+//! `unroll_jam`, `pack`, `gpu_block`, `gpu_thread`).
+//!
+//! A mark directive marks every statement of its loop, with one
+//! exception: `pack` marks only the statements that access its array. So
+//! the statements of one loop must carry the same marks but for packs,
+//! and a pack of an array must be on every statement of the loop that
+//! accesses the array. A loop whose statements differ otherwise (one
+//! fused in after the loop was marked) is split between runs of
+//! statements with the same marks, each loop marked, and the loops fused
+//! back, where that gives the target's marks and nothing else; else it
+//! is a [`Gap`].
+//!
+//! `vectorize` wants an innermost loop. A vector loop that `embed` made
+//! outer (its statements wrapped in loops of one iteration after it was
+//! marked) is marked between an `unembed` and the `embed` that gives the
+//! loops back, when that round trip gives the schedule back exactly.
+
+use super::{difference_but_marks, precondition, print, ExplainError, Gap, Recovery};
+use crate::apply::Directive;
+use crate::scop::schedule::Mark;
+use crate::scop::Schedule;
+
+/// The marks of `target`, loop by loop, as directives. A mark its
+/// directive refuses to set is a gap.
+pub(super) fn marks(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Gap>, ExplainError> {
+    r.adopt_rows(target)?;
+    let betas: Vec<Vec<i64>> = target.statements.iter().filter_map(|s| s.beta(0)).collect();
+    if betas.len() != target.statements.len() {
+        return Err(ExplainError::NotReplayed(
+            "meet a β date that is not a constant".to_string(),
+        ));
+    }
+    let mut given: Vec<Vec<i64>> = Vec::new();
+    for (s, st) in target.statements.iter().enumerate() {
+        let name = &r.scop.statements[s].name;
+        for k in 0..st.marks.len() {
+            let loop_beta = &betas[s][..=k];
+            if st.marks[k].is_empty() || given.iter().any(|g| g == loop_beta) {
+                continue;
+            }
+            given.push(loop_beta.to_vec());
+            let Some(marks) = loop_marks(r, target, &betas, loop_beta) else {
+                if marked_apart(r, target, loop_beta)? {
+                    continue;
+                }
+                return Ok(Some(Gap {
+                    statement: name.clone(),
+                    reason: format!(
+                        "the statements of its loop at depth {} carry different marks \
+                         (one fused in after the loop was marked); not recovered yet",
+                        k + 1
+                    ),
+                }));
+            };
+            let short = shortest_prefix(&betas, loop_beta);
+            for d in print::mark_directives(&short, loop_beta, &marks) {
+                let refusal = match push_mark(r, d) {
+                    Ok(()) => continue,
+                    Err(ExplainError::Refused(refused)) if precondition(&refused.1).is_some() => {
+                        refused
+                    }
+                    Err(e) => return Err(e),
+                };
+                let (d, e) = refusal.as_ref();
+                let message = precondition(e).unwrap_or_default();
+                return Ok(Some(Gap {
+                    statement: name.clone(),
+                    reason: format!(
+                        "its mark set by `{}` is one that directive refuses to set now ({message})",
+                        print::call(d)
+                    ),
+                }));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The marks one directive each sets on the loop `loop_beta` (depth
+/// `loop_beta.len()`) of `target`: the marks its statements share, and
+/// the pack of each array packed there. `None` when no directives give
+/// them: the statements differ in another mark, or one that accesses a
+/// packed array does not pack it.
+fn loop_marks(
+    r: &Recovery<'_>,
+    target: &Schedule,
+    betas: &[Vec<i64>],
+    loop_beta: &[i64],
+) -> Option<Vec<Mark>> {
+    let k = loop_beta.len() - 1;
+    let inside: Vec<usize> = (0..betas.len())
+        .filter(|&s| betas[s].starts_with(loop_beta))
+        .collect();
+    let at = |s: usize| {
+        target.statements[s]
+            .marks
+            .get(k)
+            .map_or(&[][..], |m| &m[..])
+    };
+    let not_pack = |s: usize| -> Vec<Mark> {
+        at(s)
+            .iter()
+            .filter(|m| !matches!(m, Mark::Pack(_)))
+            .cloned()
+            .collect()
+    };
+    let first = *inside.first()?;
+    let shared = not_pack(first);
+    if inside
+        .iter()
+        .any(|&s| !super::same_mark_set(&not_pack(s), &shared))
+    {
+        return None;
+    }
+    let mut packs: Vec<String> = Vec::new();
+    for &s in &inside {
+        for m in at(s) {
+            if let Mark::Pack(array) = m {
+                if !packs.contains(array) {
+                    packs.push(array.clone());
+                }
+            }
+        }
+    }
+    let accesses = |s: usize, array: &str| {
+        r.scop.statements[s]
+            .accesses
+            .iter()
+            .any(|a| a.array == array)
+    };
+    for array in &packs {
+        let mark = Mark::Pack(array.clone());
+        if inside
+            .iter()
+            .any(|&s| accesses(s, array) != at(s).contains(&mark))
+        {
+            return None;
+        }
+    }
+    let mut marks = shared;
+    marks.extend(packs.into_iter().map(Mark::Pack));
+    Some(marks)
+}
+
+/// Marks the loop `loop_beta` whose statements carry different marks
+/// (statements fused in after the loop was marked): the loop split
+/// between runs of statements with the same marks, each loop marked, and
+/// the loops fused back. Whether that gave the statements the target's
+/// marks there and left everything else as it was; else nothing is done.
+fn marked_apart(
+    r: &mut Recovery<'_>,
+    target: &Schedule,
+    loop_beta: &[i64],
+) -> Result<bool, ExplainError> {
+    let k = loop_beta.len() - 1;
+    let mut inside: Vec<(Vec<i64>, usize)> = Vec::new();
+    for s in 0..target.statements.len() {
+        let beta = r.beta(s)?;
+        if beta.starts_with(loop_beta) {
+            inside.push((beta, s));
+        }
+    }
+    inside.sort();
+    let marks_of = |s: usize| {
+        target.statements[s]
+            .marks
+            .get(k)
+            .cloned()
+            .unwrap_or_default()
+    };
+    // Runs of statements with the same marks, in β order.
+    let mut runs: Vec<Vec<usize>> = Vec::new();
+    for &(_, s) in &inside {
+        match runs.last_mut() {
+            Some(run) if super::same_mark_set(&marks_of(run[0]), &marks_of(s)) => run.push(s),
+            _ => runs.push(vec![s]),
+        }
+    }
+    if runs.len() < 2 {
+        return Ok(false);
+    }
+    let (before, found) = (r.current.clone(), r.found.len());
+    let done = mark_runs(r, &runs, loop_beta, &marks_of)?;
+    let as_target = inside.iter().all(|&(_, s)| {
+        let (now, was) = (&r.current.statements[s].marks, &before.statements[s].marks);
+        now.len() == was.len()
+            && now
+                .iter()
+                .zip(was)
+                .enumerate()
+                .all(|(d, (n, w))| match d == k {
+                    true => super::same_mark_set(n, &marks_of(s)),
+                    false => super::same_mark_set(n, w),
+                })
+    });
+    if done && as_target && difference_but_marks(r.scop, &before, &r.current)?.is_none() {
+        return Ok(true);
+    }
+    r.current = before;
+    r.found.truncate(found);
+    r.after.truncate(found);
+    Ok(false)
+}
+
+/// The `split`s that give each of `runs` its own loop (the last first,
+/// so the earlier β-vectors hold), each loop's marks, and the `fuse`s
+/// that join the loops again; `false` where a directive is refused.
+fn mark_runs(
+    r: &mut Recovery<'_>,
+    runs: &[Vec<usize>],
+    loop_beta: &[i64],
+    marks_of: &dyn Fn(usize) -> Vec<Mark>,
+) -> Result<bool, ExplainError> {
+    let depth = loop_beta.len();
+    for run in runs[..runs.len() - 1].iter().rev() {
+        let Some(&last) = run.last() else {
+            return Ok(false);
+        };
+        let split = Directive::Split {
+            beta: r.beta(last)?,
+            depth,
+        };
+        if r.push(split).is_err() {
+            return Ok(false);
+        }
+    }
+    for run in runs {
+        let beta = r.beta(run[0])?;
+        let Some(run_loop) = beta.get(..depth) else {
+            return Ok(false);
+        };
+        for d in print::mark_directives(run_loop, run_loop, &marks_of(run[0])) {
+            if push_mark(r, d).is_err() {
+                return Ok(false);
+            }
+        }
+    }
+    for _ in 1..runs.len() {
+        let fuse = Directive::Fuse {
+            beta: loop_beta.to_vec(),
+        };
+        if r.push(fuse).is_err() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Push the mark directive `d`; a `vectorize` refused because `embed`
+/// wrapped the loop's statements in loops of one iteration is set
+/// between an `unembed` and an `embed` of them, when they give the
+/// schedule back exactly (else the first refusal stands).
+fn push_mark(r: &mut Recovery<'_>, d: Directive) -> Result<(), ExplainError> {
+    let refusal = match r.push(d.clone()) {
+        Err(ExplainError::Refused(refused)) => refused,
+        other => return other,
+    };
+    let Directive::Vectorize { beta, depth, .. } = &d else {
+        return Err(ExplainError::Refused(refusal));
+    };
+    let (before, found) = (r.current.clone(), r.found.len());
+    match vectorize_inside_embeds(r, &d, beta, *depth) {
+        Ok(true) => Ok(()),
+        Ok(false) | Err(ExplainError::Refused(_)) => {
+            r.current = before;
+            r.found.truncate(found);
+            r.after.truncate(found);
+            Err(ExplainError::Refused(refusal))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// `unembed` the loops of one iteration inside the loop at `depth`
+/// around the statements under `beta`, `d` (a `vectorize` of that loop),
+/// then `embed` them back; whether that gave the schedule before, with
+/// `d`'s mark added. Each unembedded loop must be unmarked (`embed` gives
+/// a loop without marks).
+fn vectorize_inside_embeds(
+    r: &mut Recovery<'_>,
+    d: &Directive,
+    beta: &[i64],
+    depth: usize,
+) -> Result<bool, ExplainError> {
+    let before = r.current.clone();
+    let inside: Vec<usize> = (0..before.statements.len())
+        .filter(|&s| {
+            before.statements[s]
+                .beta(0)
+                .is_some_and(|b| b.starts_with(beta))
+        })
+        .collect();
+    let levels = match inside.first() {
+        Some(&s) => before.statements[s].depth().saturating_sub(depth),
+        None => return Ok(false),
+    };
+    let unmarked_inside = inside.iter().all(|&s| {
+        let st = &before.statements[s];
+        st.depth() == depth + levels && st.marks[depth..].iter().all(|m| m.is_empty())
+    });
+    if levels == 0 || !unmarked_inside {
+        return Ok(false);
+    }
+    for _ in 0..levels {
+        r.push(Directive::Unembed {
+            beta: beta.to_vec(),
+        })?;
+    }
+    r.push(d.clone())?;
+    for _ in 0..levels {
+        for &s in &inside {
+            let beta = r.beta(s)?;
+            r.push(Directive::Embed { beta })?;
+        }
+    }
+    let marks_kept = inside.iter().all(|&s| {
+        let (now, was) = (&r.current.statements[s].marks, &before.statements[s].marks);
+        now.len() == was.len()
+            && now
+                .iter()
+                .zip(was)
+                .enumerate()
+                .all(|(k, (n, w))| k + 1 == depth || super::same_mark_set(n, w))
+    });
+    Ok(marks_kept && difference_but_marks(r.scop, &before, &r.current)?.is_none())
+}
+
+/// The shortest prefix (at least one element) of the loop `loop_beta`
+/// that addresses the same statements: those under the loop, and no
+/// other (a mark directive wants every statement it addresses inside
+/// the loop).
+fn shortest_prefix(betas: &[Vec<i64>], loop_beta: &[i64]) -> Vec<i64> {
+    let depth = loop_beta.len();
+    let set = |prefix: &[i64]| -> Vec<usize> {
+        (0..betas.len())
+            .filter(|&s| betas[s].starts_with(prefix))
+            .collect()
+    };
+    let exact = set(loop_beta);
+    (1..depth)
+        .find(|&l| set(&loop_beta[..l]) == exact)
+        .map_or_else(|| loop_beta.to_vec(), |l| loop_beta[..l].to_vec())
+}
