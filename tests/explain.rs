@@ -276,8 +276,8 @@ fn a_loop_marked_before_a_fusion_is_marked_apart_and_fused() {
 /// Found by the random tester: tile loops reversed or shifted after the
 /// strip, a point loop shifted or skewed after it (its strip reads the
 /// date before; the loop of all its statements, or of one of them), a
-/// tile of a point loop tiled already, and a tile loop moved inside its
-/// point loop. Each
+/// tile of a point loop tiled already, a tile of a tile loop, and a tile
+/// loop moved inside its point loop. Each
 /// explanation replays to the schedule and says it with the directive
 /// that made it; the point loops' in the recipe's two directives.
 #[test]
@@ -313,6 +313,12 @@ fn reversed_shifted_and_nested_tiles_are_explained() {
             "tests/kernels/fdtd-2d.c",
             "auto(spatial, target = gpu);\ntile_band([0, 1, 0, 0, 0], 5, [16]);\n",
             "stripmine",
+        ),
+        (
+            "tile-of-a-tile-loop",
+            "tests/kernels/trmm.c",
+            "auto(spatial);\ntile([0, 0], 2, 2, 3);\n",
+            "stripmine([0, 0], 2, 3);",
         ),
         (
             "tile-loop-inside-its-point-loop",

@@ -4,7 +4,8 @@
 //! (`reverse`), less a combination of other tile dates (a wavefront,
 //! `T₀ + T₁`, as `skew` writes it), and `e` possibly the date plus
 //! parameters and a constant (a `shift` after the strip) or plus a
-//! multiple of another date (a `skew` of the point loop after it).
+//! multiple of another date (a `skew` of the point loop after it), or
+//! `e` another tile date (a tile of a tile loop).
 //! Exact: integer forms compared and divided only where they divide.
 
 use crate::poly::{BasicMap, ConstraintKind, PolyError};
@@ -83,7 +84,9 @@ struct Strip {
 /// pair of rows that bound them, read over the iterators (the dates with
 /// forms substituted), must be a strip `0 <= e − size·A·c <= size − 1` of
 /// the form `e` of a date plus parameters and a constant, where `A·c`
-/// combines the dates `c` without a form. Peeled in order, each strip
+/// combines the dates `c` without a form, or of one of those dates (a
+/// tile of a tile loop: `e` has no iterator and that date comes with
+/// coefficient 1). Peeled in order, each strip
 /// must add exactly one date not taken by the strips before it, with
 /// factor 1 or −1 (reversed): that date is the tile, and the others of
 /// `A·c` its skews. `None` otherwise. Exact.
@@ -155,9 +158,28 @@ pub(super) fn read_tiles(
         // A point loop runs inside its tile loop: the first depth of a
         // tile date the row bounds.
         let inside = a.iter().map(|&(d, _)| d).min().unwrap_or(0);
-        let Some(read) = stripped_dates(forms, e, n, &read_exactly, inside)? else {
-            continue;
+        // A strip of a tile date (a tile of a tile loop): `e` has no
+        // iterator, and one tile date comes with coefficient 1.
+        let tile_point = match e[..n].iter().all(|&v| v == 0) {
+            true => a.iter().find(|&&(_, v)| v == 1).map(|&(d, _)| d),
+            false => None,
         };
+        let read = match tile_point {
+            Some(d) => StripRead {
+                points: vec![d],
+                skew: None,
+                offset: e[n..].to_vec(),
+            },
+            None => match stripped_dates(forms, e, n, &read_exactly, inside)? {
+                Some(read) => read,
+                None => continue,
+            },
+        };
+        let others: Vec<(usize, i64)> = a
+            .iter()
+            .filter(|&&(d, _)| Some(d) != tile_point)
+            .copied()
+            .collect();
         let negated: Vec<(usize, i64)> = a.iter().map(|&(d, v)| (d, -v)).collect();
         let partner = rows.iter().enumerate().position(|(j, b)| {
             let h = &b.form;
@@ -177,12 +199,12 @@ pub(super) fn read_tiles(
             .checked_add(ec)
             .and_then(|k| k.checked_add(1))
             .ok_or(PolyError::Overflow)?;
-        if size < 1 || paired[i] || a.iter().any(|&(_, v)| v % size != 0) {
+        if size < 1 || paired[i] || others.iter().any(|&(_, v)| v % size != 0) {
             continue;
         }
         paired[i] = true;
         paired[j] = true;
-        let combination = a.iter().map(|&(d, v)| (d, -v / size)).collect();
+        let combination = others.iter().map(|&(d, v)| (d, -v / size)).collect();
         strips.push(Strip {
             size,
             read,

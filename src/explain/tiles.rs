@@ -55,7 +55,14 @@ pub(super) fn recover(
         .enumerate()
         .flat_map(|(s, shape)| shape.tiles.iter().map(move |t| (t.depth, s)))
         .collect();
-    pending.sort_unstable();
+    // A tile of a tile loop after the tile it strips.
+    let of_tile = |s: usize, depth: usize| {
+        let tiles = &target[s].tiles;
+        tiles.iter().any(|t| {
+            t.depth == depth && t.points.iter().all(|p| tiles.iter().any(|u| u.depth == *p))
+        })
+    };
+    pending.sort_by_key(|&(depth, s)| (of_tile(s, depth), depth, s));
     for (depth, s) in pending {
         if stands[s].contains(&depth) {
             continue;
