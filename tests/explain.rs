@@ -273,6 +273,18 @@ fn a_loop_marked_before_a_fusion_is_marked_apart_and_fused() {
     );
 }
 
+/// `recipe` on region 1 of `kernel`, written to `dir` as `name.poly`,
+/// explained and replayed ([`round_trip`]): the outcome and the
+/// explanation.
+fn explained_recipe(dir: &Path, name: &str, kernel: &str, recipe: &str) -> (Outcome, String) {
+    let path = dir.join(format!("{name}.poly"));
+    std::fs::write(&path, recipe).expect("write");
+    let outcome = round_trip(dir, name, kernel, 1, &path.to_string_lossy());
+    let explained = std::fs::read_to_string(dir.join(format!("{name}.explained.poly")))
+        .expect("the explanation");
+    (outcome, explained)
+}
+
 /// Found by the random tester: tile loops reversed or shifted after the
 /// strip, a point loop shifted or skewed after it (its strip reads the
 /// date before; the loop of all its statements, or of one of them), a
@@ -334,11 +346,7 @@ fn reversed_shifted_and_nested_tiles_are_explained() {
         ),
     ];
     for (name, kernel, recipe, says) in cases {
-        let path = dir.join(format!("{name}.poly"));
-        std::fs::write(&path, recipe).expect("write");
-        let outcome = round_trip(&dir, name, kernel, 1, &path.to_string_lossy());
-        let explained = std::fs::read_to_string(dir.join(format!("{name}.explained.poly")))
-            .expect("the explanation");
+        let (outcome, explained) = explained_recipe(&dir, name, kernel, recipe);
         assert!(
             matches!(outcome, Outcome::Replayed(_)),
             "{name}: {outcome:?}\n{explained}"
@@ -373,11 +381,7 @@ fn packs_of_some_statements_and_vector_loops_around_embeds_are_explained() {
         ),
     ];
     for (name, kernel, recipe, says) in cases {
-        let path = dir.join(format!("{name}.poly"));
-        std::fs::write(&path, recipe).expect("write");
-        let outcome = round_trip(&dir, name, kernel, 1, &path.to_string_lossy());
-        let explained = std::fs::read_to_string(dir.join(format!("{name}.explained.poly")))
-            .expect("the explanation");
+        let (outcome, explained) = explained_recipe(&dir, name, kernel, recipe);
         assert!(
             matches!(outcome, Outcome::Replayed(_)),
             "{name}: {outcome:?}\n{explained}"
@@ -426,11 +430,7 @@ fn directives_on_sibling_loops_are_explained_as_one() {
         ),
     ];
     for (name, kernel, recipe, length) in cases {
-        let path = dir.join(format!("{name}.poly"));
-        std::fs::write(&path, recipe).expect("write");
-        let outcome = round_trip(&dir, name, kernel, 1, &path.to_string_lossy());
-        let explained = std::fs::read_to_string(dir.join(format!("{name}.explained.poly")))
-            .expect("the explanation");
+        let (outcome, explained) = explained_recipe(&dir, name, kernel, recipe);
         assert_eq!(outcome, Outcome::Replayed(length), "{name}:\n{explained}");
     }
 }

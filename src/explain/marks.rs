@@ -183,18 +183,8 @@ fn marked_apart(
     }
     let (before, found) = (r.current.clone(), r.found.len());
     let done = mark_runs(r, &runs, loop_beta, &marks_of)?;
-    let as_target = inside.iter().all(|&(_, s)| {
-        let (now, was) = (&r.current.statements[s].marks, &before.statements[s].marks);
-        now.len() == was.len()
-            && now
-                .iter()
-                .zip(was)
-                .enumerate()
-                .all(|(d, (n, w))| match d == k {
-                    true => super::same_mark_set(n, &marks_of(s)),
-                    false => super::same_mark_set(n, w),
-                })
-    });
+    let statements: Vec<usize> = inside.iter().map(|&(_, s)| s).collect();
+    let as_target = marks_but_at(&before, &r.current, &statements, k, marks_of);
     if done && as_target && difference_but_marks(r.scop, &before, &r.current)?.is_none() {
         return Ok(true);
     }
@@ -315,16 +305,35 @@ fn vectorize_inside_embeds(
             r.push(Directive::Embed { beta })?;
         }
     }
-    let marks_kept = inside.iter().all(|&s| {
-        let (now, was) = (&r.current.statements[s].marks, &before.statements[s].marks);
+    let d_marks = |s: usize| {
+        let marks = &r.current.statements[s].marks;
+        marks.get(depth - 1).cloned().unwrap_or_default()
+    };
+    let marks_kept = marks_but_at(&before, &r.current, &inside, depth - 1, d_marks);
+    Ok(marks_kept && difference_but_marks(r.scop, &before, &r.current)?.is_none())
+}
+
+/// Whether `statements` have the same loops in `now` as in `was`, with
+/// the same marks on each, but at position `k`, where they have `at_k`'s.
+fn marks_but_at(
+    was: &Schedule,
+    now: &Schedule,
+    statements: &[usize],
+    k: usize,
+    at_k: impl Fn(usize) -> Vec<Mark>,
+) -> bool {
+    statements.iter().all(|&s| {
+        let (now, was) = (&now.statements[s].marks, &was.statements[s].marks);
         now.len() == was.len()
             && now
                 .iter()
                 .zip(was)
                 .enumerate()
-                .all(|(k, (n, w))| k + 1 == depth || super::same_mark_set(n, w))
-    });
-    Ok(marks_kept && difference_but_marks(r.scop, &before, &r.current)?.is_none())
+                .all(|(d, (n, w))| match d == k {
+                    true => super::same_mark_set(n, &at_k(s)),
+                    false => super::same_mark_set(n, w),
+                })
+    })
 }
 
 /// The shortest prefix (at least one element) of the loop `loop_beta`
