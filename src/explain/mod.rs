@@ -24,8 +24,11 @@
 //! 3. **Tiles** ([`tiles`]): `tile_band` where a band's tiles fit one,
 //!    else `stripmine` and `interchange`s; then a wavefront's `skew`s of
 //!    tile loops.
-//! 4. **Marks**: `parallelize`, `vectorize`, `unroll`, `unroll_jam`,
-//!    `pack`, `gpu_block` and `gpu_thread`, per loop.
+//! 4. **Marks** ([`marks`]): `parallelize`, `vectorize`, `unroll`,
+//!    `unroll_jam`, `pack`, `gpu_block` and `gpu_thread`, per loop.
+//! 5. **Tidying**: the same directive on sibling loops merged into one
+//!    ([`siblings`]), directives that undo each other dropped
+//!    ([`undone`]), each where the schedule after them is the same.
 //!
 //! Steps that are illegal on their own (a `split` before the `fuse` that
 //! brings the statements back together) are wrapped in a `group`, which
