@@ -158,15 +158,15 @@ pub(super) fn read_tiles(
         // A point loop runs inside its tile loop: the first depth of a
         // tile date the row bounds.
         let inside = a.iter().map(|&(d, _)| d).min().unwrap_or(0);
-        // Else a strip of a tile date (a tile of a tile loop): `e` has
-        // no iterator, one tile date comes with coefficient 1, and
-        // another is the tile.
-        let (read, tile_point) = match stripped_dates(forms, e, n, &read_exactly, inside)? {
-            Some(read) => (read, None),
-            None if a.len() > 1 && e[..n].iter().all(|&v| v == 0) => {
-                let Some(&(d, _)) = a.iter().find(|&&(_, v)| v == 1) else {
-                    continue;
-                };
+        // A strip of a tile date (a tile of a tile loop): `e` has no
+        // iterator, one tile date comes with coefficient 1, and another
+        // is the tile; else what `e` reads of the dates with a form.
+        let of_tile = match a.len() > 1 && e[..n].iter().all(|&v| v == 0) {
+            true => a.iter().find(|&&(_, v)| v == 1).map(|&(d, _)| d),
+            false => None,
+        };
+        let (read, tile_point) = match of_tile {
+            Some(d) => {
                 let read = StripRead {
                     points: vec![d],
                     skew: None,
@@ -174,7 +174,10 @@ pub(super) fn read_tiles(
                 };
                 (read, Some(d))
             }
-            None => continue,
+            None => match stripped_dates(forms, e, n, &read_exactly, inside)? {
+                Some(read) => (read, None),
+                None => continue,
+            },
         };
         let others: Vec<(usize, i64)> = a
             .iter()
