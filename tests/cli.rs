@@ -114,7 +114,10 @@ fn recipes_apply_and_print_their_schedule() {
     // And prints code with the parallel mark as an OpenMP pragma.
     let (status, stdout, stderr) = polyc_bin(&[k, "--recipe", r]);
     assert_eq!((status, stderr.as_str()), (0, ""));
-    assert!(stdout.contains("#pragma omp parallel for"), "{stdout}");
+    assert!(
+        stdout.contains("#pragma omp parallel\n") && stdout.contains("#pragma omp for"),
+        "{stdout}"
+    );
     // A script that cannot be read is an I/O error (exit 2).
     let (status, _, stderr) = polyc_bin(&[k, "--recipe", "no/such.rhai"]);
     assert_eq!(status, 2);

@@ -166,10 +166,17 @@ fn tiled_gemm_is_a_full_tile_nest_beside_a_partial_one() {
 #[test]
 fn marks_become_pragmas_only_for_openmp() {
     let s = Path::new("tests/schedules/parallel.json");
-    let omp = common::region_text(&generate(s, "openmp"));
+    // The parallel loop is outlined (`emit::outline`): its inner loop
+    // variables are the function's own, its pragma an orphaned `omp for`.
+    let file = generate(s, "openmp");
+    let omp = common::region_text(&file);
     assert!(
-        omp.contains("#pragma omp parallel for private(j, k)"),
+        omp.contains("  #pragma omp parallel\n  polyc_parallel_1_0("),
         "{omp}"
+    );
+    assert!(
+        file.contains("  int j;\n  int k;\n  #pragma omp for\n  for (i = 0; i < ni; i++) {"),
+        "{file}"
     );
     let c = common::region_text(&generate(s, "c"));
     assert!(!c.contains("omp"), "{c}");
@@ -246,13 +253,25 @@ fn an_illegal_loaded_schedule_is_refused_with_a_witness() {
 }
 
 /// `text` without its scop regions: every line outside `#pragma scop` …
-/// `#pragma endscop` (the pragma lines kept as markers).
+/// `#pragma endscop` (the pragma lines kept as markers), and without the
+/// functions of outlined parallel constructs (a blank line, `static void
+/// polyc_parallel_…`, up to its closing brace).
 fn outside_regions(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut inside = false;
-    for line in text.split_inclusive('\n') {
+    let mut function = false;
+    let mut lines = text.split_inclusive('\n').peekable();
+    while let Some(line) = lines.next() {
         let t = line.trim();
-        if t == "#pragma scop" {
+        if function {
+            function = line != "}\n";
+        } else if t.is_empty()
+            && lines
+                .peek()
+                .is_some_and(|l| l.starts_with("static void polyc_parallel_"))
+        {
+            function = true;
+        } else if t == "#pragma scop" {
             inside = true;
             out.push(line);
         } else if t == "#pragma endscop" {

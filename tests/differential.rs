@@ -179,6 +179,10 @@ fn random_directive_sequences_are_accepted_identical_or_rightly_refused() {
         summary.push_str(&format!("  {class:32} {n}{tag}\n"));
     }
     summary.push_str(&format!("  {}\n", check::explain_stats::summary()));
+    summary.push_str(&format!(
+        "  programs run with parallel constructs as functions: {}\n",
+        check::OUTLINED.load(std::sync::atomic::Ordering::Relaxed)
+    ));
     println!("{summary}");
     eprintln!("{summary}");
     assert!(

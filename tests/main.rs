@@ -25,6 +25,7 @@ mod front_end_exact;
 mod front_end_limits;
 mod must_fail;
 mod must_fail_recipe;
+mod outline;
 mod poly_oracle;
 mod poly_parse;
 mod poly_regressions;

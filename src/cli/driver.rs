@@ -15,12 +15,12 @@ use std::fs;
 use std::path::Path;
 
 use crate::cli::{Cli, Emit, Target};
-use crate::emit::cuda::{
-    check_packs, cuda_region, declaration_start, kernel_text, Packed, CUDA_HELPERS,
-};
+use crate::emit::cuda::{check_packs, cuda_region, kernel_text, Packed, CUDA_HELPERS};
+use crate::emit::file_scope::declaration_start;
 use crate::emit::locals::{self, local_arrays};
 use crate::emit::loops::cuda::LaunchSizes;
-use crate::emit::{pack, print_loops, scan, splice, PrintOptions, HELPERS};
+use crate::emit::outline::FileScope;
+use crate::emit::{pack, print_loops_in, scan, splice, PrintOptions, HELPERS};
 use crate::lang::c::{read_source, SourceFile};
 use crate::scop::deps_view::{deps_json, deps_text, DepsJson};
 use crate::scop::schedule::ScheduleJson;
@@ -452,7 +452,8 @@ fn generate(
     schedules: &[Schedule],
     opts: PrintOptions,
 ) -> Result<String, Outcome> {
-    let mut bodies = Vec::new();
+    let mut edits = Vec::new();
+    let mut printed = String::new();
     for ((r, scop), schedule) in file.regions.iter().zip(&file.scops).zip(schedules) {
         let failed = |why: String| generation_failed(file, scop, "code generation", why);
         let locals = local_arrays(scop).map_err(failed)?;
@@ -460,12 +461,24 @@ fn generate(
         let (scop, schedule, buffers) = pack::printed(&lowered, scop, schedule);
         let nodes = scan(scop, schedule).map_err(|e| failed(e.to_string()))?;
         let indent = splice::leading_indent(&file.text[r.body.clone()]);
-        let body =
-            print_loops(&nodes, scop, indent, opts, buffers).map_err(|e| failed(e.to_string()))?;
-        bodies.push(locals::wrap(&body, &locals, indent));
+        // Parallel constructs go into functions of their own, unless the
+        // region declares arrays around them (`emit::outline`).
+        let scope =
+            (opts.pragmas && locals.is_empty()).then(|| FileScope::new(&file.text, r.open.start));
+        let code = print_loops_in(&nodes, scop, indent, opts, buffers, scope.as_ref())
+            .map_err(|e| failed(e.to_string()))?;
+        let body = locals::wrap(&code.body, &locals, indent);
+        printed.push_str(&body);
+        printed.push_str(&code.functions);
+        if let Some(scope) = scope.filter(|_| !code.functions.is_empty()) {
+            let at = scope.insert_at();
+            edits.push((at..at, code.functions));
+        }
+        edits.push((r.body.clone(), body));
     }
-    let out = splice::splice(&file.text, &file.regions, &bodies);
-    if bodies.iter().any(|b| b.contains("polyc_")) && !file.text.contains("#ifndef polyc_floord") {
+    let out = splice::edit(&file.text, edits);
+    let helpers = ["polyc_floord", "polyc_ceild", "polyc_max", "polyc_min"];
+    if helpers.iter().any(|h| printed.contains(h)) && !file.text.contains("#ifndef polyc_floord") {
         return Ok(format!("{HELPERS}{out}"));
     }
     Ok(out)

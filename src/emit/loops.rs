@@ -33,6 +33,7 @@ mod region;
 mod substitute;
 mod unroll;
 
+use super::outline::{outline, FileScope, Outlined, ParallelConstruct};
 use super::pack::Buffer;
 use super::scan::{Cond, Expr, Loop, Node, Quotient, Sum};
 use crate::scop::schedule::Mark;
@@ -101,6 +102,15 @@ struct Printer<'a> {
     jam_groups: usize,
     /// Printing CUDA: on the host or in a kernel ([`cuda`]).
     gpu: Option<cuda::Gpu>,
+    /// The parallel construct the loop being printed opens outside every
+    /// other, from its pragma on ([`pragmas`]).
+    opening: Option<ParallelConstruct>,
+    /// The parallel constructs printed outside every other, in order:
+    /// what [`crate::emit::outline`] may move into functions.
+    constructs: Vec<ParallelConstruct>,
+    /// The variables of the loops around the one being printed that the
+    /// printed code declares (`for (int c1 = …)`).
+    declared_around: Vec<String>,
 }
 
 /// Why loops could not be printed.
@@ -142,6 +152,20 @@ pub fn print_loops(
     opts: PrintOptions,
     buffers: &[Buffer],
 ) -> Result<String, PrintError> {
+    print_loops_in(nodes, scop, indent, opts, buffers, None).map(|p| p.body)
+}
+
+/// [`print_loops`], with the parallel constructs outside every other moved
+/// into functions where `scope`, the file around the region, allows
+/// ([`crate::emit::outline`]; not in a region with buffers).
+pub fn print_loops_in(
+    nodes: &[Node],
+    scop: &Scop,
+    indent: &str,
+    opts: PrintOptions,
+    buffers: &[Buffer],
+    scope: Option<&FileScope>,
+) -> Result<Outlined, PrintError> {
     if !buffers.is_empty() {
         let inner = format!("{indent}{STEP}");
         let mut out = format!("{indent}{{\n");
@@ -149,22 +173,27 @@ pub fn print_loops(
             let dims: String = b.extents.iter().map(|e| format!("[{e}]")).collect();
             let _ = writeln!(out, "{inner}{} {}{dims};", b.element_type, b.name);
         }
-        out.push_str(&print_block(nodes, scop, &inner, opts, buffers)?);
+        out.push_str(&print_block(nodes, scop, &inner, opts, buffers, None)?.body);
         let _ = writeln!(out, "{indent}}}");
-        return Ok(out);
+        return Ok(Outlined {
+            body: out,
+            functions: String::new(),
+        });
     }
-    print_block(nodes, scop, indent, opts, buffers)
+    print_block(nodes, scop, indent, opts, buffers, scope)
 }
 
 /// The loop AST as C statements, each line starting with `indent`, the
-/// buffers private where a parallel loop fills them.
+/// buffers private where a parallel loop fills them; the top-level
+/// parallel constructs outlined where `scope` is given.
 fn print_block(
     nodes: &[Node],
     scop: &Scop,
     indent: &str,
     opts: PrintOptions,
     buffers: &[Buffer],
-) -> Result<String, PrintError> {
+    scope: Option<&FileScope>,
+) -> Result<Outlined, PrintError> {
     let int_only = domains_are_int(scop);
     if int_only {
         if let Some(v) = first_constant_beyond_int(nodes) {
@@ -173,6 +202,12 @@ fn print_block(
     }
     let mut p = Printer::new(scop, buffers, opts, int_only);
     p.nodes(nodes, indent);
+    let mut functions = String::new();
+    if let Some(scope) = scope {
+        let outlined = outline(scope, scop, &p.out, &p.constructs);
+        p.out = outlined.body;
+        functions = outlined.functions;
+    }
     let mut unused = String::new();
     for name in unused_outer_iterators(&p.out, scop) {
         let _ = writeln!(unused, "{indent}(void)&{name};");
@@ -184,7 +219,10 @@ fn print_block(
     if let Some(why) = p.refused {
         return Err(PrintError::Collapse(why));
     }
-    Ok(p.out)
+    Ok(Outlined {
+        body: p.out,
+        functions,
+    })
 }
 
 /// Iterators the file declares outside the region (`int t, i;` before
@@ -225,6 +263,9 @@ impl<'a> Printer<'a> {
             refused: None,
             jam_groups: 1,
             gpu: None,
+            opening: None,
+            constructs: Vec::new(),
+            declared_around: Vec::new(),
         }
     }
 }
@@ -449,12 +490,23 @@ impl Printer<'_> {
         self.loop_pragma(l, indent);
         self.loop_text(l, unroll, indent);
         self.place = outer;
+        // An unrolled loop's remainder runs after the construct: the
+        // printed range is not the construct alone.
+        let opened = if outer == Place::Serial {
+            self.opening.take()
+        } else {
+            None
+        };
+        if let Some(mut c) = opened.filter(|_| unroll.is_none()) {
+            c.range.end = self.out.len();
+            self.constructs.push(c);
+        }
     }
 
     /// The loop itself, its pragma printed.
     fn loop_text(&mut self, l: &Loop, unroll: Option<(i64, bool)>, indent: &str) {
         if let Some((k, jam)) = unroll {
-            self.unrolled(l, k, jam, indent);
+            self.declaring(l, |p| p.unrolled(l, k, jam, indent));
             return;
         }
         let v = &l.var;
@@ -474,7 +526,19 @@ impl Printer<'_> {
             };
             let _ = write!(self.out, "{indent}for ({decl}{v} = {lo}; {cond}; {step})");
         }
-        self.body(&l.body, indent);
+        self.declaring(l, |p| p.body(&l.body, indent));
+    }
+
+    /// `print` with `l`'s variable among [`Printer::declared_around`] when
+    /// the printed loop declares it.
+    fn declaring(&mut self, l: &Loop, print: impl FnOnce(&mut Self)) {
+        if l.declare {
+            self.declared_around.push(l.var.clone());
+            print(self);
+            self.declared_around.pop();
+        } else {
+            print(self);
+        }
     }
 
     /// A loop of one iteration: `var = lower;` and its body, in a block
@@ -494,22 +558,38 @@ impl Printer<'_> {
         // it (symm's `temp2 = 0` in the `j` loop: `j` set but not used,
         // an error under -Werror; seed 82).
         let saved = std::mem::take(&mut self.out);
-        self.nodes(&l.body, &inner);
+        let first = self.constructs.len();
+        self.declaring(l, |p| p.nodes(&l.body, &inner));
         let body = std::mem::replace(&mut self.out, saved);
-        if !reads(&body, v) {
+        // Where the body's text goes unchanged: the parallel constructs
+        // printed in it move there.
+        let at = if !reads(&body, v) {
             // Printed one step in when it declares: step back out.
             for line in body.lines() {
                 let line = line.strip_prefix(inner.as_str()).unwrap_or(line);
                 let _ = writeln!(self.out, "{indent}{line}");
             }
+            None
         } else if l.declare {
             let _ = writeln!(self.out, "{indent}{{");
             let _ = writeln!(self.out, "{inner}int {v} = {value};");
+            let at = self.out.len();
             self.out.push_str(&body);
             let _ = writeln!(self.out, "{indent}}}");
+            Some(at)
         } else {
             let _ = writeln!(self.out, "{indent}{v} = {value};");
+            let at = self.out.len();
             self.out.push_str(&body);
+            Some(at)
+        };
+        match at {
+            Some(at) => {
+                for c in &mut self.constructs[first..] {
+                    c.range = c.range.start + at..c.range.end + at;
+                }
+            }
+            None => self.constructs.truncate(first),
         }
     }
 

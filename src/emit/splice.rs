@@ -1,11 +1,12 @@
 //! Splicing generated region bodies into the source file.
 //!
 //! Everything outside the region bodies, the pragma lines included, is kept
-//! byte for byte, so the output is again valid input for polyc. The only
-//! other text polyc adds to a file is the helper block
-//! ([`super::loops::HELPERS`]) before its first byte, when the generated
-//! code uses a helper (the driver does that; docs/codegen.md, "What polyc
-//! adds to a file").
+//! byte for byte. The only other text polyc adds to a file is the helper
+//! block ([`super::loops::HELPERS`]) before its first byte, when the
+//! generated code uses a helper, and the functions of outlined parallel
+//! constructs ([`super::outline`]) before the declaration that holds their
+//! region (the driver does both; docs/codegen.md, "What polyc adds to a
+//! file").
 
 use crate::lang::c::regions::Region;
 

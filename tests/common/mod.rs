@@ -163,15 +163,27 @@ pub fn cc(compiler: &str, flags: &[&str], src: &Path, exe: &Path) -> Result<(), 
     }
 }
 
-/// The text between the first `#pragma scop` line and its `#pragma
-/// endscop` (the generated code of a one-region file).
+/// The generated code of a one-region file: the functions of its
+/// outlined parallel constructs (`emit::outline`), each followed by a
+/// blank line, then the text between the first `#pragma scop` line and
+/// its `#pragma endscop`.
 pub fn region_text(file: &str) -> String {
+    let mut out = String::new();
+    let mut rest = file;
+    while let Some(at) = rest.find("\nstatic void polyc_parallel_") {
+        let function = &rest[at + 1..];
+        let end = function.find("\n}\n").map_or(function.len(), |e| e + 3);
+        out.push_str(&function[..end]);
+        out.push('\n');
+        rest = &function[end..];
+    }
     let start = file.find("#pragma scop").unwrap_or(0);
     let end = file[start..]
         .find("#pragma endscop")
         .map(|e| start + e + "#pragma endscop".len())
         .unwrap_or(file.len());
-    file[start..end].to_string()
+    out.push_str(&file[start..end]);
+    out
 }
 
 /// Build the original `kernel` (`gcc -O2`) and polyc's `generated` output

@@ -1258,6 +1258,10 @@ fn scratch_and_original(kernel: &Kernel) -> Result<(tempfile::TempDir, [String; 
     Ok((dir, original))
 }
 
+/// How many distinct programs compiled and run had parallel constructs
+/// outlined into functions (`emit::outline`).
+pub static OUTLINED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 fn compile_and_compare(kernel: &Kernel, generated: &str) -> Verdict {
     let (dir, original) = match scratch_and_original(kernel) {
         Ok(d) => d,
@@ -1282,6 +1286,9 @@ fn compile_and_compare(kernel: &Kernel, generated: &str) -> Verdict {
         }
         other => other,
     };
+    if generated.contains("\nstatic void polyc_parallel_") {
+        OUTLINED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
     match outputs {
         Ok(new) => {
             for (k, cc) in ["gcc", "clang"].iter().enumerate() {

@@ -9,6 +9,7 @@
 use std::fmt::Write;
 
 use super::{clauses, region, Printer};
+use crate::emit::outline::ParallelConstruct;
 use crate::emit::pack::Buffer;
 use crate::emit::scan::{Loop, Node};
 use crate::scop::schedule::Mark;
@@ -64,6 +65,12 @@ impl Printer<'_> {
                     private.push(l.var.clone());
                 }
                 collect_private(&l.body, self.buffers, &mut private);
+                self.opening = Some(ParallelConstruct {
+                    range: self.out.len()..self.out.len(),
+                    orphan: None,
+                    private: private.clone(),
+                    around: self.declared_around.clone(),
+                });
                 self.pragma(indent, "parallel", &private);
                 self.place = Place::Region;
             } else if self.place == Place::Region && region::is_shared(l) {
@@ -75,6 +82,18 @@ impl Printer<'_> {
                 // The loop's own variable is private to each thread by
                 // OpenMP's rule for the loop of a `for` construct.
                 private.retain(|n| *n != l.var);
+                if self.place == Place::Serial {
+                    let mut own = private.clone();
+                    if !l.declare {
+                        own.push(l.var.clone());
+                    }
+                    self.opening = Some(ParallelConstruct {
+                        range: self.out.len()..self.out.len(),
+                        orphan: Some(format!("for{simd}{clauses}")),
+                        private: own,
+                        around: self.declared_around.clone(),
+                    });
+                }
                 self.pragma(indent, &format!("parallel for{simd}{clauses}"), &private);
                 self.place = Place::Parallel;
             } else if l.marks.contains(&Mark::Vector) {

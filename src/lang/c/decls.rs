@@ -208,6 +208,11 @@ impl Declarations {
         Declarations { decls }
     }
 
+    /// Every declaration of `name`, in the file's order.
+    pub fn named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Declaration> + 'a {
+        self.decls.iter().filter(move |d| d.name == name)
+    }
+
     /// The declaration of `name` nearest before `offset`, else the first after.
     pub fn lookup(&self, name: &str, offset: usize) -> Option<&Declaration> {
         let mut all = self.decls.iter().filter(|d| d.name == name);
