@@ -266,9 +266,9 @@ fn outside_regions(text: &str) -> Vec<&str> {
         if function {
             function = line != "}\n";
         } else if t.is_empty()
-            && lines
-                .peek()
-                .is_some_and(|l| l.starts_with("static void polyc_parallel_"))
+            && lines.peek().is_some_and(|l| {
+                l.starts_with("static inline __attribute__((always_inline)) void polyc_parallel_")
+            })
         {
             function = true;
         } else if t == "#pragma scop" {

@@ -10,15 +10,18 @@
 //! top-level parallel construct is printed as
 //!
 //! ```c
-//! static void polyc_parallel_1_0(int n, double (*__restrict A)[N]) { … }   // before the function
+//! static inline __attribute__((always_inline)) void polyc_parallel_1_0(int n, double (*__restrict A)[N]) { … }
 //! …
 //! _Static_assert(__builtin_types_compatible_p(__typeof__(&(A)[0]), double (*)[N]), "…");
 //! #pragma omp parallel
 //! polyc_parallel_1_0(n, A);
 //! ```
 //!
-//! where the function holds the construct's loops with its `omp for`
-//! orphaned and each thread's variables declared inside.
+//! with the function before the one that holds the region; it holds the
+//! construct's loops with its `omp for` orphaned and each thread's
+//! variables declared inside. It is inlined into gcc's function of the
+//! `parallel` construct, which keeps what `__restrict` says (out of line,
+//! gcc warns about the unguarded full tiles of branches that never run).
 //!
 //! The names and types come from cheap scans of the file
 //! ([`crate::lang::c::decls`], [`super::file_scope`]), so nothing is
@@ -26,12 +29,16 @@
 //! reads is passed by name, so it binds to what it bound to in place (a
 //! global of the same name cannot capture it), and each parameter's type is
 //! checked against the variable's at the call (`_Static_assert`), so a
-//! wrong scan is a compile error, never other code. A construct is left in
-//! place where anything is unsure: a name that is neither a variable with
-//! declarations of one type (none `const` or `volatile`), a macro defined
-//! before the function, nor a call of a function; a scalar the region
-//! writes; an inner extent that is not a constant; `sizeof`, `&`, `.` or
-//! `->`; an unrolled parallel loop.
+//! wrong scan is a compile error, never other code. The one exception is a
+//! global, which the function names itself (distinct globals need no
+//! `restrict`, and as pointers they cost 3mm a fifth of its time): only a
+//! name that the enclosing function's text before the region never
+//! mentions, that no macro names or pastes, can be one. A construct is
+//! left in place where anything is unsure: a name that is neither a
+//! variable with declarations of one type (none `const` or `volatile`), a
+//! macro defined before the function, nor a call of a function; a scalar
+//! other than a global that the region writes; an inner extent that is not
+//! a constant; `sizeof`, `&`, `.` or `->`; an unrolled parallel loop.
 
 use std::collections::HashSet;
 use std::fmt::Write;
@@ -241,6 +248,9 @@ fn outlined(
     {
         return Err(format!("`{n}` is declared inside and around it"));
     }
+    // Names the printed region declares (its loops); `None` when its
+    // text is not read, and then no name is taken for a global.
+    let printed_declared: Option<HashSet<&str>> = words(body).map(|w| declared(&w));
     let mut params: Vec<Typed> = Vec::new();
     let mut locals: Vec<Typed> = Vec::new();
     let mut seen: HashSet<(String, bool)> = HashSet::new();
@@ -281,6 +291,16 @@ fn outlined(
             }
             continue;
         }
+        if !c.private.contains(&word)
+            && !c.around.contains(&word)
+            && printed_declared
+                .as_ref()
+                .is_some_and(|d| !d.contains(word.as_str()))
+            && scope.bound_at_file_scope(&word)
+        {
+            // A global: the function names it as the region does.
+            continue;
+        }
         let typed = if c.around.contains(&word) {
             // A loop of the printed region around the construct.
             Typed {
@@ -303,7 +323,7 @@ fn outlined(
             params.push(typed);
         }
     }
-    let mut function = format!("\nstatic void {name}(");
+    let mut function = format!("\nstatic inline __attribute__((always_inline)) void {name}(");
     if params.is_empty() {
         function.push_str("void");
     } else {
@@ -348,6 +368,32 @@ impl FileScope<'_> {
             return None;
         }
         Some(defs.into_iter().find(|m| m.at < self.insert_at))
+    }
+
+    /// Whether `word` names in the region what it names where the
+    /// functions go (a global, or whatever else the file declares before
+    /// the function), so that a function can name it itself: the function's
+    /// text before the region (its parameters, its declarations, its
+    /// comments) never names it, nor any macro's replacement, no macro
+    /// pastes tokens (`##`), and no `#include` is read inside the function.
+    /// A cheap check that errs towards passing the name as a parameter.
+    fn bound_at_file_scope(&self, word: &str) -> bool {
+        let function = self
+            .text
+            .get(self.insert_at..self.region_at)
+            .unwrap_or_default();
+        let included = function.lines().any(|l| {
+            l.trim_start()
+                .strip_prefix('#')
+                .is_some_and(|r| r.trim_start().starts_with("include"))
+        });
+        !included
+            && !super::file_scope::identifiers(function).contains(&word)
+            && self.macros.iter().all(|m| {
+                let replacement = m.replacement();
+                !replacement.contains("##")
+                    && !super::file_scope::identifiers(&replacement).contains(&word)
+            })
     }
 
     /// Variable `word`'s type: the region's array (or scalar) of that name,

@@ -170,7 +170,9 @@ pub fn cc(compiler: &str, flags: &[&str], src: &Path, exe: &Path) -> Result<(), 
 pub fn region_text(file: &str) -> String {
     let mut out = String::new();
     let mut rest = file;
-    while let Some(at) = rest.find("\nstatic void polyc_parallel_") {
+    while let Some(at) =
+        rest.find("\nstatic inline __attribute__((always_inline)) void polyc_parallel_")
+    {
         let function = &rest[at + 1..];
         let end = function.find("\n}\n").map_or(function.len(), |e| e + 3);
         out.push_str(&function[..end]);

@@ -1286,7 +1286,7 @@ fn compile_and_compare(kernel: &Kernel, generated: &str) -> Verdict {
         }
         other => other,
     };
-    if generated.contains("\nstatic void polyc_parallel_") {
+    if generated.contains("\nstatic inline __attribute__((always_inline)) void polyc_parallel_") {
         OUTLINED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
     match outputs {
