@@ -295,6 +295,36 @@ fn wavefront_runs_the_tiles_of_a_time_skewed_band_as_a_wavefront() {
     }
 }
 
+/// By default, a stencil whose sweeps can each run in their own vector
+/// loop inside time-skewed tiles gets Pluto's band as a wavefront
+/// (`auto::schedule_below`), from `pluto` and `spatial` alike, its
+/// innermost member tiled 512 long; seidel-2d's one statement, whose
+/// innermost loop carries its own dependence, keeps isl's answer, and so
+/// does every kernel with `wavefront = false`.
+#[test]
+fn stencil_sweeps_run_in_their_own_vector_loops_in_tiles_of_time() {
+    let text = |name: &str, recipe: &str| {
+        let recipe = common::scratch_recipe(&format!("auto-sweeps-{name}"), recipe);
+        let kernel = format!("tests/kernels/{name}.c");
+        let out = common::polyc(&[&kernel, "--recipe", &recipe, "--emit", "schedule-text"]);
+        assert_eq!(out.status, 0, "{name}: {}", out.stderr);
+        out.stdout
+    };
+    let own = "as a wavefront; each statement in its own innermost point loop";
+    for name in ["jacobi-1d", "jacobi-2d", "heat-3d", "fdtd-2d"] {
+        for scheduler in ["pluto", "spatial"] {
+            let out = text(name, &format!("auto({scheduler});\n"));
+            assert!(out.contains(own), "{name}, {scheduler}: {out}");
+            assert!(out.contains(" x 512 as a wavefront"), "{name}: {out}");
+            assert!(out.contains("; vector: "), "{name}: {out}");
+        }
+        let out = text(name, "auto(pluto, wavefront = false);\n");
+        assert!(!out.contains("wavefront"), "{name}: {out}");
+    }
+    let out = text("seidel-2d", "auto(pluto);\n");
+    assert!(!out.contains("own innermost"), "{out}");
+}
+
 /// Clustering gives each loop of durbin's `k` iteration a nest of its
 /// own; the two updates, parallel, sit beside the reduction into `sum`,
 /// sequential: their threads would meet at barriers twice per `k` for a
@@ -349,9 +379,15 @@ fn three_automatic_schedules_are_these_recipes() {
         ),
         (
             "jacobi-2d",
-            // The original loops; each sweep parallel over i, vector over j.
-            "parallelize([0, 0], 2);\nvectorize([0, 0], 3);\n\
-             parallelize([0, 1], 2);\nvectorize([0, 1], 3);\n",
+            // Pluto's band (t, 2t + i, 2t + j), the second sweep shifted
+            // by one; tiled 32 x 32 x 512, the tiles a wavefront over
+            // the first two tile loops; each sweep its own vector loop in
+            // the tiles (the `i` loops fused, the `j` loops not).
+            "group {\n  fuse([0, 0]);\n  skew([0], 3, 1, -2);\n  skew([0], 2, 1, -2);\n\
+             shift([0, 0, 1], 2, [], -1);\n}\nshift([0, 0, 1], 3, [], -1);\n\
+             tile_band([0], 1, [32, 32, 512]);\nskew([0, 0], 1, 2, -1);\n\
+             parallelize([0], 2, schedule = static, chunk = 1);\n\
+             vectorize([0, 0, 0, 0, 0], 6);\n",
         ),
     ];
     for (name, recipe) in cases {

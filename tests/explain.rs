@@ -376,7 +376,7 @@ fn packs_of_some_statements_and_vector_loops_around_embeds_are_explained() {
         (
             "vector-loop-around-embed",
             "tests/kernels/fdtd-2d.c",
-            "auto(pluto);\nembed([0, 0, 0]);\n",
+            "auto(pluto, wavefront = false);\nembed([0, 0, 0]);\n",
             "unembed([0, 0]);\nvectorize([0, 0], 2);",
         ),
     ];

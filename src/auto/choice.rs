@@ -17,8 +17,18 @@ pub struct BandChoice {
     pub(crate) permutable: bool,
     /// The tile size, when the band was tiled.
     pub(crate) tile: Option<i64>,
+    /// The innermost member's tile size, when it differs from `tile`
+    /// (a wavefront's rows: `tiling::WAVEFRONT_ROW_TILE`).
+    pub(crate) row_tile: Option<i64>,
     /// Whether its tiles run as a wavefront.
     pub(crate) wavefront: bool,
+    /// Whether it is a skewed wavefront band over several statements,
+    /// whose statements are offered their own innermost point loops
+    /// (`tiling::tile_and_mark`).
+    pub(crate) sweeps: bool,
+    /// Whether each of its statements runs in its own innermost point
+    /// loop (the offer of `sweeps` proven).
+    pub(crate) distributed: bool,
     /// The members in the order of the point loops (of the loops
     /// themselves when untiled).
     pub(crate) order: Vec<usize>,
@@ -130,7 +140,11 @@ impl BandChoice {
             }
         ));
         if let Some(size) = self.tile {
-            let sizes = vec![size.to_string(); self.members.len()].join(" x ");
+            let mut sizes = vec![size.to_string(); self.members.len()];
+            if let (Some(row), Some(last)) = (self.row_tile, sizes.last_mut()) {
+                *last = row.to_string();
+            }
+            let sizes = sizes.join(" x ");
             parts.push(format!(
                 "tiles {sizes}{}",
                 if self.wavefront {
@@ -156,6 +170,9 @@ impl BandChoice {
                 "loops"
             };
             parts.push(format!("{what} in order {}", order.join(", ")));
+        }
+        if self.distributed {
+            parts.push("each statement in its own innermost point loop".to_string());
         }
         if let Some(m) = self.parallel {
             let tile = if self.tile.is_some() {

@@ -116,6 +116,13 @@ pub enum Wavefront {
     /// vectorise). The default; [`Wavefront::Never`] with `target = gpu`
     /// or `tile = false`.
     Unskewed,
+    /// Not an option: what the default tries where isl's answer left a
+    /// sequential band over several statements (a stencil's time loop):
+    /// Pluto's band, skewed or not, under four times `Unskewed`'s
+    /// register-pressure limit (`spatial`'s band kept skewed too); kept
+    /// only where each skewed wavefront band got its statements split into
+    /// their own innermost loops and a vector mark ([`schedule_below`]).
+    Sweeps,
 }
 
 /// The tile size of the bands `auto` tiles.
@@ -196,19 +203,40 @@ pub(crate) fn schedule_below(
         Wavefront::Unskewed if options.gpu || options.tile == TileSize::Off => Wavefront::Never,
         w => w,
     };
-    let tree = scheduler::schedule_tree_below(
-        scop,
-        deps,
-        algorithm,
-        options.fusion,
-        wavefront,
-        options.gpu,
-        around,
-    )
-    .map_err(AutoFailure::Schedule)?;
-    let plain = tree.to_schedule(scop, false);
-    let tiled = tiling::tile_and_mark(scop, deps, &tree, plain, &options)
-        .map_err(AutoFailure::Directive)?;
+    let tiled_with = |wavefront: Wavefront| -> Result<tiling::Tiled, AutoFailure> {
+        let tree = scheduler::schedule_tree_below(
+            scop,
+            deps,
+            algorithm,
+            options.fusion,
+            wavefront,
+            options.gpu,
+            around,
+        )
+        .map_err(AutoFailure::Schedule)?;
+        let plain = tree.to_schedule(scop, false);
+        tiling::tile_and_mark(scop, deps, &tree, plain, &options).map_err(AutoFailure::Directive)
+    };
+    let mut tiled = tiled_with(wavefront)?;
+    // isl's answer left a sequential band over several statements (a
+    // stencil's time loop around its sweeps): Pluto's skewed band instead,
+    // tiled in time as a wavefront, where each of its statements then runs
+    // in its own vector loop in the tiles ([`Wavefront::Sweeps`]; jacobi-2d
+    // 1.0× → 2.4× of gcc on one thread, docs/performance.md, "Stencils
+    // tiled in time").
+    let sequential = |b: &BandChoice| {
+        !b.wavefront
+            && !b.coincident.contains(&true)
+            && b.members.first().is_some_and(|rows| rows.len() >= 2)
+    };
+    if wavefront != Wavefront::Never && options.parallel && tiled.choices.iter().any(sequential) {
+        if let Ok(pluto) = tiled_with(Wavefront::Sweeps) {
+            let sweeps: Vec<&BandChoice> = pluto.choices.iter().filter(|b| b.sweeps).collect();
+            if !sweeps.is_empty() && sweeps.iter().all(|b| b.distributed && b.vector) {
+                tiled = pluto;
+            }
+        }
+    }
     let mut bands = tiled.choices;
     if outer > 0 && !bands.is_empty() {
         bands.remove(0); // the loops that stay

@@ -124,6 +124,11 @@ impl From<PolyError> for ScheduleFailure {
     }
 }
 
+/// How many times `spatial`'s register-pressure limit a component may
+/// weigh for the default's try of Pluto's skewed band
+/// ([`Wavefront::Sweeps`]).
+const SWEEPS_PRESSURE: usize = 4;
+
 /// The schedule tree of `scop` under `deps`. With `outer_coincidence`
 /// (isl's choice, [`Wavefront::Never`]), a Pluto band must start with a
 /// coincident member, and a level where none exists gets a Feautrier row;
@@ -379,10 +384,17 @@ impl State {
                     }
                 }
                 let pressure: usize = nodes.iter().map(|&s| self.pressure[s]).sum();
+                let sweeps = self.wavefront == Wavefront::Sweeps;
+                let limit = if sweeps {
+                    SWEEPS_PRESSURE * options.hlim
+                } else {
+                    options.hlim
+                };
                 let request = BandRequest {
                     coincident_around: nodes.iter().any(|&s| self.coincident_around[s]),
-                    distribute: has_validity && pressure > options.hlim,
+                    distribute: has_validity && pressure > limit,
                     gpu: options.gpu,
+                    sweeps,
                 };
                 spatial_band(&sub, &active, &earlier, &groups, request)?
             }
@@ -395,10 +407,15 @@ impl State {
                 // search without coincidence on large components (adi's 14
                 // statements: 110 M instructions, half the schedule's).
                 let pressure: usize = nodes.iter().map(|&s| self.pressure[s]).sum();
+                // The default's second try ([`Wavefront::Sweeps`]) allows
+                // four times the limit: a stencil's statements read many
+                // neighbours (jacobi-2d's two: 36, heat-3d's: 88), adi's
+                // fourteen statements stay above it.
+                let limit = SpatialOptions::default().hlim;
                 let wavefront = match self.wavefront {
-                    Wavefront::Unskewed if pressure > SpatialOptions::default().hlim => {
-                        Wavefront::Never
-                    }
+                    Wavefront::Unskewed if pressure > limit => Wavefront::Never,
+                    Wavefront::Sweeps if pressure > SWEEPS_PRESSURE * limit => Wavefront::Never,
+                    Wavefront::Sweeps => Wavefront::Always,
                     w => w,
                 };
                 pluto_band(&sub, &active, &earlier, wavefront)?

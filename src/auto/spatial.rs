@@ -30,7 +30,10 @@
 //! more and none is skewed; otherwise the Feautrier row is taken. lu's
 //! band `(i, k, j)` runs as a wavefront of tiles 2× faster than with
 //! the Feautrier row; seidel-2d's skewed `(t, t + i, 2t + i + j)` 0.6×
-//! as fast (gcc vectorises no skewed point loop).
+//! as fast (gcc vectorises no skewed point loop). A skewed band is kept
+//! on the default's second try (`BandRequest::sweeps`), which
+//! `super::schedule_below` keeps only where tiling gave each statement of
+//! the band its own vector loop.
 //!
 //! **GPU** (§4.7). The first member minimises ILP (4) with coincidence, so
 //! that the outer parallel loop walks along lines (coalescing); when it
@@ -61,6 +64,11 @@ pub(crate) struct BandRequest {
     pub distribute: bool,
     /// The GPU variant.
     pub gpu: bool,
+    /// The default's second try ([`super::Wavefront::Sweeps`]): a band
+    /// without a coincident first member is kept skewed too, when it has
+    /// two members or more (tiling then gives each statement its own
+    /// vector loop, or the try is dropped).
+    pub sweeps: bool,
 }
 
 /// A band for the nodes of `graph` over the `active` edges, given each
@@ -83,7 +91,7 @@ pub(crate) fn spatial_band(
     loop {
         let regions = regions(graph, &earlier)?;
         let Some(free) = regions.first().map(|(_, rows)| rows.len()) else {
-            return Ok(kept_band(band, relaxed));
+            return Ok(kept_band(band, relaxed, request.sweeps));
         };
         let ask = Ask {
             graph,
@@ -111,7 +119,7 @@ pub(crate) fn spatial_band(
             }
         };
         let Some(rows) = rows else {
-            return Ok(kept_band(band, relaxed));
+            return Ok(kept_band(band, relaxed, request.sweeps));
         };
         let coincident = is_coincident(graph, active, &rows)?;
         have_coincident |= coincident;
@@ -130,9 +138,10 @@ pub(crate) fn spatial_band(
 /// up coincidence (`relaxed`) and its tiles would not make a wavefront
 /// worth having: one member, or a skewed member (two iterators or more in
 /// one statement's row), whose point loops gcc does not vectorise
-/// (module doc).
-fn kept_band(band: Vec<Member>, relaxed: bool) -> Vec<Member> {
-    if relaxed && !worth_a_wavefront(&band) {
+/// (module doc), but for the default's second try (`sweeps`).
+fn kept_band(band: Vec<Member>, relaxed: bool, sweeps: bool) -> Vec<Member> {
+    let worth = worth_a_wavefront(&band) || (sweeps && band.len() >= 2);
+    if relaxed && !worth {
         return Vec::new();
     }
     band
