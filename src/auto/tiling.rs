@@ -484,14 +484,7 @@ pub(crate) fn tile_and_mark(
         // unrolls and jams (docs/codegen.md, "Compilers").
         let vector = parallel && site.innermost && site.coincident[last] && !inner_untiled;
         if vector {
-            step(
-                Directive::Vectorize {
-                    beta: Vec::new(),
-                    depth: innermost_depth,
-                    reduction: None,
-                },
-                false,
-            );
+            step(vector_at(innermost_depth), false);
         }
         // Pluto-style unroll-and-jam of the point loop around the
         // innermost one, by `JAM_FACTOR`, into it, in two cases:
@@ -552,23 +545,9 @@ pub(crate) fn tile_and_mark(
             } else {
                 innermost_depth
             };
+            own_steps.extend(own_loops(&site.statements, at, true));
             for &s in &site.statements {
-                own_steps.push((
-                    s,
-                    Directive::Split {
-                        beta: Vec::new(),
-                        depth: at,
-                    },
-                    true,
-                ));
-            }
-            for &s in &site.statements {
-                let vectorize = Directive::Vectorize {
-                    beta: Vec::new(),
-                    depth: innermost_depth,
-                    reduction: None,
-                };
-                own_steps.push((s, vectorize, false));
+                own_steps.push((s, vector_at(innermost_depth), false));
                 let own = locality::member_reuse(scop, &rows, &[s], p - 1, k);
                 let reduction = |m: usize| own.get(m).is_some_and(|r| r.reduction);
                 let around = k.checked_sub(2).map(|position| order[position]);
@@ -591,23 +570,9 @@ pub(crate) fn tile_and_mark(
         // skewed loop, gcc vectorises none of them (jacobi-1d's wavefront
         // ran 0.18× of gcc on one thread).
         if sweeps && !vector {
+            own_steps.extend(own_loops(&site.statements, innermost_depth, false));
             for &s in &site.statements {
-                own_steps.push((
-                    s,
-                    Directive::Split {
-                        beta: Vec::new(),
-                        depth: innermost_depth,
-                    },
-                    false,
-                ));
-            }
-            for &s in &site.statements {
-                let vectorize = Directive::Vectorize {
-                    beta: Vec::new(),
-                    depth: innermost_depth,
-                    reduction: None,
-                };
-                own_steps.push((s, vectorize, false));
+                own_steps.push((s, vector_at(innermost_depth), false));
             }
         }
         if strips {
@@ -792,6 +757,31 @@ pub(crate) struct Tiled {
     /// schedule of that step: the caller's check of the whole schedule
     /// need not prove them again where they still hold.
     pub proven_jams: Vec<ProvenJam>,
+}
+
+/// Each of `statements` in a loop of its own at `depth`: a split after
+/// each (the last has nothing after it and gets no step), required or
+/// offered.
+fn own_loops(statements: &[usize], depth: usize, required: bool) -> Vec<(usize, Directive, bool)> {
+    statements
+        .iter()
+        .map(|&s| {
+            let split = Directive::Split {
+                beta: Vec::new(),
+                depth,
+            };
+            (s, split, required)
+        })
+        .collect()
+}
+
+/// Mark the loop at `depth` vector (an offer, with its own check).
+fn vector_at(depth: usize) -> Directive {
+    Directive::Vectorize {
+        beta: Vec::new(),
+        depth,
+        reduction: None,
+    }
 }
 
 /// Swap the loops at depths `d` and `d + 1`.
