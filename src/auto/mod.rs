@@ -225,9 +225,15 @@ pub(crate) fn schedule_below(
     // 1.0× → 2.4× of gcc on one thread, docs/performance.md, "Stencils
     // tiled in time").
     let sequential = |b: &BandChoice| {
+        let statements: Vec<usize> = b
+            .members
+            .first()
+            .map(|rows| rows.iter().map(|(s, _)| *s).collect())
+            .unwrap_or_default();
         !b.wavefront
             && !b.coincident.contains(&true)
-            && b.members.first().is_some_and(|rows| rows.len() >= 2)
+            && statements.len() >= 2
+            && scheduler::sweeps_within_pressure(scop, algorithm, &statements)
     };
     if wavefront != Wavefront::Never && options.parallel && tiled.choices.iter().any(sequential) {
         if let Ok(pluto) = tiled_with(Wavefront::Sweeps) {

@@ -129,6 +129,23 @@ impl From<PolyError> for ScheduleFailure {
 /// ([`Wavefront::Sweeps`]).
 const SWEEPS_PRESSURE: usize = 4;
 
+/// Whether the default's second try ([`Wavefront::Sweeps`]) may give a
+/// band over `statements` a wavefront: their register pressure is within
+/// [`SWEEPS_PRESSURE`] times `algorithm`'s limit. Above it the second try
+/// leaves such a band sequential, as the first did, and is not worth its
+/// search (adi's fourteen statements: 40% of its `auto(pluto)` time).
+pub(crate) fn sweeps_within_pressure(
+    scop: &Scop,
+    algorithm: Algorithm,
+    statements: &[usize],
+) -> bool {
+    let limit = match algorithm {
+        Algorithm::Spatial(options) => options.hlim,
+        _ => SpatialOptions::default().hlim,
+    };
+    register_pressure(scop, statements) <= SWEEPS_PRESSURE * limit
+}
+
 /// The schedule tree of `scop` under `deps`. With `outer_coincidence`
 /// (isl's choice, [`Wavefront::Never`]), a Pluto band must start with a
 /// coincident member, and a level where none exists gets a Feautrier row;

@@ -64,6 +64,7 @@ mod relations;
 mod simplex;
 mod simplify;
 mod space;
+mod substituted;
 mod union;
 mod work;
 mod wrap;
@@ -84,6 +85,7 @@ pub use simplex::{
     rational_lexmin_of_reduced, reduced_nonneg_rows, Ratio, STEP_LIMIT,
 };
 pub use space::{Space, Tuple};
+pub use substituted::Substituted;
 pub use union::{Map, Set};
 pub use work::with_work_limit;
 mod parse;

@@ -4,8 +4,8 @@
 
 use std::collections::HashMap;
 
-use super::omega::integer_sample;
-use super::{gcd_of, BasicSet, Constraint, ConstraintKind, PolyError};
+use super::constraint::embed;
+use super::{gcd_of, BasicSet, Constraint, ConstraintKind, PolyError, Substituted};
 
 /// `e >= 1`, i.e. the row `e - 1 >= 0`: the complement of `-e >= 0`.
 fn strictly_positive(c: &Constraint) -> Result<Constraint, PolyError> {
@@ -24,22 +24,23 @@ impl BasicSet {
     /// test. An empty set is returned unchanged.
     pub fn detect_equalities(&self) -> Result<BasicSet, PolyError> {
         let n = self.n_cols();
-        let Some(first) = integer_sample(n, &self.constraints)? else {
+        // Every probe is the set and one row more: its unit equalities are
+        // substituted once (exact).
+        let base = Substituted::new(n, &self.constraints)?;
+        let Some(first) = base.sample_with(&[])? else {
             return Ok(self.clone());
         };
         let mut points = vec![first];
         let mut rows = self.constraints.clone();
-        for k in 0..rows.len() {
-            if rows[k].kind != ConstraintKind::Ineq
-                || points.iter().any(|p| rows[k].is_positive_at(p))
-            {
+        for row in &mut rows {
+            if row.kind != ConstraintKind::Ineq || points.iter().any(|p| row.is_positive_at(p)) {
                 continue;
             }
-            let mut probe = rows.clone();
-            probe.push(strictly_positive(&rows[k])?);
-            match integer_sample(n, &probe)? {
+            // The rows found to be equalities so far have the same integer
+            // points as inequalities: the base still stands for `rows`.
+            match base.sample_with(&[strictly_positive(row)?])? {
                 Some(p) => points.push(p),
-                None => rows[k].kind = ConstraintKind::Eq,
+                None => row.kind = ConstraintKind::Eq,
             }
         }
         Ok(self.with_rows(rows))
@@ -76,25 +77,36 @@ impl BasicSet {
             let mut flags = implied.into_iter();
             kept.retain(|_| !flags.next().unwrap_or(false));
         }
+        // Every probe holds the context: its unit equalities are
+        // substituted once (exact), over the columns of `self` (its locals
+        // included) followed by the context's locals.
+        let n = self.n_cols() + context.map_or(0, |c| c.n_local);
+        let context_rows = match context {
+            Some(ctx) => {
+                let (nd, mine) = (self.space.n_dim_total(), self.n_local);
+                let map: Vec<usize> = (0..ctx.n_cols())
+                    .map(|k| if k < nd { k } else { k + mine })
+                    .collect();
+                embed(&ctx.constraints, &map, n)
+            }
+            None => Vec::new(),
+        };
+        let base = Substituted::new(n, &context_rows)?;
         let mut k = 0;
         while k < kept.len() {
-            let others: Vec<Constraint> = kept
+            let mut rows: Vec<Constraint> = kept
                 .iter()
                 .enumerate()
                 .filter(|(j, _)| *j != k)
                 .map(|(_, c)| c.clone())
                 .collect();
             let c = &kept[k];
-            let negations = c.complement()?;
             let mut implied = true;
-            for neg in negations {
-                let mut rows = others.clone();
+            for neg in c.complement()? {
                 rows.push(neg);
-                let mut probe = self.with_rows(rows);
-                if let Some(ctx) = context {
-                    probe = probe.intersect(ctx)?;
-                }
-                if !probe.is_empty()? {
+                let empty = base.sample_with(&rows)?.is_none();
+                rows.pop();
+                if !empty {
                     implied = false;
                     break;
                 }

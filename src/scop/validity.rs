@@ -3,7 +3,10 @@
 //! dependence (may it run in parallel)?
 //!
 //! Both questions are exact integer emptiness tests (Omega, `poly`), one per
-//! dependence disjunct, pair of schedule pieces and comparison level. For a
+//! dependence disjunct, pair of schedule pieces and comparison level; the
+//! pair's rows have their unit equalities (most dates) substituted once
+//! ([`Substituted`]), and each level's equal dates join them as the levels
+//! are walked. For a
 //! dependence `s → t` with dates `θ(s)` and `θ(t)` (the shorter padded with
 //! zeros to a common length `L`), the *violations* are
 //!
@@ -26,7 +29,7 @@ use std::fmt::Write;
 use super::kept_order::KeptLoops;
 use super::schedule::{alpha_date, beta_date, constant_date};
 use super::{Dependence, Schedule, Scop};
-use crate::poly::{BasicMap, BasicSet, Constraint, PolyError, Space};
+use crate::poly::{BasicMap, Constraint, PolyError, Substituted};
 
 /// A dependence whose target is not scheduled after its source, or that a
 /// loop carries: one concrete pair of instances.
@@ -45,6 +48,16 @@ pub struct Violation {
 }
 
 impl Violation {
+    /// How many leading dates the two instances share (the shorter date
+    /// padded with zeros).
+    fn equal_dates(&self) -> usize {
+        let len = self.source_date.len().max(self.target_date.len());
+        let at = |d: &[i64], k: usize| d.get(k).copied().unwrap_or(0);
+        (0..len)
+            .position(|k| at(&self.source_date, k) != at(&self.target_date, k))
+            .unwrap_or(len)
+    }
+
     /// `N = 4: S0(i=1, j=0) must run before S0(i=0, j=1)`.
     pub fn describe(&self, scop: &Scop, deps: &[Dependence]) -> String {
         let mut out = String::new();
@@ -145,7 +158,11 @@ fn violation_among(
             let len = pair.n_src_dates.max(pair.n_tgt_dates);
             // θ(t) <=lex θ(s): first difference at k with θ(t)_k < θ(s)_k, or none.
             // E_k: the pairs with equal dates before k. V_k = E_k ∩ {θ(s)_k > θ(t)_k}.
-            for k in from.min(len)..=len {
+            // `equal` is E_k, its equalities substituted as they are added.
+            let first = from.min(len);
+            let mut equal = pair.rows.with_rows(&pair.equal_dates(0..first))?;
+            let mut deepest = 0;
+            for k in first..=len {
                 if k < len {
                     if let (Some(s), Some(t)) = (pair.src_constant(k), pair.tgt_constant(k)) {
                         // Both dates constant (a β): decided without a test.
@@ -160,18 +177,27 @@ fn violation_among(
                         }
                     }
                 }
-                let mut rows = pair.equal_dates(0..k);
-                if k < len {
-                    // θ(s)_k - θ(t)_k - 1 >= 0.
-                    rows.push(pair.date_difference(k, 1, -1));
-                }
-                if let Some(v) = pair.witness(index, &rows)? {
+                // θ(s)_k - θ(t)_k - 1 >= 0 (past the last date, none: E_len).
+                let later: Vec<Constraint> = (k < len)
+                    .then(|| pair.date_difference(k, 1, -1))
+                    .into_iter()
+                    .collect();
+                if let Some(v) = pair.witness(index, &equal, &later)? {
                     return Ok(Some(v));
                 }
-                // No pair has equal dates up to k: none violates at a later
-                // level. (One more test; it saves every later level's.)
-                if k < len && pair.witness(index, &pair.equal_dates(0..k + 1))?.is_none() {
+                if k == len {
                     break;
+                }
+                // No pair has equal dates up to k: none violates at a later
+                // level. (One more test; it saves every later level's.) A
+                // pair found by an earlier such test may already show that
+                // some pair has (`deepest`: dates equal before that level).
+                equal = equal.with_rows(&pair.equal_dates(k..k + 1))?;
+                if deepest <= k {
+                    match pair.witness(index, &equal, &[])? {
+                        None => break,
+                        Some(v) => deepest = v.equal_dates(),
+                    }
                 }
             }
         }
@@ -218,15 +244,15 @@ pub fn carried_closer_than(
             if pair.n_src_dates <= alpha || pair.n_tgt_dates <= alpha {
                 continue;
             }
+            let outer = pair.rows.with_rows(&pair.equal_dates(0..alpha))?;
             for sign in [1, -1] {
-                let mut rows = pair.equal_dates(0..alpha);
                 // sign (θ(t)_α - θ(s)_α) - 1 >= 0.
-                rows.push(pair.date_difference(alpha, -sign, -1));
+                let mut rows = vec![pair.date_difference(alpha, -sign, -1)];
                 if let (1, Some(n)) = (sign, distance) {
                     // θ(t)_α - θ(s)_α <= n - 1.
                     rows.push(pair.date_difference(alpha, 1, i64::from(n) - 1));
                 }
-                if let Some(v) = pair.witness(index, &rows)? {
+                if let Some(v) = pair.witness(index, &outer, &rows)? {
                     return Ok(Some(v));
                 }
             }
@@ -259,7 +285,7 @@ pub fn backward_in_band(
     let before = alpha_date(lo);
     for (index, dep) in deps.iter().enumerate() {
         for pair in pairs(scop, schedule, dep, Some(beta_prefix), &|_, _| true)? {
-            let outer = pair.equal_dates(0..before);
+            let outer = pair.rows.with_rows(&pair.equal_dates(0..before))?;
             for depth in lo..=hi {
                 let alpha = alpha_date(depth);
                 if pair.n_src_dates <= alpha || pair.n_tgt_dates <= alpha {
@@ -267,10 +293,9 @@ pub fn backward_in_band(
                         op: "backward_in_band",
                     });
                 }
-                let mut rows = outer.clone();
                 // θ(s)_α - θ(t)_α - 1 >= 0.
-                rows.push(pair.date_difference(alpha, 1, -1));
-                if let Some(v) = pair.witness(index, &rows)? {
+                let rows = [pair.date_difference(alpha, 1, -1)];
+                if let Some(v) = pair.witness(index, &outer, &rows)? {
                     return Ok(Some(v));
                 }
             }
@@ -328,7 +353,9 @@ struct Pair {
     n_src_dates: usize,
     n_tgt_dates: usize,
     n_cols: usize,
-    rows: Vec<Constraint>,
+    /// The rows, with the columns that unit equalities fix (most dates)
+    /// substituted once for every question asked of the pair.
+    rows: Substituted,
     /// Each date of the source piece that is a constant, and of the target's.
     src_constants: Vec<Option<i64>>,
     tgt_constants: Vec<Option<i64>>,
@@ -388,7 +415,7 @@ impl Pair {
             n_src_dates: ls,
             n_tgt_dates: lt,
             n_cols,
-            rows,
+            rows: Substituted::new(n_cols, &rows)?,
             src_constants: (0..ls).map(|k| constant_date(ps, k)).collect(),
             tgt_constants: (0..lt).map(|k| constant_date(pt, k)).collect(),
         })
@@ -441,24 +468,15 @@ impl Pair {
             .collect()
     }
 
-    /// A point of this pair's rows plus `extra`, as a [`Violation`].
+    /// A point of `base` (this pair's rows and some more) plus `extra`,
+    /// as a [`Violation`].
     fn witness(
         &self,
         dependence: usize,
+        base: &Substituted,
         extra: &[Constraint],
     ) -> Result<Option<Violation>, PolyError> {
-        let dims = self.n_param + self.n_src + self.n_tgt + self.n_src_dates + self.n_tgt_dates;
-        // The set is only sampled, never printed: unnamed columns (an
-        // empty `String` does not allocate).
-        let names = vec![String::new(); dims];
-        let mut rows = self.rows.clone();
-        rows.extend(extra.iter().cloned());
-        let set = BasicSet::from_parts(
-            Space::set(Vec::new(), None, names),
-            self.n_cols - dims,
-            rows,
-        );
-        let Some(p) = set.sample()? else {
+        let Some(p) = base.sample_with(extra)? else {
             return Ok(None);
         };
         let mut at = 0;
