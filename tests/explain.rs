@@ -434,3 +434,59 @@ fn directives_on_sibling_loops_are_explained_as_one() {
         assert_eq!(outcome, Outcome::Replayed(length), "{name}:\n{explained}");
     }
 }
+
+/// Found by the random tester: an `iss` (or `peel`) written on a tile
+/// loop's date after the tiling, which no inequality of the iterators
+/// gives. The explanation tiles first and splits last, on the same date;
+/// and where the schedule without the split is not expressed, the gap
+/// says so rather than blaming the split.
+#[test]
+fn splits_on_tile_loops_are_explained_after_the_tiles() {
+    let dir = common::scratch("explain-split-tile-dates");
+    let cases = [
+        (
+            "split-time-tiles",
+            "tests/kernels/heat-3d.c",
+            "auto(pluto, fuse = max);\niss([0], c1 >= _PB_TSTEPS / 2);\n",
+            "iss([0], {2 | | -1 | 0});",
+        ),
+        (
+            "split-wavefront-tiles",
+            "tests/kernels/jacobi-1d-mod.c",
+            "auto(pluto, [0], wavefront = true);\niss([0, 0], {1, 1 | | 1, 0 | -1});\n",
+            "iss([0, 0], {1, 1 | | 1 | -1});",
+        ),
+        (
+            "split-strips",
+            "tests/kernels/bicg.c",
+            "stripmine([1], 1, 2);\niss([1], {-1 | | 0, 0 | -1});\n",
+            "iss([1], {-1 | | | -1});",
+        ),
+    ];
+    for (name, kernel, recipe, says) in cases {
+        let (outcome, explained) = explained_recipe(&dir, name, kernel, recipe);
+        assert!(
+            matches!(outcome, Outcome::Replayed(_)),
+            "{name}: {outcome:?}\n{explained}"
+        );
+        assert!(explained.contains(says), "{name}:\n{explained}");
+        let last = explained.lines().rev().find(|l| l.contains(");"));
+        assert!(
+            last.is_some_and(|l| l.starts_with("iss(")),
+            "{name}:\n{explained}"
+        );
+    }
+    // mvt: the split is found, the tile before it is not expressed.
+    let (outcome, _) = explained_recipe(
+        &dir,
+        "split-of-an-unexpressed-tile",
+        "tests/kernels/mvt.c",
+        "tile([1, 0], 2, 2, 4);\nshift([1], 2, [1], -3);\ngrain([1, 0, 0, 0], 3, 4);\n\
+         peel([1, 0], {0 | -1});\nreorder([1], [1, 0]);\n",
+    );
+    assert!(
+        matches!(&outcome, Outcome::Gap(g)
+            if g.starts_with("S1: a loop date is neither an affine form of its iterators nor a strip of one.")),
+        "{outcome:?}"
+    );
+}

@@ -695,45 +695,40 @@ fn implied(sys: &System, rows: &[Row], row: &Row, budget: &mut Budget) -> bool {
     matches!(solve(test, budget), Ok(None))
 }
 
-/// How many splinters the inexact elimination of a variable may try: per
-/// lower bound `a·x + L >= 0`, the values `0..=(a·b_max - a - b_max) /
-/// b_max` (`b_max` the largest upper coefficient), as below. Saturating:
-/// only a ranking.
-fn splinter_count(lowers: &[i64], uppers: &[i64]) -> u128 {
-    let b_max = i128::from(uppers.iter().copied().max().unwrap_or(1));
-    lowers
-        .iter()
-        .map(|&a| {
-            let a = i128::from(a);
-            let top = (a * b_max - a - b_max).div_euclid(b_max);
-            u128::try_from(top + 1).unwrap_or(0)
-        })
-        .fold(0u128, u128::saturating_add)
+/// How many splinters the inexact elimination of a variable may try for
+/// one lower bound `a·x + L >= 0`: the values `0..=(a·b_max - a - b_max) /
+/// b_max` (`b_max` the largest upper coefficient, 1 when there is none),
+/// as below. Saturating: only a ranking.
+fn splinters_of(a: i128, b_max: i128) -> u128 {
+    let top = (a * b_max - a - b_max).div_euclid(b_max);
+    u128::try_from(top + 1).unwrap_or(0)
 }
 
 /// The variable to eliminate next: exact eliminations first, then fewest
 /// splinters, then fewest new rows. `(exact, variable, (splinters, rows))`;
-/// `None` when no variable has a lower bound.
+/// `None` when no variable has a lower bound. It runs at every step: the
+/// bounds are counted in place, nothing is allocated.
 fn choose_variable(sys: &System) -> Option<(bool, usize, (u128, usize))> {
-    let n = sys.n;
     let mut choice: Option<(bool, usize, (u128, usize))> = None;
-    for j in 0..n {
-        let lowers: Vec<i64> = sys
-            .ineqs
-            .iter()
-            .map(|r| r.coeffs[j])
-            .filter(|&a| a > 0)
-            .collect();
-        let uppers: Vec<i64> = sys
-            .ineqs
-            .iter()
-            .map(|r| -r.coeffs[j])
-            .filter(|&a| a > 0)
-            .collect();
-        if lowers.is_empty() {
+    for j in 0..sys.n {
+        let (mut lowers, mut uppers) = (0usize, 0usize);
+        let (mut unit_lowers, mut unit_uppers) = (true, true);
+        let mut b_max: i128 = 1;
+        for r in &sys.ineqs {
+            let a = i128::from(r.coeffs[j]);
+            if a > 0 {
+                lowers += 1;
+                unit_lowers &= a == 1;
+            } else if a < 0 {
+                uppers += 1;
+                unit_uppers &= a == -1;
+                b_max = b_max.max(-a);
+            }
+        }
+        if lowers == 0 {
             continue;
         }
-        let exact = lowers.iter().all(|&a| a == 1) || uppers.iter().all(|&b| b == 1);
+        let exact = unit_lowers || unit_uppers;
         // An inexact elimination may try every splinter, and splinters nest
         // across variables: fewest splinters first (a tile index with
         // coefficient 32 has 31 per lower bound, `2·t` one), then fewest
@@ -741,9 +736,14 @@ fn choose_variable(sys: &System) -> Option<(bool, usize, (u128, usize))> {
         let splinters = if exact {
             0
         } else {
-            splinter_count(&lowers, &uppers)
+            sys.ineqs
+                .iter()
+                .map(|r| i128::from(r.coeffs[j]))
+                .filter(|&a| a > 0)
+                .map(|a| splinters_of(a, b_max))
+                .fold(0u128, u128::saturating_add)
         };
-        let cost = (splinters, lowers.len() * uppers.len());
+        let cost = (splinters, lowers * uppers);
         let better = match choice {
             None => true,
             Some((e, _, c)) => (exact && !e) || (exact == e && cost < c),

@@ -26,7 +26,7 @@ impl BasicSet {
         let n = self.n_cols();
         // Every probe is the set and one row more: its unit equalities are
         // substituted once (exact).
-        let base = Substituted::new(n, &self.constraints)?;
+        let base = Substituted::new(n, self.constraints.clone())?;
         let Some(first) = base.sample_with(&[])? else {
             return Ok(self.clone());
         };
@@ -91,7 +91,7 @@ impl BasicSet {
             }
             None => Vec::new(),
         };
-        let base = Substituted::new(n, &context_rows)?;
+        let base = Substituted::new(n, context_rows)?;
         let mut k = 0;
         while k < kept.len() {
             let mut rows: Vec<Constraint> = kept

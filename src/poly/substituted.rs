@@ -46,11 +46,9 @@ impl Substituted {
     /// Substitute every equality of `rows` (over `n` columns) that has a
     /// unit coefficient, one after the other. Exact; linear in the rows for
     /// each equality substituted.
-    pub fn new(n: usize, rows: &[Constraint]) -> Result<Substituted, PolyError> {
-        let (mut eqs, mut ineqs): (Vec<Constraint>, Vec<Constraint>) = rows
-            .iter()
-            .cloned()
-            .partition(|r| r.kind == ConstraintKind::Eq);
+    pub fn new(n: usize, rows: Vec<Constraint>) -> Result<Substituted, PolyError> {
+        let (mut eqs, mut ineqs): (Vec<Constraint>, Vec<Constraint>) =
+            rows.into_iter().partition(|r| r.kind == ConstraintKind::Eq);
         for r in eqs.iter_mut().chain(ineqs.iter_mut()) {
             r.pad_to(n);
         }
@@ -96,19 +94,26 @@ impl Substituted {
             }
         }
         let kept: Vec<usize> = (0..n).filter(|&j| defined[j].is_none()).collect();
-        let compact = |coeffs: &[i64]| kept.iter().map(|&j| coeffs[j]).collect::<Vec<i64>>();
+        // Onto the columns left, in place (they come in order, so each
+        // moves down or stays).
+        let compact = |coeffs: &mut Vec<i64>| {
+            for (w, &j) in kept.iter().enumerate() {
+                coeffs[w] = coeffs[j];
+            }
+            coeffs.truncate(kept.len());
+        };
         let mut columns = Vec::with_capacity(n);
         let mut next = 0;
-        for d in &defined {
+        for d in defined {
             columns.push(match d {
                 None => {
                     next += 1;
                     Column::Kept(next - 1)
                 }
-                Some((coeffs, constant)) => Column::Defined {
-                    coeffs: compact(coeffs),
-                    constant: *constant,
-                },
+                Some((mut coeffs, constant)) => {
+                    compact(&mut coeffs);
+                    Column::Defined { coeffs, constant }
+                }
             });
         }
         let mut out = Substituted {
@@ -117,12 +122,8 @@ impl Substituted {
             rows: Vec::with_capacity(eqs.len() + ineqs.len()),
             empty: false,
         };
-        for r in eqs.into_iter().chain(ineqs) {
-            let row = Constraint {
-                kind: r.kind,
-                coeffs: compact(&r.coeffs),
-                constant: r.constant,
-            };
+        for mut row in eqs.into_iter().chain(ineqs) {
+            compact(&mut row.coeffs);
             out.push_row(row);
         }
         Ok(out)
@@ -153,7 +154,7 @@ impl Substituted {
         for r in extra {
             rows.push(self.rewrite(r)?);
         }
-        let inner = Substituted::new(self.n_kept, &rows)?;
+        let inner = Substituted::new(self.n_kept, rows)?;
         let columns = self
             .columns
             .iter()
@@ -330,7 +331,7 @@ mod tests {
                     Constraint::ineq(coeffs, c)
                 });
             }
-            let base = Substituted::new(n, &rows).unwrap();
+            let base = Substituted::new(n, rows.clone()).unwrap();
             let extra: Vec<Constraint> = (0..rng.next(3))
                 .map(|_| {
                     let coeffs: Vec<i64> = (0..n).map(|_| rng.next(5) - 2).collect();
@@ -360,7 +361,7 @@ mod tests {
             Constraint::ineq(vec![0, 0, 1], 0),
             Constraint::ineq(vec![0, 0, -1], 5),
         ];
-        let s = Substituted::new(3, &rows).unwrap();
+        let s = Substituted::new(3, rows.to_vec()).unwrap();
         assert_eq!(s.n_kept(), 1);
         // x1 >= 6: x2 >= 4.
         let p = s
@@ -377,7 +378,7 @@ mod tests {
         // A contradiction among the equalities: empty whatever is asked.
         let bad = Substituted::new(
             2,
-            &[
+            vec![
                 Constraint::eq(vec![1, 0], -1),
                 Constraint::eq(vec![1, 0], -2),
             ],

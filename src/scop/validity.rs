@@ -415,7 +415,7 @@ impl Pair {
             n_src_dates: ls,
             n_tgt_dates: lt,
             n_cols,
-            rows: Substituted::new(n_cols, &rows)?,
+            rows: Substituted::new(n_cols, rows)?,
             src_constants: (0..ls).map(|k| constant_date(ps, k)).collect(),
             tgt_constants: (0..lt).map(|k| constant_date(pt, k)).collect(),
         })

@@ -6,14 +6,18 @@
 //! loop, is explained as the schedule without the split (each statement
 //! its piece on the inequality's negative side, without the rows that
 //! cut its domain), then one `iss` of that loop written on the iterators,
-//! then the `reorder` that puts the parts where the target has them. The
-//! caller replays and checks it.
+//! then the `reorder` that puts the parts where the target has them.
+//! Where no inequality of the iterators separates two pieces (an `iss`
+//! on a tile loop's date, which has no form in the iterators), a row of
+//! one piece over the α dates that the other breaks on every point
+//! ([`date_cut`]) is the `iss`, written on the dates. The caller replays
+//! and checks it.
 //!
 //! Must not know: the phases, recipe syntax.
 
 use super::domains::{domain, domain_rows, equal, oriented, separating, side, trimmed};
 use crate::apply::{Directive, SplitForm};
-use crate::poly::{BasicMap, PolyError};
+use crate::poly::{BasicMap, ConstraintKind, PolyError};
 use crate::scop::schedule::StatementSchedule;
 use crate::scop::{Schedule, Scop};
 
@@ -46,25 +50,31 @@ pub(super) fn split_last(scop: &Scop, target: &Schedule) -> Result<Option<SplitL
             return Ok(None);
         };
         let domains = [a, b];
-        let Some(row) = separating(&domains, &[0, 1])? else {
-            return Ok(None);
+        let (base, form, mut cutting) = match separating(&domains, &[0, 1])? {
+            Some(row) => {
+                let row = oriented(st, &domains, &[0, 1], row)?;
+                // The part on the negative side keeps its β under `iss`.
+                let base = usize::from(side(&domains[0], &row)? != Some(false));
+                let form = SplitForm {
+                    alphas: Vec::new(),
+                    iters: trimmed(&row.coeffs[np..]),
+                    params: trimmed(&row.coeffs[..np]),
+                    constant: row.constant,
+                };
+                (base, form, Vec::new())
+            }
+            None => match date_cut(scop, s, st)? {
+                Some(cut) => cut,
+                None => return Ok(None),
+            },
         };
-        let row = oriented(st, &domains, &[0, 1], row)?;
-        // The part on the negative side keeps its β under `iss`.
-        let base = usize::from(side(&domains[0], &row)? != Some(false));
         let Some(rows) = domain_rows(scop, s, st, base)? else {
             return Ok(None);
         };
-        let cutting: Vec<usize> = rows.iter().map(|(k, _)| *k).collect();
+        cutting.extend(rows.iter().map(|(k, _)| *k));
         unsplit.statements[s] = StatementSchedule {
             pieces: vec![without_rows(&st.pieces[base], &cutting)],
             marks: st.marks.clone(),
-        };
-        let form = SplitForm {
-            alphas: Vec::new(),
-            iters: trimmed(&row.coeffs[np..]),
-            params: trimmed(&row.coeffs[..np]),
-            constant: row.constant,
         };
         let this = (first[..level].to_vec(), form);
         match &split {
@@ -90,6 +100,73 @@ pub(super) fn split_last(scop: &Scop, target: &Schedule) -> Result<Option<SplitL
             form,
         },
     }))
+}
+
+/// The split of statement `s`'s two pieces in `st` by a row on its loop
+/// dates, as an `iss` after a tiling writes it (`iss([0], c1 >= N / 2)`
+/// on a tile loop: the dates have no form in the iterators, so no row of
+/// the domains separates the pieces): a row of one piece, over the
+/// parameters, iterators and α dates, that the other piece wholly
+/// breaks. `(base, form, rows)`: the piece that keeps its β (the other
+/// is the part the target puts last), the `iss` form (the part where it
+/// holds goes last), and the base's rows that break the form (its side
+/// of the cut). `None` where no such row is found. Exact: each side is an
+/// emptiness test.
+fn date_cut(
+    scop: &Scop,
+    s: usize,
+    st: &StatementSchedule,
+) -> Result<Option<(usize, SplitForm, Vec<usize>)>, PolyError> {
+    let (np, n) = (scop.params.len(), scop.statements[s].iterators.len());
+    let (Some(first), Some(second)) = (st.beta(0), st.beta(1)) else {
+        return Ok(None);
+    };
+    // The part the target puts last holds the form.
+    let last = usize::from(second > first);
+    for q in 0..2 {
+        let other = &st.pieces[1 - q];
+        let n_out = other.space().n_out();
+        for c in st.pieces[q].constraints() {
+            let dates = &c.coeffs[np + n..np + n + n_out];
+            let on_alphas = dates.iter().enumerate().any(|(t, &v)| t % 2 == 1 && v != 0);
+            let on_betas = dates.iter().enumerate().any(|(t, &v)| t % 2 == 0 && v != 0);
+            let on_locals = c.coeffs[np + n + n_out..].iter().any(|&v| v != 0);
+            if c.kind != ConstraintKind::Ineq || !on_alphas || on_betas || on_locals {
+                continue;
+            }
+            let mut probe = other.clone();
+            probe.add(c.clone());
+            if !probe.is_empty()? {
+                continue;
+            }
+            // `c` holds on piece `q` and on no point of the other.
+            let row = if q == last { c.clone() } else { c.negation()? };
+            let alphas: Vec<i64> = row.coeffs[np + n..np + n + n_out]
+                .iter()
+                .skip(1)
+                .step_by(2)
+                .copied()
+                .collect();
+            let form = SplitForm {
+                alphas: trimmed(&alphas),
+                iters: trimmed(&row.coeffs[np..np + n]),
+                params: trimmed(&row.coeffs[..np]),
+                constant: row.constant,
+            };
+            let base = 1 - last;
+            // The base's own side of the cut: its rows opposite to `row`.
+            let opposite = row.opposite()?;
+            let rows = st.pieces[base]
+                .constraints()
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.coeffs == opposite.coeffs)
+                .map(|(k, _)| k)
+                .collect();
+            return Ok(Some((base, form, rows)));
+        }
+    }
+    Ok(None)
 }
 
 /// `piece` without the rows `gone` (indices). Exact, cheap.

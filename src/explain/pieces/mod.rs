@@ -46,15 +46,18 @@ pub(super) fn explain(
         Some(Ok(cut)) => explained_cut_first(scop, deps, target, cut).ok().flatten(),
         _ => None,
     };
-    // A complete explanation first; the split last is always complete.
+    // A complete explanation first, then the cut first's partial one,
+    // then the split last's (its cut found, the schedule without it
+    // explained up to a gap of its own).
     match first {
         Some(e) if e.gap.is_none() => return Ok(e),
         _ => {}
     }
-    if let Ok(Some(e)) = explained_split_last(scop, deps, target) {
-        return Ok(e);
+    let last = explained_split_last(scop, deps, target).ok().flatten();
+    if let Some(e) = last.as_ref().filter(|e| e.gap.is_none()) {
+        return Ok(e.clone());
     }
-    if let Some(e) = first {
+    if let Some(e) = first.or(last) {
         return Ok(e);
     }
     let split = target
@@ -111,7 +114,8 @@ fn explained_cut_first(
 
 /// [`super::explain`] of a target with pieces as its schedule without the
 /// split, then one `iss` ([`last::split_last`]); `None` where that is not
-/// the target.
+/// the target. Where the schedule without the split is itself explained
+/// only up to a gap, that prefix and its gap.
 fn explained_split_last(
     scop: &Scop,
     deps: &[Dependence],
@@ -121,8 +125,12 @@ fn explained_split_last(
         return Ok(None);
     };
     let mut recovery = Recovery::from(scop, deps, Schedule::original(scop));
-    if !matches!(recover(&mut recovery, &last.unsplit), Ok(None)) {
-        return Ok(None);
+    match recover(&mut recovery, &last.unsplit) {
+        Ok(None) => {}
+        Ok(Some(gap)) => {
+            return replayed_on_pieces(scop, deps, target, &recovery.found, Some(gap));
+        }
+        Err(_) => return Ok(None),
     }
     let Ok(split) = apply::rewrite(scop, deps, &recovery.current, &last.iss) else {
         return Ok(None);
