@@ -65,6 +65,8 @@ mod simplex;
 mod simplify;
 mod space;
 mod substituted;
+#[cfg(test)]
+mod test_rng;
 mod union;
 mod work;
 mod wrap;

@@ -610,6 +610,7 @@ impl Tableau {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::poly::test_rng::Lcg;
 
     fn ineq(coeffs: &[i64], constant: i64) -> Constraint {
         Constraint::ineq(coeffs.to_vec(), constant)
@@ -681,18 +682,6 @@ mod tests {
         // x0 = 2 x1 + 1, x1 >= 2: (5, 2).
         let rows = [Constraint::eq(vec![1, -2], -1), ineq(&[0, 1], -2)];
         assert_eq!(integer_lexmin_nonneg(2, &rows).unwrap(), Some(vec![5, 2]));
-    }
-
-    /// A small deterministic generator (no dependency for tests).
-    struct Lcg(u64);
-    impl Lcg {
-        fn next(&mut self, m: i64) -> i64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((self.0 >> 33) % (m as u64)) as i64
-        }
     }
 
     #[test]

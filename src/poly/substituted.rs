@@ -267,6 +267,7 @@ fn add_scaled(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::poly::test_rng::Lcg;
 
     /// Every integer point of `rows` with coordinates in `-r..=r`.
     fn points(n: usize, rows: &[Constraint], r: i64) -> Vec<Vec<i64>> {
@@ -293,18 +294,6 @@ mod tests {
         match c.kind {
             ConstraintKind::Eq => v == 0,
             ConstraintKind::Ineq => v >= 0,
-        }
-    }
-
-    /// A small deterministic generator (no dependency for tests).
-    struct Lcg(u64);
-    impl Lcg {
-        fn next(&mut self, m: i64) -> i64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((self.0 >> 33) % (m as u64)) as i64
         }
     }
 
