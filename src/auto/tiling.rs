@@ -58,7 +58,7 @@ use super::locality;
 use super::tree::Tree;
 use super::{AutoOptions, TileSize, Wavefront};
 use crate::apply::jam_proof::ProvenJam;
-use crate::apply::legality::first_illegality_inside;
+use crate::apply::legality::first_illegality_since;
 use crate::apply::{
     proven_jams as proven_jams_of, rewrite, ApplyError, Directive, ParallelOptions,
 };
@@ -687,13 +687,18 @@ pub(crate) fn tile_and_mark(
             // exact check proves it; a check that gives up proves nothing.
             // It moves statements inside one iteration of the loop around
             // its own (the time step's point loop), so only the pairs of
-            // instances in such an iteration change order.
+            // instances in such an iteration change order, and of those
+            // only the pairs of pieces it does not keep in order (a
+            // statement's own, and those the split leaves source first,
+            // keep it) are tested. That holds where the schedule before
+            // the split is legal; where a scheduler bug made it not, the
+            // caller's check of the whole schedule refuses it.
             let Ok(next) = rewrite(scop, deps, &schedule, &directive) else {
                 continue;
             };
             let around = beta.get(..depth.saturating_sub(1)).unwrap_or_default();
             if matches!(
-                first_illegality_inside(scop, deps, &next, &[], around),
+                first_illegality_since(scop, deps, &schedule, &next, &[], around),
                 Ok(None)
             ) {
                 choices[site].distributed = true;

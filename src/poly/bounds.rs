@@ -9,6 +9,10 @@
 //! elimination (projection and `farkas` share it): the cheapest column
 //! first, with Chernikov's rule against the growth of rows.
 
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
+
+use super::omega::RowHasher;
 use super::{checked_add, checked_mul, BasicSet, Constraint, ConstraintKind, Overflow, PolyError};
 
 /// A bound `floor(expr / div)` (upper) or `ceil(expr / div)` (lower) of one
@@ -234,7 +238,7 @@ pub(crate) fn fourier_motzkin(
         }
         tracked = next;
     }
-    let mut seen = std::collections::HashSet::new();
+    let mut seen: HashSet<Constraint, BuildHasherDefault<RowHasher>> = HashSet::default();
     let rows = eqs
         .into_iter()
         .chain(tracked.into_iter().map(|t| t.row))

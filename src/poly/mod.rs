@@ -79,7 +79,7 @@ pub use constraint::{
 };
 pub use error::PolyError;
 pub use farkas::nonnegative_forms;
-pub use omega::WORK_LIMIT;
+pub use omega::{RowHasher, WORK_LIMIT};
 pub use ops::LexOpt;
 pub(crate) use print::linear_text;
 pub use simplex::{

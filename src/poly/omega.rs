@@ -62,6 +62,9 @@ enum Recovery {
     Changed { j: usize, q: Vec<i64> },
     /// `x_j` was eliminated; pick the smallest value its bounds allow.
     Bounded { j: usize, rows: Vec<Row> },
+    /// The columns no row used were dropped: `used[k]` is the column, in
+    /// the `n` before, of column `k` after (the others get 0).
+    Compacted { used: Vec<usize>, n: usize },
 }
 
 /// The most work one [`integer_sample`] may do, in rows: the rows of each
@@ -100,8 +103,17 @@ pub(crate) fn integer_sample(
     n: usize,
     constraints: &[Constraint],
 ) -> Result<Option<Vec<i64>>, PolyError> {
+    integer_sample_of(n, constraints.to_vec())
+}
+
+/// [`integer_sample`] of rows it may take apart (no copy of them is made).
+pub(crate) fn integer_sample_of(
+    n: usize,
+    constraints: Vec<Constraint>,
+) -> Result<Option<Vec<i64>>, PolyError> {
     let allowed = work::allowance(WORK_LIMIT);
-    let recalled = omega_memo::recall(n, constraints);
+    let question = omega_memo::encode(n, &constraints);
+    let recalled = omega_memo::recall(&question);
     let asked_before = recalled.is_some();
     if let Some((answer, spent)) = recalled {
         // The same answer at the same cost; with less work left, the test
@@ -117,7 +129,7 @@ pub(crate) fn integer_sample(
         ineqs: Vec::new(),
     };
     for c in constraints {
-        let mut coeffs = c.coeffs.clone();
+        let mut coeffs = c.coeffs;
         coeffs.resize(n, 0);
         let row = Row {
             coeffs,
@@ -133,7 +145,7 @@ pub(crate) fn integer_sample(
     let spent = allowed - budget.left;
     work::charge(spent);
     if let (Ok(answer), false) = (&out, asked_before) {
-        omega_memo::remember(n, constraints, (answer.clone(), spent));
+        omega_memo::remember(question, (answer.clone(), spent));
     }
     match out {
         Err(PolyError::StepLimit(_)) if allowed < WORK_LIMIT => Err(PolyError::StepLimit(
@@ -216,7 +228,7 @@ fn substitute(r: &Row, j: usize, expr: &Row) -> Result<Row, Overflow> {
 /// FxHash): the rows are hashed at every step, and SipHash's resistance to
 /// chosen inputs buys nothing here.
 #[derive(Default)]
-pub(super) struct RowHasher(u64);
+pub struct RowHasher(u64);
 
 impl Hasher for RowHasher {
     fn write(&mut self, bytes: &[u8]) {
@@ -252,6 +264,73 @@ impl Hasher for RowHasher {
 impl RowHasher {
     fn add(&mut self, v: u64) {
         self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+/// A linear hash of a coefficient vector (`Σ a_i·m_i`, wrapping, with
+/// odd multipliers): the negated vector's hash is the negated hash, so one
+/// pass over a row finds both its duplicates and its opposite.
+fn linear_hash(coeffs: &[i64]) -> u64 {
+    coeffs.iter().enumerate().fold(0u64, |h, (i, &a)| {
+        let m = (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        h.wrapping_add((a as u64).wrapping_mul(m))
+    })
+}
+
+/// Rows grouped by their coefficients: each row's first equal row, and
+/// the lookup of a row's opposite (`-c` for `c`). Hashes decide nothing:
+/// rows found under one are compared.
+struct RowIndex {
+    hashes: Vec<u64>,
+    /// The first row of each hash (a row with the same coefficients as an
+    /// earlier one is not in a chain).
+    heads: HashMap<u64, usize, BuildHasherDefault<RowHasher>>,
+    /// The next row in a hash's chain (`usize::MAX`: the end).
+    chain: Vec<usize>,
+    /// Per row, the first row with its coefficients (itself or earlier).
+    first: Vec<usize>,
+}
+
+impl RowIndex {
+    fn new(rows: &[Row]) -> RowIndex {
+        let mut index = RowIndex {
+            hashes: rows.iter().map(|r| linear_hash(&r.coeffs)).collect(),
+            heads: HashMap::with_capacity_and_hasher(rows.len(), BuildHasherDefault::default()),
+            chain: vec![usize::MAX; rows.len()],
+            first: (0..rows.len()).collect(),
+        };
+        for (k, r) in rows.iter().enumerate() {
+            let h = index.hashes[k];
+            match index.find(h, |t| rows[t].coeffs == r.coeffs) {
+                Some(t) => index.first[k] = t,
+                None => index.chain[k] = index.heads.insert(h, k).unwrap_or(usize::MAX),
+            }
+        }
+        index
+    }
+
+    /// The row in `h`'s chain that `matches`.
+    fn find(&self, h: u64, matches: impl Fn(usize) -> bool) -> Option<usize> {
+        let mut k = *self.heads.get(&h)?;
+        while k != usize::MAX {
+            if matches(k) {
+                return Some(k);
+            }
+            k = self.chain[k];
+        }
+        None
+    }
+
+    /// The first row whose coefficients are row `k`'s negated.
+    fn opposite(&self, rows: &[Row], k: usize) -> Option<usize> {
+        let c = &rows[k].coeffs;
+        self.find(self.hashes[k].wrapping_neg(), |o| {
+            rows[o]
+                .coeffs
+                .iter()
+                .zip(c)
+                .all(|(&a, &b)| a.checked_neg() == Some(b))
+        })
     }
 }
 
@@ -294,35 +373,20 @@ fn normalize(sys: &mut System) -> Result<Normalized, Overflow> {
             r.constant = floor_div(r.constant, g)?;
         }
     }
-    let mut index: HashMap<&[i64], usize, BuildHasherDefault<RowHasher>> =
-        HashMap::with_capacity_and_hasher(rows.len(), BuildHasherDefault::default());
+    let index = RowIndex::new(&rows);
     // Per row, the index of the first row with its coefficients; that
     // first row's entry in `tightest` holds the least constant.
     let mut tightest: Vec<i64> = rows.iter().map(|r| r.constant).collect();
-    let mut first: Vec<bool> = vec![false; rows.len()];
     for (k, r) in rows.iter().enumerate() {
-        match index.get(r.coeffs.as_slice()) {
-            Some(&t) => tightest[t] = tightest[t].min(r.constant),
-            None => {
-                index.insert(&r.coeffs, k);
-                first[k] = true;
-            }
+        let t = index.first[k];
+        if t != k {
+            tightest[t] = tightest[t].min(r.constant);
         }
     }
-    let mut negated: Vec<i64> = Vec::with_capacity(sys.n);
-    let mut ineqs = Vec::with_capacity(index.len());
+    let mut ineqs = Vec::with_capacity(rows.len());
     let mut pairs: Vec<(usize, i64)> = Vec::new();
-    for (k, r) in rows.iter().enumerate() {
-        if !first[k] {
-            continue;
-        }
-        negated.clear();
-        negated.extend(r.coeffs.iter().map_while(|a| a.checked_neg()));
-        // A coefficient with no negation (`i64::MIN`) has no opposite row.
-        let opposite = (negated.len() == r.coeffs.len())
-            .then(|| index.get(negated.as_slice()).copied())
-            .flatten();
-        if let Some(o) = opposite {
+    for k in (0..rows.len()).filter(|&k| index.first[k] == k) {
+        if let Some(o) = index.opposite(&rows, k) {
             // c·x + k >= 0 and -c·x + k2 >= 0: -k <= c·x <= k2.
             match tightest[k].checked_add(tightest[o]) {
                 Some(s) if s < 0 => return Ok(Normalized::Infeasible),
@@ -338,7 +402,6 @@ fn normalize(sys: &mut System) -> Result<Normalized, Overflow> {
         }
         ineqs.push((k, tightest[k]));
     }
-    drop(index);
     let mut rows: Vec<Option<Row>> = rows.into_iter().map(Some).collect();
     let mut take = |(k, constant): (usize, i64)| {
         rows[k].take().map(|r| Row {
@@ -355,39 +418,44 @@ fn normalize(sys: &mut System) -> Result<Normalized, Overflow> {
 
 fn solve(mut sys: System, budget: &mut Budget) -> Result<Option<Vec<i64>>, PolyError> {
     let mut steps: Vec<Recovery> = Vec::new();
+    // Whether every row is as `normalize` leaves it: dropping rows or
+    // unused columns keeps it so; a step that rewrites or adds rows does not.
+    let mut normalized = false;
+    let mut unused = UnusedColumns::default();
     let point = loop {
         budget.spend(sys.eqs.len() + sys.ineqs.len())?;
-        if let Normalized::Infeasible = normalize(&mut sys)? {
-            return Ok(None);
+        if !normalized {
+            if let Normalized::Infeasible = normalize(&mut sys)? {
+                return Ok(None);
+            }
+            normalized = true;
         }
         if let Some(step) = eliminate_equality(&mut sys)? {
+            normalized = false;
+            // A change of variable frees no column; a solved one does.
+            unused.freed += usize::from(matches!(step, Recovery::Solved { .. }));
             steps.push(step);
             // Substituting equalities with a unit coefficient is exact without
             // normalising in between: do them all before the next normalisation
             // (which costs a pass over every row).
             while let Some(step) = eliminate_unit_equality(&mut sys)? {
+                unused.freed += 1;
                 steps.push(step);
             }
             // The substituted columns are now unused: go on without them.
-            if let Some(point) = solve_compacted(&sys, budget)? {
-                match point {
-                    Some(p) => break p,
-                    None => return Ok(None),
-                }
-            }
+            unused.compact(&mut sys, &mut steps);
             continue;
         }
         if sys.ineqs.is_empty() {
             break vec![0; sys.n];
         }
-        if let Some(point) = solve_compacted(&sys, budget)? {
-            match point {
-                Some(p) => break p,
-                None => return Ok(None),
-            }
-        }
+        unused.compact(&mut sys, &mut steps);
         match eliminate_inequality_var(&mut sys, budget)? {
-            Elim::Step(step) => steps.push(step),
+            Elim::Step(step, rows_added) => {
+                normalized &= !rows_added;
+                steps.push(step);
+                unused.freed += 1;
+            }
             Elim::Decided(p) => match p {
                 Some(p) => break p,
                 None => return Ok(None),
@@ -413,43 +481,72 @@ fn solve(mut sys: System, budget: &mut Budget) -> Result<Option<Vec<i64>>, PolyE
             Recovery::Bounded { j, rows } => {
                 x[j] = pick(&rows, j, &x)?;
             }
+            Recovery::Compacted { used, n } => {
+                let mut full = vec![0; n];
+                for (&j, v) in used.iter().zip(&x) {
+                    full[j] = *v;
+                }
+                x = full;
+            }
         }
     }
     Ok(Some(x))
 }
 
+/// What one [`solve`] knows of its unused columns, so that [`compact`]
+/// scans the rows for them only once they may be worth dropping.
+#[derive(Default)]
+struct UnusedColumns {
+    /// How many the last scan left (`None`: no scan yet).
+    left: Option<usize>,
+    /// Variables eliminated since then (each frees its column).
+    freed: usize,
+}
+
+impl UnusedColumns {
+    /// [`compact`] the system when at least a quarter of its columns may
+    /// be unused, recording how to put its points back.
+    fn compact(&mut self, sys: &mut System, steps: &mut Vec<Recovery>) {
+        let known = self.left.map(|u| u + self.freed);
+        self.freed = 0;
+        if known.is_some_and(|u| u * 4 < sys.n) {
+            self.left = known;
+            return;
+        }
+        let (step, left) = compact(sys);
+        steps.extend(step);
+        self.left = Some(left);
+    }
+}
+
 /// Columns that no row uses any more (substituted or dropped variables) make
 /// every later step pay for them: when at least a quarter of the columns
-/// are unused, solve the system over the used ones only and put the point
-/// back in place (unused columns get 0; the caller's recovery steps set the
-/// eliminated ones). `None`: not worth it, the caller goes on.
-#[allow(clippy::type_complexity)]
-fn solve_compacted(
-    sys: &System,
-    budget: &mut Budget,
-) -> Result<Option<Option<Vec<i64>>>, PolyError> {
-    let used: Vec<usize> = (0..sys.n)
-        .filter(|&j| sys.eqs.iter().chain(&sys.ineqs).any(|r| r.coeffs[j] != 0))
-        .collect();
-    if used.len() == sys.n || (sys.n - used.len()) * 4 < sys.n {
-        return Ok(None);
-    }
-    let pick_columns = |r: &Row| Row {
-        coeffs: used.iter().map(|&j| r.coeffs[j]).collect(),
-        constant: r.constant,
-    };
-    let small = System {
-        n: used.len(),
-        eqs: sys.eqs.iter().map(pick_columns).collect(),
-        ineqs: sys.ineqs.iter().map(pick_columns).collect(),
-    };
-    Ok(Some(solve(small, budget)?.map(|p| {
-        let mut x = vec![0; sys.n];
-        for (&j, v) in used.iter().zip(p) {
-            x[j] = v;
+/// are unused, drop them from every row, in place, and return how to put
+/// a point of the smaller system back ([`Recovery::Compacted`]: unused
+/// columns get 0; the recovery steps before it set the eliminated ones).
+/// `None`: not worth it, nothing changed. Also the unused columns left.
+fn compact(sys: &mut System) -> (Option<Recovery>, usize) {
+    let n = sys.n;
+    let mut in_use = vec![false; n];
+    for r in sys.eqs.iter().chain(&sys.ineqs) {
+        for (u, &a) in in_use.iter_mut().zip(&r.coeffs) {
+            *u |= a != 0;
         }
-        x
-    })))
+    }
+    let unused = in_use.iter().filter(|&&u| !u).count();
+    if unused == 0 || unused * 4 < n {
+        return (None, unused);
+    }
+    let used: Vec<usize> = (0..n).filter(|&j| in_use[j]).collect();
+    for r in sys.eqs.iter_mut().chain(sys.ineqs.iter_mut()) {
+        // `used` is increasing: each kept column moves down or stays.
+        for (k, &j) in used.iter().enumerate() {
+            r.coeffs[k] = r.coeffs[j];
+        }
+        r.coeffs.truncate(used.len());
+    }
+    sys.n = used.len();
+    (Some(Recovery::Compacted { used, n }), 0)
 }
 
 /// The smallest value of `x_j` allowed by `rows` given the other values
@@ -614,7 +711,8 @@ fn narrowest_range(n: usize, rows: &[Row]) -> Result<Option<(usize, i64, i64)>, 
 }
 
 enum Elim {
-    Step(Recovery),
+    /// One variable eliminated; whether rows were added (the shadow's).
+    Step(Recovery, bool),
     Decided(Option<Vec<i64>>),
 }
 
@@ -770,7 +868,7 @@ fn eliminate_inequality_var(sys: &mut System, budget: &mut Budget) -> Result<Eli
                 .into_iter()
                 .partition(|r| r.coeffs[j] != 0);
             sys.ineqs = keep;
-            return Ok(Elim::Step(Recovery::Bounded { j, rows }));
+            return Ok(Elim::Step(Recovery::Bounded { j, rows }, false));
         }
     }
     let mut choice = choose_variable(sys);
@@ -790,8 +888,9 @@ fn eliminate_inequality_var(sys: &mut System, budget: &mut Budget) -> Result<Eli
     let lowers: Vec<&Row> = rows.iter().filter(|r| r.coeffs[j] > 0).collect();
     let uppers: Vec<&Row> = rows.iter().filter(|r| r.coeffs[j] < 0).collect();
     // Real shadow: b·L + a·U >= 0; dark shadow: b·L + a·U >= (a-1)(b-1).
-    let shadow = |dark: bool| -> Result<Vec<Row>, Overflow> {
-        let mut out = rest.clone();
+    // The rows without `x_j` (`out`) and the shadow's combinations.
+    let shadow = |mut out: Vec<Row>, dark: bool| -> Result<Vec<Row>, Overflow> {
+        out.reserve(lowers.len() * uppers.len());
         for l in &lowers {
             for u in &uppers {
                 let (a, b) = (l.coeffs[j], neg(u.coeffs[j])?);
@@ -806,8 +905,8 @@ fn eliminate_inequality_var(sys: &mut System, budget: &mut Budget) -> Result<Eli
         Ok(out)
     };
     if exact {
-        sys.ineqs = shadow(false)?;
-        return Ok(Elim::Step(Recovery::Bounded { j, rows }));
+        sys.ineqs = shadow(rest, false)?;
+        return Ok(Elim::Step(Recovery::Bounded { j, rows }, true));
     }
     let sub = |ineqs: Vec<Row>| System {
         n,
@@ -843,7 +942,7 @@ fn eliminate_inequality_var(sys: &mut System, budget: &mut Budget) -> Result<Eli
     // need not be solved. Where it has a point, `x_j`'s least value there
     // often meets every bound (a tile index between `8c <= e <= 8c + 7`
     // always does): checked, that is a point of the system.
-    let Some(mut p) = solve(sub(shadow(false)?), budget)? else {
+    let Some(mut p) = solve(sub(shadow(rest.clone(), false)?), budget)? else {
         return Ok(Elim::Decided(None));
     };
     p[j] = pick(&rows, j, &p)?;
@@ -851,7 +950,7 @@ fn eliminate_inequality_var(sys: &mut System, budget: &mut Budget) -> Result<Eli
         return Ok(Elim::Decided(Some(p)));
     }
     // Then the dark shadow: every point of it extends to one of the system.
-    if let Some(mut p) = solve(sub(shadow(true)?), budget)? {
+    if let Some(mut p) = solve(sub(shadow(rest.clone(), true)?), budget)? {
         p[j] = pick(&rows, j, &p)?;
         return Ok(Elim::Decided(Some(p)));
     }

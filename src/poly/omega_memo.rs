@@ -44,19 +44,20 @@ struct Memo {
     entries: HashMap<u64, Bucket, BuildHasherDefault<RowHasher>>,
     /// The coefficients the questions hold together.
     cells: usize,
-    /// The question being asked, flat: one buffer, reused.
-    question: Vec<i64>,
 }
 
 thread_local! {
     static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
 }
 
-/// `n`, then each row as its kind (0 for an equality), its length, its
-/// constant and its coefficients: one vector, so a question is one
-/// allocation and one comparison.
-fn encode(n: usize, rows: &[Constraint], out: &mut Vec<i64>) {
-    out.clear();
+/// A question, flat: `n`, then each row as its kind (0 for an equality),
+/// its length, its constant and its coefficients. One vector, so a
+/// question is one allocation and one comparison.
+pub(super) struct Question(Vec<i64>);
+
+/// `rows` over `n` columns as a [`Question`].
+pub(super) fn encode(n: usize, rows: &[Constraint]) -> Question {
+    let mut out = Vec::with_capacity(1 + rows.iter().map(|r| 3 + r.coeffs.len()).sum::<usize>());
     out.push(n as i64);
     for r in rows {
         out.push(match r.kind {
@@ -67,6 +68,7 @@ fn encode(n: usize, rows: &[Constraint], out: &mut Vec<i64>) {
         out.push(r.constant);
         out.extend_from_slice(&r.coeffs);
     }
+    Question(out)
 }
 
 fn hash(question: &[i64]) -> u64 {
@@ -75,24 +77,23 @@ fn hash(question: &[i64]) -> u64 {
 
 /// The answer to this question and the work it took, when this thread
 /// asked it before.
-pub(super) fn recall(n: usize, rows: &[Constraint]) -> Option<Answer> {
+pub(super) fn recall(question: &Question) -> Option<Answer> {
     MEMO.with(|m| {
-        let memo = &mut *m.borrow_mut();
-        encode(n, rows, &mut memo.question);
-        let bucket = memo.entries.get(&hash(&memo.question))?;
+        let memo = m.borrow();
+        let bucket = memo.entries.get(&hash(&question.0))?;
         bucket
             .iter()
-            .find(|(q, _)| *q == memo.question)
+            .find(|(q, _)| *q == question.0)
             .map(|(_, a)| a.clone())
     })
 }
 
 /// Keep the answer to this question and the work it took.
-pub(super) fn remember(n: usize, rows: &[Constraint], answer: Answer) {
+pub(super) fn remember(question: Question, answer: Answer) {
+    let question = question.0;
     MEMO.with(|m| {
         let memo = &mut *m.borrow_mut();
-        encode(n, rows, &mut memo.question);
-        let size = memo.question.len();
+        let size = question.len();
         if size > MAX_CELLS / 4 {
             return;
         }
@@ -101,7 +102,6 @@ pub(super) fn remember(n: usize, rows: &[Constraint], answer: Answer) {
             memo.cells = 0;
         }
         memo.cells += size;
-        let question = memo.question.clone();
         memo.entries
             .entry(hash(&question))
             .or_default()

@@ -3,8 +3,10 @@
 //! most one emptiness test (Omega) per constraint.
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 use super::constraint::embed;
+use super::omega::RowHasher;
 use super::{gcd_of, BasicSet, Constraint, ConstraintKind, PolyError, Substituted};
 
 /// `e >= 1`, i.e. the row `e - 1 >= 0`: the complement of `-e >= 0`.
@@ -92,27 +94,29 @@ impl BasicSet {
             None => Vec::new(),
         };
         let base = Substituted::new(n, context_rows)?;
+        // Each row rewritten over the base's columns once, for every probe.
+        let mut rewritten = base.rewrite_all(&kept)?;
         let mut k = 0;
         while k < kept.len() {
-            let mut rows: Vec<Constraint> = kept
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| *j != k)
-                .map(|(_, c)| c.clone())
-                .collect();
-            let c = &kept[k];
             let mut implied = true;
-            for neg in c.complement()? {
-                rows.push(neg);
-                let empty = base.sample_with(&rows)?.is_none();
-                rows.pop();
-                if !empty {
+            for neg in kept[k].complement()? {
+                let mut rows = Vec::with_capacity(rewritten.len());
+                rows.extend(
+                    rewritten
+                        .iter()
+                        .enumerate()
+                        .filter(|(j, _)| *j != k)
+                        .map(|(_, c)| c.clone()),
+                );
+                rows.extend(base.rewrite_all(&[neg])?);
+                if base.sample_with_rewritten(rows)?.is_some() {
                     implied = false;
                     break;
                 }
             }
             if implied {
                 kept.remove(k);
+                rewritten.remove(k);
             } else {
                 k += 1;
             }
@@ -126,12 +130,13 @@ impl BasicSet {
 /// (and an equation as its two inequalities). A cheap check of whether one
 /// row implies another.
 struct DirectionBounds {
-    tightest: HashMap<Vec<i64>, i64>,
+    tightest: HashMap<Vec<i64>, i64, BuildHasherDefault<RowHasher>>,
 }
 
 impl DirectionBounds {
     fn of(rows: &[Constraint], nd: usize) -> Result<DirectionBounds, PolyError> {
-        let mut tightest: HashMap<Vec<i64>, i64> = HashMap::new();
+        let mut tightest: HashMap<Vec<i64>, i64, BuildHasherDefault<RowHasher>> =
+            HashMap::default();
         for c in rows
             .iter()
             .filter(|c| c.coeffs[nd..].iter().all(|&v| v == 0))

@@ -179,6 +179,20 @@ impl Substituted {
         })
     }
 
+    /// The coefficients it holds: its rows' and its substituted columns'
+    /// forms (what a memo of systems counts).
+    pub fn size(&self) -> usize {
+        let forms: usize = self
+            .columns
+            .iter()
+            .map(|c| match c {
+                Column::Kept(_) => 1,
+                Column::Defined { coeffs, .. } => coeffs.len() + 1,
+            })
+            .sum();
+        forms + self.rows.len() * (self.n_kept + 1)
+    }
+
     /// The columns the questions are asked over.
     pub fn n_kept(&self) -> usize {
         self.n_kept
@@ -208,6 +222,13 @@ impl Substituted {
         })
     }
 
+    /// `rows` (over the original columns) rewritten over the columns left:
+    /// rows for [`Substituted::sample_with_rewritten`], rewritten once for
+    /// many questions.
+    pub fn rewrite_all(&self, rows: &[Constraint]) -> Result<Vec<Constraint>, PolyError> {
+        rows.iter().map(|r| self.rewrite(r)).collect()
+    }
+
     /// An integer point of the system with `extra` (rows over the original
     /// columns) added, over the original columns, or `None`. Exact (the
     /// Omega test); its errors (a give-up, an overflow) decide nothing.
@@ -215,9 +236,21 @@ impl Substituted {
         if self.empty {
             return Ok(None);
         }
-        let mut rows = self.rows.clone();
+        self.sample_with_rewritten(self.rewrite_all(extra)?)
+    }
+
+    /// [`Substituted::sample_with`] of rows already rewritten over the
+    /// columns left ([`Substituted::rewrite_all`]).
+    pub fn sample_with_rewritten(
+        &self,
+        extra: Vec<Constraint>,
+    ) -> Result<Option<Vec<i64>>, PolyError> {
+        if self.empty {
+            return Ok(None);
+        }
+        let mut rows = Vec::with_capacity(self.rows.len() + extra.len());
+        rows.extend_from_slice(&self.rows);
         for r in extra {
-            let r = self.rewrite(r)?;
             if r.coeffs.iter().all(|&a| a == 0) {
                 match r.kind {
                     ConstraintKind::Eq if r.constant != 0 => return Ok(None),
@@ -227,7 +260,7 @@ impl Substituted {
             }
             rows.push(r);
         }
-        let Some(point) = omega::integer_sample(self.n_kept, &rows)? else {
+        let Some(point) = omega::integer_sample_of(self.n_kept, rows)? else {
             return Ok(None);
         };
         let mut full = Vec::with_capacity(self.columns.len());

@@ -24,12 +24,16 @@
 //! This module knows schedules, dependences and `poly`; it knows nothing
 //! about directives, recipes or text.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt::Write;
+use std::hash::{BuildHasher, BuildHasherDefault};
+use std::rc::Rc;
 
 use super::kept_order::KeptLoops;
 use super::schedule::{alpha_date, beta_date, constant_date};
 use super::{Dependence, Schedule, Scop};
-use crate::poly::{BasicMap, Constraint, PolyError, Substituted};
+use crate::poly::{BasicMap, Constraint, ConstraintKind, PolyError, RowHasher, Substituted};
 
 /// A dependence whose target is not scheduled after its source, or that a
 /// loop carries: one concrete pair of instances.
@@ -313,7 +317,7 @@ fn pairs(
     dep: &Dependence,
     prefix: Option<&[i64]>,
     tested: &dyn Fn(usize, usize) -> bool,
-) -> Result<Vec<Pair>, PolyError> {
+) -> Result<Vec<Rc<Pair>>, PolyError> {
     let (Some(src), Some(tgt)) = (
         schedule.statements.get(dep.source),
         schedule.statements.get(dep.target),
@@ -332,7 +336,7 @@ fn pairs(
         for (i, ps) in src.pieces.iter().enumerate().filter(|(_, p)| keep(p)) {
             for (j, pt) in tgt.pieces.iter().enumerate().filter(|(_, p)| keep(p)) {
                 if tested(i, j) {
-                    out.push(Pair::new(scop.params.len(), d, ps, pt)?);
+                    out.push(Pair::remembered(scop.params.len(), d, ps, pt)?);
                 }
             }
         }
@@ -361,7 +365,89 @@ struct Pair {
     tgt_constants: Vec<Option<i64>>,
 }
 
+/// The most coefficients the pairs kept by one thread may hold together,
+/// their keys included (8 bytes each: 16 MiB); past that the memo is
+/// emptied and starts again.
+const PAIR_MEMO_CELLS: usize = 1 << 21;
+
+/// Pairs built before, by their inputs ([`Pair::key`]), with their size in
+/// coefficients. A recipe's checks ask about the same pairs of pieces
+/// again and again: each marked loop's carried-dependence test, each
+/// offered step, the whole schedule. Building a pair (its rows remapped,
+/// its unit equalities substituted) costs more than most of its tests.
+#[derive(Default)]
+struct PairMemo {
+    entries: HashMap<u64, Vec<(Vec<i64>, Rc<Pair>)>, BuildHasherDefault<RowHasher>>,
+    cells: usize,
+}
+
+thread_local! {
+    static PAIRS: RefCell<PairMemo> = RefCell::new(PairMemo::default());
+}
+
 impl Pair {
+    /// [`Pair::new`], or the same pair built before from the same inputs.
+    /// Exact: a pair is a function of its inputs, and the key holds them
+    /// all (compared whole, not only hashed).
+    fn remembered(
+        n_param: usize,
+        dep: &BasicMap,
+        ps: &BasicMap,
+        pt: &BasicMap,
+    ) -> Result<Rc<Pair>, PolyError> {
+        let key = Pair::key(n_param, [dep, ps, pt]);
+        let hash = BuildHasherDefault::<RowHasher>::default().hash_one(&key);
+        let known = PAIRS.with(|m| {
+            m.borrow().entries.get(&hash).and_then(|bucket| {
+                bucket
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map(|(_, p)| Rc::clone(p))
+            })
+        });
+        if let Some(pair) = known {
+            return Ok(pair);
+        }
+        let pair = Rc::new(Pair::new(n_param, dep, ps, pt)?);
+        let size = key.len() + pair.rows.size();
+        PAIRS.with(|m| {
+            let memo = &mut *m.borrow_mut();
+            if size > PAIR_MEMO_CELLS / 4 {
+                return;
+            }
+            if memo.cells + size > PAIR_MEMO_CELLS {
+                memo.entries.clear();
+                memo.cells = 0;
+            }
+            memo.cells += size;
+            memo.entries
+                .entry(hash)
+                .or_default()
+                .push((key, Rc::clone(&pair)));
+        });
+        Ok(pair)
+    }
+
+    /// Everything [`Pair::new`] reads, flat: `n_param`, then each map's
+    /// dimensions, locals and rows (kind, constant, coefficients).
+    fn key(n_param: usize, maps: [&BasicMap; 3]) -> Vec<i64> {
+        let mut key = vec![n_param as i64];
+        for m in maps {
+            let space = m.space();
+            key.extend(
+                [space.n_param(), space.n_in(), space.n_out(), m.n_local()].map(|v| v as i64),
+            );
+            key.push(m.constraints().len() as i64);
+            for c in m.constraints() {
+                key.push(i64::from(c.kind == ConstraintKind::Eq));
+                key.push(c.coeffs.len() as i64);
+                key.push(c.constant);
+                key.extend_from_slice(&c.coeffs);
+            }
+        }
+        key
+    }
+
     fn new(
         n_param: usize,
         dep: &BasicMap,
