@@ -189,18 +189,6 @@ fn ceil_div(a: i64, b: i64) -> Result<i64, Overflow> {
     neg(floor_div(neg(a)?, b)?)
 }
 
-/// `r + k * s`, checked.
-fn combine(r: &Row, k: i64, s: &Row) -> Result<Row, Overflow> {
-    let mut coeffs = Vec::with_capacity(r.coeffs.len());
-    for (a, b) in r.coeffs.iter().zip(&s.coeffs) {
-        coeffs.push(checked_add(*a, checked_mul(k, *b)?)?);
-    }
-    Ok(Row {
-        coeffs,
-        constant: checked_add(r.constant, checked_mul(k, s.constant)?)?,
-    })
-}
-
 /// `a * r + b * s`, checked.
 fn lin2(a: i64, r: &Row, b: i64, s: &Row) -> Result<Row, Overflow> {
     let mut coeffs = Vec::with_capacity(r.coeffs.len());
@@ -213,15 +201,20 @@ fn lin2(a: i64, r: &Row, b: i64, s: &Row) -> Result<Row, Overflow> {
     })
 }
 
-/// Substitute `x_j = expr` into `r`.
-fn substitute(r: &Row, j: usize, expr: &Row) -> Result<Row, Overflow> {
+/// Substitute `x_j = expr` into `r` (`expr` has no `x_j`).
+fn substitute_in_place(r: &mut Row, j: usize, expr: &Row) -> Result<(), Overflow> {
     let a = r.coeffs[j];
     if a == 0 {
-        return Ok(r.clone());
+        return Ok(());
     }
-    let mut out = combine(r, a, expr)?;
-    out.coeffs[j] = 0;
-    Ok(out)
+    for (c, &e) in r.coeffs.iter_mut().zip(&expr.coeffs) {
+        if e != 0 {
+            *c = checked_add(*c, checked_mul(a, e)?)?;
+        }
+    }
+    r.coeffs[j] = 0;
+    r.constant = checked_add(r.constant, checked_mul(a, expr.constant)?)?;
+    Ok(())
 }
 
 /// A fast hash for coefficient vectors (multiply and rotate, as rustc's
@@ -354,25 +347,28 @@ fn normalize(sys: &mut System) -> Result<Normalized, Overflow> {
         if r.constant % g != 0 {
             return Ok(Normalized::Infeasible);
         }
-        r.coeffs.iter_mut().for_each(|c| *c /= g);
-        r.constant /= g;
-        eqs.push(r);
-    }
-    // Tightest constant per direction, found by hashing the coefficient
-    // vectors (a linear scan made this quadratic in the rows). The index
-    // borrows the rows' coefficients: no key is copied.
-    let mut rows = std::mem::take(&mut sys.ineqs);
-    rows.retain(|r| r.coeffs.iter().any(|&c| c != 0) || r.constant < 0);
-    if rows.iter().any(|r| r.coeffs.iter().all(|&c| c == 0)) {
-        return Ok(Normalized::Infeasible);
-    }
-    for r in &mut rows {
-        let g = gcd_of(r.coeffs.iter().copied())?;
         if g != 1 {
             r.coeffs.iter_mut().for_each(|c| *c /= g);
-            r.constant = floor_div(r.constant, g)?;
+            r.constant /= g;
         }
+        eqs.push(r);
     }
+    let mut rows = Vec::with_capacity(sys.ineqs.len());
+    for mut r in std::mem::take(&mut sys.ineqs) {
+        match gcd_of(r.coeffs.iter().copied())? {
+            // `k >= 0` without variables: true, or no solution.
+            0 if r.constant < 0 => return Ok(Normalized::Infeasible),
+            0 => continue,
+            1 => {}
+            g => {
+                r.coeffs.iter_mut().for_each(|c| *c /= g);
+                r.constant = floor_div(r.constant, g)?;
+            }
+        }
+        rows.push(r);
+    }
+    // Tightest constant per direction, found by hashing the coefficient
+    // vectors (a linear scan made this quadratic in the rows).
     let index = RowIndex::new(&rows);
     // Per row, the index of the first row with its coefficients; that
     // first row's entry in `tightest` holds the least constant.
@@ -596,9 +592,7 @@ fn solve_unit_equality(sys: &mut System, e: usize, j: usize) -> Result<Recovery,
     };
     expr.coeffs[j] = 0;
     for r in sys.eqs.iter_mut().chain(sys.ineqs.iter_mut()) {
-        if r.coeffs[j] != 0 {
-            *r = substitute(r, j, &expr)?;
-        }
+        substitute_in_place(r, j, &expr)?;
     }
     Ok(Recovery::Solved { j, expr })
 }
