@@ -508,6 +508,8 @@ fn words(text: &str) -> Option<Vec<Word<'_>>> {
             continue;
         }
         let b = line.as_bytes();
+        // Where the line's text starts: a word there is its first.
+        let lead = line.len() - line.trim_start().len();
         let mut k = 0;
         while k < b.len() {
             let c = b[k];
@@ -530,9 +532,7 @@ fn words(text: &str) -> Option<Vec<Word<'_>>> {
                     .ends_with(|ch: char| ch.is_ascii_alphanumeric());
                 // A statement's label (`update: C[i][j] = …`) names no
                 // variable; it moves with its statement.
-                let label = line[..s].trim().is_empty()
-                    && b.get(n) == Some(&b':')
-                    && b.get(n + 1) != Some(&b':');
+                let label = s == lead && b.get(n) == Some(&b':') && b.get(n + 1) != Some(&b':');
                 if !label {
                     out.push(Word {
                         name: &line[s..k],

@@ -377,9 +377,12 @@ const PAIR_MEMO_CELLS: usize = 1 << 21;
 /// its unit equalities substituted) costs more than most of its tests.
 #[derive(Default)]
 struct PairMemo {
-    entries: HashMap<u64, Vec<(Vec<i64>, Rc<Pair>)>, BuildHasherDefault<RowHasher>>,
+    entries: HashMap<u64, PairBucket, BuildHasherDefault<RowHasher>>,
     cells: usize,
 }
+
+/// The pairs kept under one hash, each with its key ([`Pair::key`]).
+type PairBucket = Vec<(Vec<i64>, Rc<Pair>)>;
 
 thread_local! {
     static PAIRS: RefCell<PairMemo> = RefCell::new(PairMemo::default());
