@@ -56,6 +56,7 @@ mod constraint;
 mod divisions;
 mod error;
 mod farkas;
+mod flat_memo;
 mod omega;
 mod omega_memo;
 mod ops;
@@ -79,7 +80,8 @@ pub use constraint::{
 };
 pub use error::PolyError;
 pub use farkas::nonnegative_forms;
-pub use omega::{RowHasher, WORK_LIMIT};
+pub use flat_memo::FlatMemo;
+pub use omega::WORK_LIMIT;
 pub use ops::LexOpt;
 pub(crate) use print::linear_text;
 pub use simplex::{

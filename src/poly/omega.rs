@@ -9,7 +9,10 @@
 //! * an equality with a unit coefficient is solved and substituted; any other
 //!   equality is reduced by a unimodular change of variable (Euclid on the
 //!   coefficients) until one coefficient is a unit;
-//! * a variable bounded on one side only is dropped with its rows;
+//! * a variable bounded on one side only is dropped with its rows; once a
+//!   quarter of the columns are unused, they are dropped from every row
+//!   (in place; the point is put back at the end); rows are normalised
+//!   again only after a step that rewrites or adds some;
 //! * Fourier–Motzkin elimination is used where it is exact (every lower or
 //!   every upper coefficient is 1); otherwise the real shadow (a necessary
 //!   condition, solved first: empty, it decides; with a point where the
@@ -221,7 +224,7 @@ fn substitute_in_place(r: &mut Row, j: usize, expr: &Row) -> Result<(), Overflow
 /// FxHash): the rows are hashed at every step, and SipHash's resistance to
 /// chosen inputs buys nothing here.
 #[derive(Default)]
-pub struct RowHasher(u64);
+pub(super) struct RowHasher(u64);
 
 impl Hasher for RowHasher {
     fn write(&mut self, bytes: &[u8]) {

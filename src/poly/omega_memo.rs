@@ -20,11 +20,8 @@
 //! is emptied and starts again.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
-use std::hash::{BuildHasher, BuildHasherDefault};
 
-use super::omega::RowHasher;
-use super::{Constraint, ConstraintKind};
+use super::{Constraint, ConstraintKind, FlatMemo};
 
 /// The most coefficients the questions kept by one thread may hold
 /// together (8 bytes each: 16 MiB).
@@ -33,21 +30,8 @@ pub const MAX_CELLS: usize = 1 << 21;
 /// An answer (a point, or `None` for no integer point) and the work it took.
 pub(super) type Answer = (Option<Vec<i64>>, u64);
 
-/// The questions kept under one hash.
-type Bucket = Vec<(Vec<i64>, Answer)>;
-
-#[derive(Default)]
-struct Memo {
-    /// Each question, flat ([`encode`]), with its answer, by the hash of
-    /// the question (a hash already: the map's own hasher is one multiply,
-    /// not SipHash).
-    entries: HashMap<u64, Bucket, BuildHasherDefault<RowHasher>>,
-    /// The coefficients the questions hold together.
-    cells: usize,
-}
-
 thread_local! {
-    static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
+    static MEMO: RefCell<FlatMemo<Answer>> = RefCell::new(FlatMemo::new(MAX_CELLS));
 }
 
 /// A question, flat: `n`, then each row as its kind (0 for an equality),
@@ -71,42 +55,15 @@ pub(super) fn encode(n: usize, rows: &[Constraint]) -> Question {
     Question(out)
 }
 
-fn hash(question: &[i64]) -> u64 {
-    BuildHasherDefault::<RowHasher>::default().hash_one(question)
-}
-
 /// The answer to this question and the work it took, when this thread
 /// asked it before.
 pub(super) fn recall(question: &Question) -> Option<Answer> {
-    MEMO.with(|m| {
-        let memo = m.borrow();
-        let bucket = memo.entries.get(&hash(&question.0))?;
-        bucket
-            .iter()
-            .find(|(q, _)| *q == question.0)
-            .map(|(_, a)| a.clone())
-    })
+    MEMO.with(|m| m.borrow().get(&question.0).cloned())
 }
 
 /// Keep the answer to this question and the work it took.
 pub(super) fn remember(question: Question, answer: Answer) {
-    let question = question.0;
-    MEMO.with(|m| {
-        let memo = &mut *m.borrow_mut();
-        let size = question.len();
-        if size > MAX_CELLS / 4 {
-            return;
-        }
-        if memo.cells + size > MAX_CELLS {
-            memo.entries.clear();
-            memo.cells = 0;
-        }
-        memo.cells += size;
-        memo.entries
-            .entry(hash(&question))
-            .or_default()
-            .push((question, answer));
-    });
+    MEMO.with(|m| m.borrow_mut().insert(question.0, answer, 0));
 }
 
 #[cfg(test)]

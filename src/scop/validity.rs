@@ -25,15 +25,13 @@
 //! about directives, recipes or text.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::fmt::Write;
-use std::hash::{BuildHasher, BuildHasherDefault};
 use std::rc::Rc;
 
 use super::kept_order::KeptLoops;
 use super::schedule::{alpha_date, beta_date, constant_date};
 use super::{Dependence, Schedule, Scop};
-use crate::poly::{BasicMap, Constraint, ConstraintKind, PolyError, RowHasher, Substituted};
+use crate::poly::{BasicMap, Constraint, ConstraintKind, FlatMemo, PolyError, Substituted};
 
 /// A dependence whose target is not scheduled after its source, or that a
 /// loop carries: one concrete pair of instances.
@@ -370,22 +368,13 @@ struct Pair {
 /// emptied and starts again.
 const PAIR_MEMO_CELLS: usize = 1 << 21;
 
-/// Pairs built before, by their inputs ([`Pair::key`]), with their size in
-/// coefficients. A recipe's checks ask about the same pairs of pieces
-/// again and again: each marked loop's carried-dependence test, each
-/// offered step, the whole schedule. Building a pair (its rows remapped,
-/// its unit equalities substituted) costs more than most of its tests.
-#[derive(Default)]
-struct PairMemo {
-    entries: HashMap<u64, PairBucket, BuildHasherDefault<RowHasher>>,
-    cells: usize,
-}
-
-/// The pairs kept under one hash, each with its key ([`Pair::key`]).
-type PairBucket = Vec<(Vec<i64>, Rc<Pair>)>;
-
 thread_local! {
-    static PAIRS: RefCell<PairMemo> = RefCell::new(PairMemo::default());
+    /// Pairs built before, by their inputs ([`Pair::key`]). A recipe's
+    /// checks ask about the same pairs of pieces again and again: each
+    /// marked loop's carried-dependence test, each offered step, the whole
+    /// schedule. Building a pair (its rows remapped, its unit equalities
+    /// substituted) costs more than most of its tests.
+    static PAIRS: RefCell<FlatMemo<Rc<Pair>>> = RefCell::new(FlatMemo::new(PAIR_MEMO_CELLS));
 }
 
 impl Pair {
@@ -399,35 +388,12 @@ impl Pair {
         pt: &BasicMap,
     ) -> Result<Rc<Pair>, PolyError> {
         let key = Pair::key(n_param, [dep, ps, pt]);
-        let hash = BuildHasherDefault::<RowHasher>::default().hash_one(&key);
-        let known = PAIRS.with(|m| {
-            m.borrow().entries.get(&hash).and_then(|bucket| {
-                bucket
-                    .iter()
-                    .find(|(k, _)| *k == key)
-                    .map(|(_, p)| Rc::clone(p))
-            })
-        });
-        if let Some(pair) = known {
+        if let Some(pair) = PAIRS.with(|m| m.borrow().get(&key).cloned()) {
             return Ok(pair);
         }
         let pair = Rc::new(Pair::new(n_param, dep, ps, pt)?);
-        let size = key.len() + pair.rows.size();
-        PAIRS.with(|m| {
-            let memo = &mut *m.borrow_mut();
-            if size > PAIR_MEMO_CELLS / 4 {
-                return;
-            }
-            if memo.cells + size > PAIR_MEMO_CELLS {
-                memo.entries.clear();
-                memo.cells = 0;
-            }
-            memo.cells += size;
-            memo.entries
-                .entry(hash)
-                .or_default()
-                .push((key, Rc::clone(&pair)));
-        });
+        let size = pair.rows.size();
+        PAIRS.with(|m| m.borrow_mut().insert(key, Rc::clone(&pair), size));
         Ok(pair)
     }
 
