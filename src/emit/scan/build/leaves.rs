@@ -86,7 +86,7 @@ impl Scanner<'_> {
         for &i in live {
             let item = &self.items[i];
             let total = self.total(item);
-            let guard = self.project(item, self.n - 1)?;
+            let guard = self.project(i, self.n - 1)?;
             if guard.intersect(ctx)?.is_empty()? {
                 continue;
             }

@@ -442,7 +442,7 @@ impl Scanner<'_> {
     ) -> Result<bool, ScanError> {
         let negations = negations(r)?;
         for &i in kept {
-            let p = self.project(&self.items[i], d)?.intersect(ctx)?;
+            let p = self.project(i, d)?.intersect(ctx)?;
             for neg in &negations {
                 let mut probe = p.clone();
                 probe.add(neg.clone());
