@@ -494,10 +494,13 @@ fn solve(mut sys: System, budget: &mut Budget) -> Result<Option<Vec<i64>>, PolyE
 
 /// What one [`solve`] knows of its unused columns, so that [`compact`]
 /// scans the rows for them only once they may be worth dropping.
+///
+/// A system's first scan is left to the first time that a quarter of its
+/// columns were eliminated: the questions asked come with few unused.
 #[derive(Default)]
 struct UnusedColumns {
-    /// How many the last scan left (`None`: no scan yet).
-    left: Option<usize>,
+    /// How many the last scan left (none before the first).
+    left: usize,
     /// Variables eliminated since then (each frees its column).
     freed: usize,
 }
@@ -506,15 +509,15 @@ impl UnusedColumns {
     /// [`compact`] the system when at least a quarter of its columns may
     /// be unused, recording how to put its points back.
     fn compact(&mut self, sys: &mut System, steps: &mut Vec<Recovery>) {
-        let known = self.left.map(|u| u + self.freed);
+        let known = self.left + self.freed;
         self.freed = 0;
-        if known.is_some_and(|u| u * 4 < sys.n) {
+        if known * 4 < sys.n {
             self.left = known;
             return;
         }
         let (step, left) = compact(sys);
         steps.extend(step);
-        self.left = Some(left);
+        self.left = left;
     }
 }
 
