@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault};
 
 use super::omega::RowHasher;
+use super::{Constraint, ConstraintKind};
 
 /// The values kept under one hash, each with its whole key.
 type Bucket<V> = Vec<(Vec<i64>, V)>;
@@ -63,6 +64,21 @@ impl<V> FlatMemo<V> {
             .entry(Self::hash(&key))
             .or_default()
             .push((key, value));
+    }
+}
+
+/// Append `rows` to a key: each row as its kind (0 for an equality, 1
+/// for an inequality), its length, its constant and its coefficients.
+pub fn push_rows(key: &mut Vec<i64>, rows: &[Constraint]) {
+    key.reserve(rows.iter().map(|r| 3 + r.coeffs.len()).sum());
+    for r in rows {
+        key.push(match r.kind {
+            ConstraintKind::Eq => 0,
+            ConstraintKind::Ineq => 1,
+        });
+        key.push(r.coeffs.len() as i64);
+        key.push(r.constant);
+        key.extend_from_slice(&r.coeffs);
     }
 }
 

@@ -80,7 +80,7 @@ pub use constraint::{
 };
 pub use error::PolyError;
 pub use farkas::nonnegative_forms;
-pub use flat_memo::FlatMemo;
+pub use flat_memo::{push_rows, FlatMemo};
 pub use omega::WORK_LIMIT;
 pub use ops::LexOpt;
 pub(crate) use print::linear_text;

@@ -21,7 +21,7 @@
 
 use std::cell::RefCell;
 
-use super::{Constraint, ConstraintKind, FlatMemo};
+use super::{push_rows, Constraint, FlatMemo};
 
 /// The most coefficients the questions kept by one thread may hold
 /// together (8 bytes each: 16 MiB).
@@ -34,24 +34,14 @@ thread_local! {
     static MEMO: RefCell<FlatMemo<Answer>> = RefCell::new(FlatMemo::new(MAX_CELLS));
 }
 
-/// A question, flat: `n`, then each row as its kind (0 for an equality),
-/// its length, its constant and its coefficients. One vector, so a
+/// A question, flat: `n`, then its rows ([`push_rows`]). One vector, so a
 /// question is one allocation and one comparison.
 pub(super) struct Question(Vec<i64>);
 
 /// `rows` over `n` columns as a [`Question`].
 pub(super) fn encode(n: usize, rows: &[Constraint]) -> Question {
-    let mut out = Vec::with_capacity(1 + rows.iter().map(|r| 3 + r.coeffs.len()).sum::<usize>());
-    out.push(n as i64);
-    for r in rows {
-        out.push(match r.kind {
-            ConstraintKind::Eq => 0,
-            ConstraintKind::Ineq => 1,
-        });
-        out.push(r.coeffs.len() as i64);
-        out.push(r.constant);
-        out.extend_from_slice(&r.coeffs);
-    }
+    let mut out = vec![n as i64];
+    push_rows(&mut out, rows);
     Question(out)
 }
 

@@ -31,7 +31,7 @@ use std::rc::Rc;
 use super::kept_order::KeptLoops;
 use super::schedule::{alpha_date, beta_date, constant_date};
 use super::{Dependence, Schedule, Scop};
-use crate::poly::{BasicMap, Constraint, ConstraintKind, FlatMemo, PolyError, Substituted};
+use crate::poly::{push_rows, BasicMap, Constraint, FlatMemo, PolyError, Substituted};
 
 /// A dependence whose target is not scheduled after its source, or that a
 /// loop carries: one concrete pair of instances.
@@ -407,12 +407,7 @@ impl Pair {
                 [space.n_param(), space.n_in(), space.n_out(), m.n_local()].map(|v| v as i64),
             );
             key.push(m.constraints().len() as i64);
-            for c in m.constraints() {
-                key.push(i64::from(c.kind == ConstraintKind::Eq));
-                key.push(c.coeffs.len() as i64);
-                key.push(c.constant);
-                key.extend_from_slice(&c.coeffs);
-            }
+            push_rows(&mut key, m.constraints());
         }
         key
     }
