@@ -354,7 +354,7 @@ impl Scanner<'_> {
         Ok(out)
     }
 
-    /// The value of β date `d` of `item` (a constant, or an error).
+    /// The value of β date `d` of item `i` (a constant, or an error).
     fn constant_date(&self, i: usize, d: usize) -> Result<i64, ScanError> {
         let item = &self.items[i];
         let col = self.np + d;
