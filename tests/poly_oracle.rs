@@ -166,6 +166,51 @@ fn emptiness_and_sample_agree_with_enumeration() {
     );
 }
 
+/// A local `q` that only one pair of rows reads, `a·q <= e <= a·q + g`
+/// (a tile's index when `g = a - 1`), with `g` on both sides of `a - 1`:
+/// the Omega test drops such a pair unsolved only where some integer `q`
+/// always fits (`g >= a - 1`), and must decide the narrower ones.
+#[test]
+fn tile_index_pairs_agree_with_enumeration() {
+    let mut rng = Rng(0x51_7CC1_B727_220A);
+    let (mut empty, mut nonempty) = (0, 0);
+    for _ in 0..cases() {
+        let (np, nd) = dims(&mut rng);
+        let space = Space::set(names("p", np), Some("S".into()), names("x", nd));
+        let nv = np + nd;
+        let n = nv + 1;
+        let mut rows = box_rows(0..nv, n, B);
+        let count = rng.range(0, 3) as usize;
+        for mut r in random_rows(&mut rng, nv, count) {
+            r.coeffs.push(0);
+            rows.push(r);
+        }
+        let a = rng.range(2, 8);
+        let g = rng.range(0, a);
+        let mut e: Vec<i64> = (0..nv).map(|_| rng.range(-3, 3)).collect();
+        let c = rng.range(-4, 4);
+        e.push(-a);
+        rows.push(Constraint::ineq(e.clone(), c));
+        rows.push(Constraint::ineq(e.iter().map(|v| -v).collect(), g - c));
+        let s = BasicSet::from_parts(space, 1, rows);
+        let truth = brute(&s);
+        match s.sample().expect("no overflow") {
+            Some(p) => assert!(holds(&s, &p), "sample {p:?} not in {s}"),
+            None => assert!(truth.is_empty(), "{s} has {:?} but was found empty", truth[0]),
+        }
+        assert_eq!(s.is_empty().expect("no overflow"), truth.is_empty(), "{s}");
+        if truth.is_empty() {
+            empty += 1;
+        } else {
+            nonempty += 1;
+        }
+    }
+    assert!(
+        empty > cases() / 20 && nonempty > cases() / 5,
+        "too one-sided to mean anything: {empty} empty, {nonempty} not"
+    );
+}
+
 #[test]
 fn classic_traps() {
     // { [x] : 1 <= 3x <= 2 } is empty.

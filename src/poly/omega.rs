@@ -9,10 +9,13 @@
 //! * an equality with a unit coefficient is solved and substituted; any other
 //!   equality is reduced by a unimodular change of variable (Euclid on the
 //!   coefficients) until one coefficient is a unit;
-//! * a variable bounded on one side only is dropped with its rows; once a
-//!   quarter of the columns are unused, they are dropped from every row
-//!   (in place; the point is put back at the end); rows are normalised
-//!   again only after a step that rewrites or adds some;
+//! * a variable bounded on one side only is dropped with its rows, and so
+//!   is one that only the pair `a·x + e + c₁ >= 0`, `-a·x - e + c₂ >= 0`
+//!   bounds, where `c₁ + c₂ >= a - 1` (a tile's index that no other row
+//!   reads: some integer value always fits); once a quarter of the
+//!   columns are unused, they are dropped from every row (in place; the
+//!   point is put back at the end); rows are normalised again only after
+//!   a step that rewrites or adds some;
 //! * Fourier–Motzkin elimination is used where it is exact (every lower or
 //!   every upper coefficient is 1); otherwise the real shadow (a necessary
 //!   condition, solved first: empty, it decides; with a point where the
@@ -853,23 +856,55 @@ fn choose_variable(sys: &System) -> Option<(bool, usize, (u128, usize))> {
     choice
 }
 
+/// A variable of a system of inequalities that, whatever the values of
+/// the others, some integer value meets all its rows: so its rows may be
+/// dropped, and [`pick`] finds that value afterwards. Two kinds:
+///
+/// * bounded on one side only;
+/// * bounded by one pair of rows `a·x + e + c₁ >= 0` and
+///   `-a·x - e + c₂ >= 0` (`e` the same form of the others) with
+///   `c₁ + c₂ >= a - 1`: `a·x` lies in `a` or more consecutive integers,
+///   one of which is a multiple of `a` (a tile's index, `x = ⌊f / a⌋`,
+///   that no other row reads). Exact.
+fn free_variable(sys: &System) -> Result<Option<usize>, Overflow> {
+    for j in 0..sys.n {
+        let (mut lowers, mut uppers) = (0usize, 0usize);
+        let (mut lower, mut upper) = (None, None);
+        for r in &sys.ineqs {
+            let a = r.coeffs[j];
+            if a > 0 {
+                lowers += 1;
+                lower = Some(r);
+            } else if a < 0 {
+                uppers += 1;
+                upper = Some(r);
+            }
+        }
+        if (lowers == 0) != (uppers == 0) {
+            return Ok(Some(j));
+        }
+        let (Some(l), Some(u), 1, 1) = (lower, upper, lowers, uppers) else {
+            continue;
+        };
+        let a = l.coeffs[j];
+        let opposite = l.coeffs.iter().zip(&u.coeffs).all(|(x, y)| *x == -*y);
+        if opposite && checked_add(l.constant, u.constant)? >= a - 1 {
+            return Ok(Some(j));
+        }
+    }
+    Ok(None)
+}
+
 /// Eliminate one variable from a system of inequalities only.
 fn eliminate_inequality_var(sys: &mut System, budget: &mut Budget) -> Result<Elim, PolyError> {
     let n = sys.n;
-    // A variable bounded on one side only: drop its rows.
-    for j in 0..n {
-        let (mut pos, mut neg) = (false, false);
-        for r in &sys.ineqs {
-            pos |= r.coeffs[j] > 0;
-            neg |= r.coeffs[j] < 0;
-        }
-        if pos != neg {
-            let (rows, keep): (Vec<Row>, Vec<Row>) = std::mem::take(&mut sys.ineqs)
-                .into_iter()
-                .partition(|r| r.coeffs[j] != 0);
-            sys.ineqs = keep;
-            return Ok(Elim::Step(Recovery::Bounded { j, rows }, false));
-        }
+    // A variable that some integer value always fits: drop its rows.
+    if let Some(j) = free_variable(sys)? {
+        let (rows, keep): (Vec<Row>, Vec<Row>) = std::mem::take(&mut sys.ineqs)
+            .into_iter()
+            .partition(|r| r.coeffs[j] != 0);
+        sys.ineqs = keep;
+        return Ok(Elim::Step(Recovery::Bounded { j, rows }, false));
     }
     let mut choice = choose_variable(sys);
     if choice.is_some_and(|(_, _, (_, rows))| rows > ROW_GROWTH_LIMIT) {
