@@ -196,7 +196,11 @@ fn tile_index_pairs_agree_with_enumeration() {
         let truth = brute(&s);
         match s.sample().expect("no overflow") {
             Some(p) => assert!(holds(&s, &p), "sample {p:?} not in {s}"),
-            None => assert!(truth.is_empty(), "{s} has {:?} but was found empty", truth[0]),
+            None => assert!(
+                truth.is_empty(),
+                "{s} has {:?} but was found empty",
+                truth[0]
+            ),
         }
         assert_eq!(s.is_empty().expect("no overflow"), truth.is_empty(), "{s}");
         if truth.is_empty() {

@@ -150,6 +150,15 @@ impl Substituted {
         if self.empty {
             return Ok(self.clone());
         }
+        if let Some(out) = self.with_one_unit_equality(extra)? {
+            return Ok(out);
+        }
+        self.rebuilt_with_rows(extra)
+    }
+
+    /// [`Substituted::with_rows`] the general way: every row rewritten
+    /// and the system substituted again.
+    fn rebuilt_with_rows(&self, extra: &[Constraint]) -> Result<Substituted, PolyError> {
         let mut rows = self.rows.clone();
         for r in extra {
             rows.push(self.rewrite(r)?);
@@ -177,6 +186,93 @@ impl Substituted {
             rows: inner.rows,
             empty: inner.empty,
         })
+    }
+
+    /// [`Substituted::with_rows`] where `extra` comes to one equality with
+    /// a unit coefficient over the columns left (the others rewrite to
+    /// `0 = 0`: a legality check's β dates), and substituting it leaves
+    /// no other: that column substituted in place, the same system as the
+    /// general path gives, without building it again. `None` otherwise.
+    fn with_one_unit_equality(
+        &self,
+        extra: &[Constraint],
+    ) -> Result<Option<Substituted>, PolyError> {
+        let mut found = None;
+        for r in extra {
+            let row = self.rewrite(r)?;
+            let trivial = row.coeffs.iter().all(|&a| a == 0);
+            match (trivial, row.kind) {
+                (true, ConstraintKind::Eq) if row.constant == 0 => continue,
+                (false, ConstraintKind::Eq) if found.is_none() => found = Some(row),
+                _ => return Ok(None),
+            }
+        }
+        let Some(row) = found else {
+            return Ok(Some(self.clone()));
+        };
+        let Some(j) = row.coeffs.iter().position(|a| a.unsigned_abs() == 1) else {
+            return Ok(None);
+        };
+        // a x_j + rest + c = 0 with a = ±1: x_j = -a (rest + c).
+        let a = row.coeffs[j];
+        let mut form = Vec::with_capacity(row.coeffs.len());
+        for &c in &row.coeffs {
+            form.push(checked_mul(-a, c)?);
+        }
+        form[j] = 0;
+        let k = checked_mul(-a, row.constant)?;
+        let mut rows = Vec::with_capacity(self.rows.len());
+        let mut empty = false;
+        for r in &self.rows {
+            let mut r = r.clone();
+            let b = r.coeffs[j];
+            if b != 0 {
+                r.coeffs[j] = 0;
+                add_scaled(&mut r.coeffs, &mut r.constant, b, &form, k)?;
+                if r.kind == ConstraintKind::Eq && r.coeffs.iter().any(|c| c.unsigned_abs() == 1) {
+                    return Ok(None);
+                }
+            }
+            r.coeffs.remove(j);
+            if r.coeffs.iter().all(|&c| c == 0) {
+                empty |= match r.kind {
+                    ConstraintKind::Eq => r.constant != 0,
+                    ConstraintKind::Ineq => r.constant < 0,
+                };
+            } else {
+                rows.push(r);
+            }
+        }
+        let mut columns = Vec::with_capacity(self.columns.len());
+        for c in &self.columns {
+            columns.push(match c {
+                Column::Kept(p) if *p == j => {
+                    let mut coeffs = form.clone();
+                    coeffs.remove(j);
+                    Column::Defined {
+                        coeffs,
+                        constant: k,
+                    }
+                }
+                Column::Kept(p) => Column::Kept(if *p > j { p - 1 } else { *p }),
+                Column::Defined { coeffs, constant } => {
+                    let (mut coeffs, mut constant) = (coeffs.clone(), *constant);
+                    let b = coeffs[j];
+                    if b != 0 {
+                        coeffs[j] = 0;
+                        add_scaled(&mut coeffs, &mut constant, b, &form, k)?;
+                    }
+                    coeffs.remove(j);
+                    Column::Defined { coeffs, constant }
+                }
+            });
+        }
+        Ok(Some(Substituted {
+            columns,
+            n_kept: self.n_kept - 1,
+            rows,
+            empty,
+        }))
     }
 
     /// The coefficients it holds: its rows' and its substituted columns'
@@ -372,6 +468,52 @@ mod tests {
                 None => assert!(expected.is_empty(), "missed {:?} of {all:?}", expected[0]),
             }
         }
+    }
+
+    /// One equality added the quick way gives the very system (rows in
+    /// the same order, the same forms) that rebuilding gives: a question
+    /// asked of it, and so its witness, does not depend on the way.
+    #[test]
+    fn one_unit_equality_added_in_place_is_the_rebuilt_system() {
+        let mut rng = Lcg(11);
+        let n = 6;
+        let mut quick = 0;
+        for _ in 0..2000 {
+            let mut rows = Vec::new();
+            for _ in 0..rng.next(8) {
+                let coeffs: Vec<i64> = (0..n).map(|_| rng.next(7) - 3).collect();
+                let c = rng.next(9) - 4;
+                rows.push(if rng.next(4) == 0 {
+                    Constraint::eq(coeffs, c)
+                } else {
+                    Constraint::ineq(coeffs, c)
+                });
+            }
+            let base = Substituted::new(n, rows).unwrap();
+            // Rows that rewrite to `0 = 0` (a difference of one form and
+            // itself), and at most one other equality, sometimes not unit.
+            let mut extra = Vec::new();
+            for _ in 0..rng.next(3) {
+                extra.push(Constraint::eq(vec![0; n], 0));
+            }
+            if rng.next(5) > 0 {
+                let coeffs: Vec<i64> = (0..n).map(|_| rng.next(5) - 2).collect();
+                extra.insert(
+                    rng.next(extra.len() as i64 + 1) as usize,
+                    Constraint::eq(coeffs, rng.next(5) - 2),
+                );
+            }
+            let rebuilt = base.rebuilt_with_rows(&extra).unwrap();
+            if let Some(fast) = base.with_one_unit_equality(&extra).unwrap() {
+                quick += 1;
+                assert_eq!(
+                    format!("{fast:?}"),
+                    format!("{rebuilt:?}"),
+                    "{base:?} with {extra:?}"
+                );
+            }
+        }
+        assert!(quick > 1000, "only {quick} cases took the quick way");
     }
 
     #[test]
