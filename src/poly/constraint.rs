@@ -96,6 +96,23 @@ impl Constraint {
         }
     }
 
+    /// Whether the row holds at `point` (`= 0` or `>= 0`). Plain
+    /// evaluation in `i128`; an absurd row whose sum overflows even that
+    /// is said not to hold.
+    pub fn holds_at(&self, point: &[i64]) -> bool {
+        let mut value = i128::from(self.constant);
+        for (&a, &x) in self.coeffs.iter().zip(point) {
+            match value.checked_add(i128::from(a) * i128::from(x)) {
+                Some(v) => value = v,
+                None => return false,
+            }
+        }
+        match self.kind {
+            ConstraintKind::Eq => value == 0,
+            ConstraintKind::Ineq => value >= 0,
+        }
+    }
+
     /// Is the row's affine value strictly positive at `point` (all its
     /// columns)? A cheap check: `false` also when the value overflows.
     pub fn is_positive_at(&self, point: &[i64]) -> bool {

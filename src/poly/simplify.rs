@@ -22,7 +22,8 @@ impl BasicSet {
     /// Turn every inequality `e >= 0` that holds with equality on all integer
     /// points (`e >= 1` has none) into `e = 0`. Exact; at most one emptiness
     /// test per inequality: the points those tests find are kept, and an
-    /// inequality strictly positive at one of them is no equality, with no
+    /// inequality strictly positive at one of them, or at the latest moved
+    /// one step along it and still in the set, is no equality, with no
     /// test. An empty set is returned unchanged.
     pub fn detect_equalities(&self) -> Result<BasicSet, PolyError> {
         let n = self.n_cols();
@@ -38,6 +39,13 @@ impl BasicSet {
             if row.kind != ConstraintKind::Ineq || points.iter().any(|p| row.is_positive_at(p)) {
                 continue;
             }
+            // The latest point one step further along the row, still in
+            // the set: no equality, no test.
+            let latest = points.last().and_then(|p| self.step_along(row, p));
+            if let Some(q) = latest {
+                points.push(q);
+                continue;
+            }
             // The rows found to be equalities so far have the same integer
             // points as inequalities: the base still stands for `rows`.
             match base.sample_with(&[strictly_positive(row)?])? {
@@ -46,6 +54,23 @@ impl BasicSet {
             }
         }
         Ok(self.with_rows(rows))
+    }
+
+    /// A point of this set that `from` (a point of it) becomes when one
+    /// of its columns moves one step the way `row` grows (so that `row`
+    /// is positive there). Plain evaluation, no test; `None` says nothing.
+    fn step_along(&self, row: &Constraint, from: &[i64]) -> Option<Vec<i64>> {
+        for (col, &a) in row.coeffs.iter().enumerate() {
+            if a == 0 {
+                continue;
+            }
+            let mut q = from.to_vec();
+            q[col] = q[col].checked_add(a.signum())?;
+            if self.constraints.iter().all(|c| c.holds_at(&q)) {
+                return Some(q);
+            }
+        }
+        None
     }
 
     /// Drop every constraint implied (over the integers) by the others.
