@@ -6,13 +6,18 @@
 //! date, `x` lexicographically before `y` when `p = q`, must be empty.
 
 use super::ApplyError;
-use crate::poly::{BasicMap, BasicSet, Constraint, Space};
+use crate::poly::{unremembered, BasicMap, BasicSet, Constraint, Space};
 use crate::scop::{Schedule, Scop};
 
 /// `Ok` when every statement whose schedule differs from `before` has
 /// one-to-one dates in `after`; a precondition error with a witness pair
-/// otherwise.
+/// otherwise. Its exact tests are each asked once: they are not
+/// remembered ([`unremembered`]).
 pub fn check(scop: &Scop, before: &Schedule, after: &Schedule) -> Result<(), ApplyError> {
+    unremembered(|| check_changed(scop, before, after))
+}
+
+fn check_changed(scop: &Scop, before: &Schedule, after: &Schedule) -> Result<(), ApplyError> {
     for (s, st_sched) in after.statements.iter().enumerate() {
         // Only the statements whose dates changed (not just their marks).
         if before.statements.get(s).map(|b| &b.pieces) == Some(&st_sched.pieces) {

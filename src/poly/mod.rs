@@ -82,6 +82,7 @@ pub use error::PolyError;
 pub use farkas::nonnegative_forms;
 pub use flat_memo::{push_rows, FlatMemo};
 pub use omega::WORK_LIMIT;
+pub use omega_memo::unremembered;
 pub use ops::LexOpt;
 pub(crate) use print::linear_text;
 pub use simplex::{

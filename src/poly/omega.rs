@@ -118,8 +118,8 @@ pub(crate) fn integer_sample_of(
     constraints: Vec<Constraint>,
 ) -> Result<Option<Vec<i64>>, PolyError> {
     let allowed = work::allowance(WORK_LIMIT);
-    let question = omega_memo::encode(n, &constraints);
-    let recalled = omega_memo::recall(&question);
+    let question = omega_memo::keeping().then(|| omega_memo::encode(n, &constraints));
+    let recalled = question.as_ref().and_then(omega_memo::recall);
     let asked_before = recalled.is_some();
     if let Some((answer, spent)) = recalled {
         // The same answer at the same cost; with less work left, the test
@@ -150,7 +150,7 @@ pub(crate) fn integer_sample_of(
     let out = solve(sys, &mut budget);
     let spent = allowed - budget.left;
     work::charge(spent);
-    if let (Ok(answer), false) = (&out, asked_before) {
+    if let (Some(question), Ok(answer), false) = (question, &out, asked_before) {
         omega_memo::remember(question, (answer.clone(), spent));
     }
     match out {

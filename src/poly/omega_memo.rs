@@ -18,8 +18,13 @@
 //!
 //! The memo holds at most [`MAX_CELLS`] coefficients in all; past that it
 //! is emptied and starts again.
+//!
+//! Where questions do not come back, keeping them costs more than it
+//! saves: code generation asks each of its questions once (heat-3d's
+//! `auto(pluto)`: 2 repeats in 1,714), and so does the check that dates
+//! are one-to-one. [`unremembered`] runs such work without the memo.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use super::{push_rows, Constraint, FlatMemo};
 
@@ -32,6 +37,23 @@ pub(super) type Answer = (Option<Vec<i64>>, u64);
 
 thread_local! {
     static MEMO: RefCell<FlatMemo<Answer>> = RefCell::new(FlatMemo::new(MAX_CELLS));
+    /// Whether this thread's questions are recalled and kept now.
+    static KEEPING: Cell<bool> = const { Cell::new(true) };
+}
+
+/// Run `f` without recalling or keeping any Omega test's answer (module
+/// docs): for work whose questions do not come back. The answers are the
+/// same; only the time they take changes.
+pub fn unremembered<T>(f: impl FnOnce() -> T) -> T {
+    let outer = KEEPING.with(|k| k.replace(false));
+    let out = f();
+    KEEPING.with(|k| k.set(outer));
+    out
+}
+
+/// Whether questions are recalled and kept now ([`unremembered`]).
+pub(super) fn keeping() -> bool {
+    KEEPING.with(Cell::get)
 }
 
 /// A question, flat: `n`, then its rows ([`push_rows`]). One vector, so a

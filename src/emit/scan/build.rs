@@ -29,7 +29,9 @@ use super::items::{items, Item};
 use super::rewrite::merge_adjacent_guards;
 use super::separate::{separate, tightened};
 use super::ScanError;
-use crate::poly::{checked_add, checked_mul, BasicSet, Constraint, ConstraintKind, Space};
+use crate::poly::{
+    checked_add, checked_mul, unremembered, BasicSet, Constraint, ConstraintKind, Space,
+};
 use crate::scop::{Schedule, Scop};
 
 mod division;
@@ -41,8 +43,13 @@ mod solve;
 mod stride;
 
 /// The loop AST that visits the statement instances of `scop` in the order
-/// of `schedule`.
+/// of `schedule`. Its exact tests are each asked once: they are not
+/// remembered ([`unremembered`]).
 pub fn scan(scop: &Scop, schedule: &Schedule) -> Result<Vec<Node>, ScanError> {
+    unremembered(|| scan_remembering_nothing(scop, schedule))
+}
+
+fn scan_remembering_nothing(scop: &Scop, schedule: &Schedule) -> Result<Vec<Node>, ScanError> {
     if schedule.statements.len() != scop.statements.len() {
         return Err(ScanError::Unsupported(
             "the schedule does not have one entry per statement".into(),
