@@ -96,36 +96,30 @@ impl Constraint {
         }
     }
 
-    /// Whether the row holds at `point` (`= 0` or `>= 0`). Plain
-    /// evaluation in `i128`; an absurd row whose sum overflows even that
-    /// is said not to hold.
-    pub fn holds_at(&self, point: &[i64]) -> bool {
+    /// The row's affine value at `point` (all its columns), in `i128`:
+    /// each product fits, and so does the sum of a few hundred of them;
+    /// `None` for an absurd row whose sum does not.
+    fn value_at(&self, point: &[i64]) -> Option<i128> {
         let mut value = i128::from(self.constant);
         for (&a, &x) in self.coeffs.iter().zip(point) {
-            match value.checked_add(i128::from(a) * i128::from(x)) {
-                Some(v) => value = v,
-                None => return false,
-            }
+            value = value.checked_add(i128::from(a) * i128::from(x))?;
         }
-        match self.kind {
-            ConstraintKind::Eq => value == 0,
-            ConstraintKind::Ineq => value >= 0,
-        }
+        Some(value)
+    }
+
+    /// Whether the row holds at `point` (`= 0` or `>= 0`). A cheap check:
+    /// `false` also when the value overflows.
+    pub fn holds_at(&self, point: &[i64]) -> bool {
+        self.value_at(point).is_some_and(|v| match self.kind {
+            ConstraintKind::Eq => v == 0,
+            ConstraintKind::Ineq => v >= 0,
+        })
     }
 
     /// Is the row's affine value strictly positive at `point` (all its
     /// columns)? A cheap check: `false` also when the value overflows.
     pub fn is_positive_at(&self, point: &[i64]) -> bool {
-        let mut value = i128::from(self.constant);
-        for (&a, &x) in self.coeffs.iter().zip(point) {
-            // Each product fits in i128; the sum of at most a few hundred
-            // of them does too, unless the row is absurd: then say no.
-            match value.checked_add(i128::from(a) * i128::from(x)) {
-                Some(v) => value = v,
-                None => return false,
-            }
-        }
-        value > 0
+        self.value_at(point).is_some_and(|v| v > 0)
     }
 
     pub fn is_eq(&self) -> bool {

@@ -426,6 +426,18 @@ mod tests {
         }
     }
 
+    /// A row over `n` columns, coefficients in `-c..=c`, its constant in
+    /// `-c - 1..=c + 1`; an equality one time in `eq_one_in`.
+    fn random_row(rng: &mut Lcg, n: usize, c: i64, eq_one_in: i64) -> Constraint {
+        let coeffs: Vec<i64> = (0..n).map(|_| rng.next(2 * c + 1) - c).collect();
+        let k = rng.next(2 * c + 3) - c - 1;
+        if rng.next(eq_one_in) == 0 {
+            Constraint::eq(coeffs, k)
+        } else {
+            Constraint::ineq(coeffs, k)
+        }
+    }
+
     #[test]
     fn questions_get_the_answers_of_the_whole_system_by_enumeration() {
         let mut rng = Lcg(7);
@@ -441,13 +453,7 @@ mod tests {
                 rows.push(Constraint::ineq(lo, 3));
             }
             for _ in 0..rng.next(4) {
-                let coeffs: Vec<i64> = (0..n).map(|_| rng.next(5) - 2).collect();
-                let c = rng.next(7) - 3;
-                rows.push(if rng.next(2) == 0 {
-                    Constraint::eq(coeffs, c)
-                } else {
-                    Constraint::ineq(coeffs, c)
-                });
+                rows.push(random_row(&mut rng, n, 2, 2));
             }
             let base = Substituted::new(n, rows.clone()).unwrap();
             let extra: Vec<Constraint> = (0..rng.next(3))
@@ -479,16 +485,9 @@ mod tests {
         let n = 6;
         let mut quick = 0;
         for _ in 0..2000 {
-            let mut rows = Vec::new();
-            for _ in 0..rng.next(8) {
-                let coeffs: Vec<i64> = (0..n).map(|_| rng.next(7) - 3).collect();
-                let c = rng.next(9) - 4;
-                rows.push(if rng.next(4) == 0 {
-                    Constraint::eq(coeffs, c)
-                } else {
-                    Constraint::ineq(coeffs, c)
-                });
-            }
+            let rows = (0..rng.next(8))
+                .map(|_| random_row(&mut rng, n, 3, 4))
+                .collect();
             let base = Substituted::new(n, rows).unwrap();
             // Rows that rewrite to `0 = 0` (a difference of one form and
             // itself), and at most one other equality, sometimes not unit.
