@@ -895,15 +895,18 @@ fn free_variable(sys: &System) -> Result<Option<usize>, Overflow> {
     Ok(None)
 }
 
+/// The rows that read column `j`, taken out of `rows` in their order; the
+/// others stay where they were, in theirs.
+fn take_rows_on(rows: &mut Vec<Row>, j: usize) -> Vec<Row> {
+    rows.extract_if(.., |r| r.coeffs[j] != 0).collect()
+}
+
 /// Eliminate one variable from a system of inequalities only.
 fn eliminate_inequality_var(sys: &mut System, budget: &mut Budget) -> Result<Elim, PolyError> {
     let n = sys.n;
     // A variable that some integer value always fits: drop its rows.
     if let Some(j) = free_variable(sys)? {
-        let (rows, keep): (Vec<Row>, Vec<Row>) = std::mem::take(&mut sys.ineqs)
-            .into_iter()
-            .partition(|r| r.coeffs[j] != 0);
-        sys.ineqs = keep;
+        let rows = take_rows_on(&mut sys.ineqs, j);
         return Ok(Elim::Step(Recovery::Bounded { j, rows }, false));
     }
     let mut choice = choose_variable(sys);
@@ -917,9 +920,8 @@ fn eliminate_inequality_var(sys: &mut System, budget: &mut Budget) -> Result<Eli
     // The shadows' rows are built before the next step normalises them:
     // charge them now (a seidel-2d jam check's product reached gigabytes).
     budget.spend(new_rows.saturating_mul(if exact { 1 } else { 2 }))?;
-    let (rows, rest): (Vec<Row>, Vec<Row>) = std::mem::take(&mut sys.ineqs)
-        .into_iter()
-        .partition(|r| r.coeffs[j] != 0);
+    let rows = take_rows_on(&mut sys.ineqs, j);
+    let rest = std::mem::take(&mut sys.ineqs);
     let lowers: Vec<&Row> = rows.iter().filter(|r| r.coeffs[j] > 0).collect();
     let uppers: Vec<&Row> = rows.iter().filter(|r| r.coeffs[j] < 0).collect();
     // Real shadow: b·L + a·U >= 0; dark shadow: b·L + a·U >= (a-1)(b-1).
