@@ -359,17 +359,18 @@ fn three_automatic_schedules_are_these_recipes() {
     let cases = [
         (
             "gemm",
-            // The initialisation its own nest; the update tiled by 32 in
-            // its own order (i, k, j), tiles and points (the scheduler's
-            // band (i, j, k) with j moved innermost, its tile loop too),
-            // tiles of i dealt round-robin, the point loop k unrolled by 4
-            // and jammed into j, and i around it too (a 4 x 4 register
+            // The initialisation its own nest; the update tiled in its
+            // own order (i, k, j), tiles and points (the scheduler's band
+            // (i, j, k) with j moved innermost, its tile loop too), by 32
+            // but j by 64 (the vector loop under a register tile), tiles
+            // of i dealt round-robin, the point loop k unrolled by 4 and
+            // jammed into j, and i around it by 8 (an 8 x 4 register
             // tile).
             "split([0, 0], 1);\ntile([1], 1, 1, 32);\n\
-             tile([1], 3, 2, 32);\ntile([1], 5, 3, 32);\ninterchange([1], 4, 5);\n\
+             tile([1], 3, 2, 32);\ntile([1], 5, 3, 64);\ninterchange([1], 4, 5);\n\
              parallelize([0], 1);\nvectorize([0], 2);\n\
              parallelize([1], 1, schedule = static, chunk = 1);\nvectorize([1], 6);\n\
-             unroll_jam([1], 5, 4);\nunroll_jam([1], 4, 4);\n",
+             unroll_jam([1], 5, 4);\nunroll_jam([1], 4, 8);\n",
         ),
         (
             "seidel-2d",

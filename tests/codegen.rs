@@ -364,13 +364,14 @@ fn gcc_vectorises_the_full_tile_of_gemm() {
     assert_eq!(out.status, 0, "{}", out.stderr);
     let src = dir.join("gemm-auto.c");
     std::fs::write(&src, &out.stdout).expect("write the output");
-    // The full tile's innermost loop: the `j` loop of constant width.
+    // The full tile's innermost loop: the `j` loop of constant width
+    // (64: the vector loop under a register tile).
     let line = out
         .stdout
         .lines()
         .position(|l| {
             l.trim_start()
-                .starts_with("for (j = 32 * c3; j <= 32 * c3 + 31; j++)")
+                .starts_with("for (j = 64 * c3; j <= 64 * c3 + 63; j++)")
         })
         .map(|k| k + 1)
         .unwrap_or_else(|| panic!("no full-tile j loop:\n{}", out.stdout));

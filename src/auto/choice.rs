@@ -17,9 +17,10 @@ pub struct BandChoice {
     pub(crate) permutable: bool,
     /// The tile size, when the band was tiled.
     pub(crate) tile: Option<i64>,
-    /// The innermost member's tile size, when it differs from `tile`
-    /// (a wavefront's rows: `tiling::WAVEFRONT_ROW_TILE`).
-    pub(crate) row_tile: Option<i64>,
+    /// One member's tile size, when it differs from `tile`: `(member,
+    /// size)` (a wavefront's rows, `tiling::WAVEFRONT_ROW_TILE`; the
+    /// vector loop under a register tile, `tiling::REGISTER_TILE_ROW`).
+    pub(crate) row_tile: Option<(usize, i64)>,
     /// Whether its tiles run as a wavefront.
     pub(crate) wavefront: bool,
     /// Whether it is a skewed wavefront band over several statements,
@@ -141,8 +142,10 @@ impl BandChoice {
         ));
         if let Some(size) = self.tile {
             let mut sizes = vec![size.to_string(); self.members.len()];
-            if let (Some(row), Some(last)) = (self.row_tile, sizes.last_mut()) {
-                *last = row.to_string();
+            if let Some((member, row)) = self.row_tile {
+                if let Some(size) = sizes.get_mut(member) {
+                    *size = row.to_string();
+                }
             }
             let sizes = sizes.join(" x ");
             parts.push(format!(

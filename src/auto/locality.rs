@@ -94,11 +94,16 @@ pub(crate) fn member_reuse(
                     .all(|(_, (written, _))| written.is_some() && written == rows)
             });
         for (m, score) in scores.iter_mut().enumerate() {
-            let step = real
-                .iter()
-                .position(|&k| k == first + m)
-                .and_then(|position| solve(&matrix, position));
-            let Some(step) = step else {
+            // A statement with no loop at this member runs at one value of
+            // it (doitgen's `sum[p] = 0` in the band `(p, s)`): nothing it
+            // touches moves along the member, so it scores nothing and
+            // leaves the member's reduction as the others make it (its
+            // write is met once, before or after the jammed copies).
+            let Some(position) = real.iter().position(|&k| k == first + m) else {
+                score.reduction &= updates_only;
+                continue;
+            };
+            let Some(step) = solve(&matrix, position) else {
                 score.reduction = false;
                 continue;
             };
@@ -501,6 +506,16 @@ mod tests {
         outer_coincidence: bool,
         f: impl Fn(&Scop, &[Vec<AffineRow>], &[usize], usize, usize) -> T,
     ) -> T {
+        first_band_of(name, outer_coincidence, 3, f)
+    }
+
+    /// [`first_band`] of `min_members` members or more.
+    fn first_band_of<T>(
+        name: &str,
+        outer_coincidence: bool,
+        min_members: usize,
+        f: impl Fn(&Scop, &[Vec<AffineRow>], &[usize], usize, usize) -> T,
+    ) -> T {
         use crate::auto::scheduler::{schedule_tree, Algorithm, Fusion};
         use crate::lang::c::read_source;
         use crate::scop::{dependences, DepOptions};
@@ -518,19 +533,19 @@ mod tests {
         .unwrap();
         let rows = loop_rows(&tree, scop.statements.len());
         // gemm's update, heat-3d's time band.
-        fn find(tree: &Tree, depth: usize) -> Option<(Vec<usize>, usize, usize)> {
+        fn find(tree: &Tree, depth: usize, min: usize) -> Option<(Vec<usize>, usize, usize)> {
             match tree {
                 Tree::Leaf(_) => None,
-                Tree::Sequence(c) => c.iter().find_map(|t| find(t, depth)),
-                Tree::Band { members, .. } if members.len() >= 3 => Some((
+                Tree::Sequence(c) => c.iter().find_map(|t| find(t, depth, min)),
+                Tree::Band { members, .. } if members.len() >= min => Some((
                     members[0].rows.iter().map(|(s, _)| *s).collect(),
                     depth,
                     members.len(),
                 )),
-                Tree::Band { members, child, .. } => find(child, depth + members.len()),
+                Tree::Band { members, child, .. } => find(child, depth + members.len(), min),
             }
         }
-        let (statements, first, size) = find(&tree, 0).unwrap();
+        let (statements, first, size) = find(&tree, 0, min_members).unwrap();
         f(scop, &rows, &statements, first, size)
     }
 
@@ -555,6 +570,17 @@ mod tests {
         assert_eq!(along("A"), vec![vec![Some(false), Some(true), Some(false)]]);
         assert_eq!(along("B"), vec![vec![Some(true), Some(false), Some(false)]]);
         assert!(accesses.iter().any(|a| a.array == "C" && a.writes));
+    }
+
+    /// doitgen's band `(p, s)` holds `sum[p] = 0` at `s = 0` and the sum
+    /// `sum[p] += A[r][q][s] * C4[s][p]`: `s` is a reduction loop (the
+    /// initialisation, outside it, does not keep it from being one), `p`
+    /// is not.
+    #[test]
+    fn a_statement_at_one_value_of_a_member_leaves_it_a_reduction() {
+        let reuse = first_band_of("doitgen", true, 2, member_reuse);
+        let reductions: Vec<bool> = reuse.iter().map(|r| r.reduction).collect();
+        assert_eq!(reductions, vec![false, true]);
     }
 
     /// gemm's update, 3 · 32² doubles (24 KiB), and syr2k's, 5 · 32²

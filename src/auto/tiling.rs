@@ -75,11 +75,17 @@ const JAM_FACTOR: u32 = 4;
 
 /// The factor of the second unroll-and-jam `auto` offers, of the
 /// coincident point loop around a jammed reduction loop: a register tile
-/// of `JAM_FACTOR` rows (gemm's and 2mm's `i` around `k` around the vector
-/// loop `j`). gcc, AMD EPYC Zen 4, one thread, against `k` alone: gemm
-/// 1.35× → 1.46× (by 2: 1.35×, by 8: 1.43×), 2mm 1.61× → 1.71× (by 2:
-/// 1.61×); docs/performance.md.
-const JAM_OUTER_FACTOR: u32 = 4;
+/// of `JAM_OUTER_FACTOR` rows by `JAM_FACTOR` steps of the reduction
+/// (gemm's and 2mm's `i` around `k` around the vector loop `j`, whose
+/// tiles are `REGISTER_TILE_ROW` long). gcc, AMD EPYC Zen 4, one thread,
+/// 5 interleaved rounds: gemm 0.090 s with 4 rows, 0.062 s with 8 (16:
+/// slower, 3mm 0.151 s against 8's 0.131 s); the same with the code built
+/// for AVX2 (`-march=znver3`, `-march=haswell`) 0.093 → 0.068 s and
+/// 0.079 → 0.068 s, for 256-bit AVX-512 (`-march=skylake-avx512`) 0.067 →
+/// 0.062 s; docs/performance.md, "Longer vector rows under a register
+/// tile". (With tiles of 32 and 4 rows, against `k` alone: gemm 1.35× →
+/// 1.46× of gcc, by 8 rows 1.43×.)
+const JAM_OUTER_FACTOR: u32 = 8;
 
 /// The tile size of the innermost member of a wavefront band whose
 /// statements each get their own innermost point loop (a stencil's
@@ -91,6 +97,32 @@ const JAM_OUTER_FACTOR: u32 = 4;
 /// cache) 0.30 s. jacobi-2d's `(t, i, j)` 32 × 32 × 512: 0.66 s against
 /// 1.49 s (docs/performance.md, "Stencils tiled in time").
 const WAVEFRONT_ROW_TILE: i64 = 512;
+
+/// The tile size of the vector member of a band with a register tile
+/// (a coincident point loop jammed around a jammed reduction loop around
+/// the vector loop: gemm's `i`, `k`, `j`), the other members keeping the
+/// footprint's size: the register tile's broadcasts and loop overhead
+/// then serve twice the vector work. AMD EPYC Zen 4 (AVX-512), one
+/// thread, gcc, 7 rounds: gemm 1.29× of gcc with tiles of 32, 1.71× with
+/// `j`'s 64 (1.32× and 1.37× with `k`'s or `i`'s instead, 1.67× with all
+/// three); docs/performance.md, "Longer vector rows under a register
+/// tile".
+const REGISTER_TILE_ROW: i64 = 64;
+
+/// The factor of the unroll-and-jam, and the tile size of the innermost
+/// member, of a two-member band whose innermost loop sums along the rows
+/// of a matrix (a matrix-vector product: gesummv's and gemver's `j`, and
+/// the bands over nests that share reads, bicg's and mvt's): eight rows
+/// summed side by side, each read along 1,024 elements before the next
+/// eight, which the hardware's prefetchers stream where four rows of 32
+/// elements, then the next four, did not. gcc, AMD EPYC Zen 4, one thread,
+/// 7 interleaved rounds: gesummv 0.036 → 0.026 s (the original 0.028 s),
+/// gemver 0.040 → 0.030 s, bicg 0.019 → 0.013 s, mvt 0.038 → 0.014 s;
+/// eight rows of 32 or four rows of 1,024 alone gained little or nothing
+/// on gesummv (0.036 and 0.038 s); syrk's three-member band, none;
+/// docs/performance.md, "Longer vector rows under a register tile".
+const ROW_JAM_FACTOR: u32 = 8;
+const STREAMED_ROW_TILE: i64 = 1024;
 
 /// A step: a directive on the loops of a statement, and whether it is
 /// required (a rewrite, legal by construction, checked with the whole
@@ -240,15 +272,66 @@ pub(crate) fn tile_and_mark(
                 .any(|(_, row)| row.iter.iter().filter(|&&c| c != 0).count() > 1)
         });
         let sweeps = wavefront && skewed && site.innermost && site.statements.len() >= 2;
-        let row_tile = tiled
-            .filter(|_| sweeps && options.tile == TileSize::Footprint)
-            .map(|size| size.max(WAVEFRONT_ROW_TILE));
+        // The member to run innermost among the point loops (below).
+        let moved = if options.gpu && tiled.is_some() {
+            None
+        } else {
+            moved_innermost(&reuse, &site.coincident, tiled.is_some(), parallel)
+        };
+        let mut order: Vec<usize> = (0..k).collect();
+        if let Some(best) = moved {
+            order.remove(best);
+            order.push(best);
+        }
+        // The tile loops and point loops are marked below; what is known
+        // of them now decides the innermost member's tile size.
+        let last = order[k - 1];
+        let vector_offered = parallel && site.innermost && site.coincident[last];
+        let reduction = |m: usize| !site.coincident[m] && reuse.get(m).is_some_and(|r| r.reduction);
+        let around = k.checked_sub(2).map(|position| order[position]);
+        let outer = k.checked_sub(3).map(|position| order[position]);
+        let register_tile = !options.gpu
+            && options.unroll_jam
+            && options.register_tile
+            && !wavefront
+            && vector_offered
+            && around.is_some_and(reduction)
+            && outer.is_some_and(|m| site.coincident[m]);
+        // A two-member band summing along rows (`ROW_JAM_FACTOR`): its
+        // jam, the second case below, or each statement's over nests that
+        // share reads.
+        let streamed_rows = !options.gpu
+            && options.unroll_jam
+            && !wavefront
+            && k == 2
+            && !vector_offered
+            && ((reduction(last) && around.is_some_and(|m| site.coincident[m]))
+                || (site.shared_reads && site.innermost));
+        let footprint = options.tile == TileSize::Footprint;
+        let row_tile = tiled.filter(|_| footprint).and_then(|size| {
+            if sweeps {
+                Some((k - 1, size.max(WAVEFRONT_ROW_TILE)))
+            } else if register_tile {
+                Some((last, size.max(REGISTER_TILE_ROW)))
+            } else if streamed_rows {
+                Some((last, size.max(STREAMED_ROW_TILE)))
+            } else {
+                None
+            }
+        });
+        let jam_factor = if streamed_rows && row_tile.is_some() {
+            ROW_JAM_FACTOR
+        } else {
+            JAM_FACTOR
+        };
         if let Some(size) = tiled {
             // Strip-mine every member, the last first (so that the depths of
             // the others stay), then move each tile loop out past the point
             // loops before it by adjacent swaps.
             for m in (0..k).rev() {
-                let size = row_tile.filter(|_| m + 1 == k).unwrap_or(size);
+                let size = row_tile
+                    .filter(|&(member, _)| member == m)
+                    .map_or(size, |(_, row)| row);
                 step(
                     Directive::Stripmine {
                         beta: Vec::new(),
@@ -267,7 +350,6 @@ pub(crate) fn tile_and_mark(
         // The point loops (the members themselves when untiled) start at
         // `points`; the member to run innermost moves there by swaps.
         let points = if tiled.is_some() { p + k } else { p };
-        let mut order: Vec<usize> = (0..k).collect();
         if options.gpu && tiled.is_some() {
             // Threads outside, each running the other point loops: the
             // coincident members first, the one whose step walks the most
@@ -292,24 +374,9 @@ pub(crate) fn tile_and_mark(
                 let m = order.remove(r);
                 order.insert(q, m);
             }
-        } else if !reuse.is_empty() {
-            // The best score; among equals the later member (no move).
-            let best = (0..k)
-                .rev()
-                .max_by_key(|&m| reuse[m].score)
-                .unwrap_or(k - 1);
-            // Untiled, the members are the loops that carry the parallel
-            // mark: keep a coincident one outside the moved member.
-            let keeps_parallel = tiled.is_some()
-                || !parallel
-                || (0..k).any(|m| m != best && site.coincident[m])
-                || !site.coincident[best];
-            if best + 1 < k && keeps_parallel {
-                for d in points + best..points + k - 1 {
-                    step(interchange(d), true);
-                }
-                order.remove(best);
-                order.push(best);
+        } else if let Some(best) = moved {
+            for d in points + best..points + k - 1 {
+                step(interchange(d), true);
             }
         }
         // The tile loops follow the point loops: the tile loop of the
@@ -475,7 +542,6 @@ pub(crate) fn tile_and_mark(
                 );
             }
         }
-        let last = order[k - 1];
         let innermost_depth = points + k - 1;
         // The parallel loop itself when it is innermost (a one-member
         // band: jacobi-1d's `i`), printed `for simd`.
@@ -497,8 +563,6 @@ pub(crate) fn tile_and_mark(
         // * the innermost is a reduction loop and the loop around is
         //   coincident: the copies are independent sums side by side
         //   (syrk's `j` around `k`: four `C[i][j]` share each `A[i][k]`).
-        let reduction = |m: usize| !site.coincident[m] && reuse.get(m).is_some_and(|r| r.reduction);
-        let around = k.checked_sub(2).map(|position| order[position]);
         let worth_jam = around.is_some_and(|m| {
             (vector && reduction(m)) || (!vector && reduction(last) && site.coincident[m])
         });
@@ -507,7 +571,7 @@ pub(crate) fn tile_and_mark(
                 Directive::UnrollJam {
                     beta: Vec::new(),
                     depth: innermost_depth - 1,
-                    factor: JAM_FACTOR,
+                    factor: jam_factor,
                 },
                 false,
             );
@@ -515,7 +579,6 @@ pub(crate) fn tile_and_mark(
             // point loop is jammed too: a register tile whose rows each
             // fold their copies (proven with the whole schedule: see
             // `AutoOptions::register_tile`).
-            let outer = k.checked_sub(3).map(|position| order[position]);
             if options.register_tile && vector && outer.is_some_and(|m| site.coincident[m]) {
                 step(
                     Directive::UnrollJam {
@@ -556,7 +619,7 @@ pub(crate) fn tile_and_mark(
                     let jam = Directive::UnrollJam {
                         beta: Vec::new(),
                         depth: innermost_depth - 1,
-                        factor: JAM_FACTOR,
+                        factor: jam_factor,
                     };
                     own_steps.push((s, jam, false));
                 }
@@ -787,6 +850,27 @@ fn vector_at(depth: usize) -> Directive {
         depth,
         reduction: None,
     }
+}
+
+/// The member `auto` moves innermost among a band's point loops (among
+/// its loops when untiled), if it moves one: the member whose step walks
+/// the most accesses along a row (among equals the later, which needs no
+/// move), unless, untiled, it is the only coincident member, whose loop
+/// carries the parallel mark outside the others.
+fn moved_innermost(
+    reuse: &[locality::MemberReuse],
+    coincident: &[bool],
+    tiled: bool,
+    parallel: bool,
+) -> Option<usize> {
+    let k = coincident.len();
+    if reuse.len() != k {
+        return None;
+    }
+    let best = (0..k).rev().max_by_key(|&m| reuse[m].score)?;
+    let keeps_parallel =
+        tiled || !parallel || (0..k).any(|m| m != best && coincident[m]) || !coincident[best];
+    (best + 1 < k && keeps_parallel).then_some(best)
 }
 
 /// Swap the loops at depths `d` and `d + 1`.
