@@ -325,6 +325,36 @@ fn stencil_sweeps_run_in_their_own_vector_loops_in_tiles_of_time() {
     assert!(!out.contains("own innermost"), "{out}");
 }
 
+/// adi's four sweeps (each a recurrence along `j`, parallel in `i`, no
+/// tiles) run 32 rows side by side under `pluto`: `i` in strips of 32, the strips
+/// parallel, the points of each innermost and vector; `tile = false`
+/// leaves them as they are.
+#[test]
+fn adis_recurrences_run_side_by_side_in_vector_strips() {
+    let text = |recipe: &str| {
+        let recipe = common::scratch_recipe("auto-vector-strips", recipe);
+        let out = common::polyc(&[
+            "tests/kernels/adi.c",
+            "--recipe",
+            &recipe,
+            "--emit",
+            "schedule-text",
+        ]);
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        out.stdout
+    };
+    let strips =
+        "i in strips of 32, the points of each innermost; parallel: the strips of i; vector: i";
+    // `spatial` gives the back substitutions' `j` a band of its own
+    // below `i`'s: those two bands are not one band around a recurrence.
+    for (scheduler, bands) in [("pluto", 4), ("spatial", 2)] {
+        let out = text(&format!("auto({scheduler});\n"));
+        assert_eq!(out.matches(strips).count(), bands, "{scheduler}: {out}");
+    }
+    let out = text("auto(pluto, tile = false);\n");
+    assert!(!out.contains("strips"), "{out}");
+}
+
 /// Clustering gives each loop of durbin's `k` iteration a nest of its
 /// own; the two updates, parallel, sit beside the reduction into `sum`,
 /// sequential: their threads would meet at barriers twice per `k` for a

@@ -21,6 +21,10 @@ pub struct BandChoice {
     /// size)` (a wavefront's rows, `tiling::WAVEFRONT_ROW_TILE`; the
     /// vector loop under a register tile, `tiling::REGISTER_TILE_ROW`).
     pub(crate) row_tile: Option<(usize, i64)>,
+    /// `(member, size)`: the member cut into strips of `size` whose
+    /// points run innermost, around the other members' loops (an untiled
+    /// band whose innermost loop carries a dependence).
+    pub(crate) vector_strips: Option<(usize, i64)>,
     /// Whether its tiles run as a wavefront.
     pub(crate) wavefront: bool,
     /// Whether it is a skewed wavefront band over several statements,
@@ -174,12 +178,20 @@ impl BandChoice {
             };
             parts.push(format!("{what} in order {}", order.join(", ")));
         }
+        if let Some((m, size)) = self.vector_strips {
+            parts.push(format!(
+                "{} in strips of {size}, the points of each innermost",
+                members[m]
+            ));
+        }
         if self.distributed {
             parts.push("each statement in its own innermost point loop".to_string());
         }
         if let Some(m) = self.parallel {
             let tile = if self.tile.is_some() {
                 "the tile loop of "
+            } else if self.vector_strips.is_some_and(|(v, _)| v == m) {
+                "the strips of "
             } else {
                 ""
             };
@@ -203,8 +215,12 @@ impl BandChoice {
             }
         }
         if self.vector {
-            if let Some(&last) = self.order.last() {
-                parts.push(format!("vector: {}", members[last]));
+            let innermost = self
+                .vector_strips
+                .map(|(m, _)| m)
+                .or(self.order.last().copied());
+            if let Some(m) = innermost {
+                parts.push(format!("vector: {}", members[m]));
             }
         }
         if let Some(why) = self.left_to_compiler {
