@@ -19,7 +19,8 @@ pub struct BandChoice {
     pub(crate) tile: Option<i64>,
     /// One member's tile size, when it differs from `tile`: `(member,
     /// size)` (a wavefront's rows, `tiling::WAVEFRONT_ROW_TILE`; the
-    /// vector loop under a register tile, `tiling::REGISTER_TILE_ROW`).
+    /// vector loop under a register tile, `tiling::REGISTER_TILE_ROW`;
+    /// the rows of a matrix-vector band, `tiling::STREAMED_ROW_TILE`).
     pub(crate) row_tile: Option<(usize, i64)>,
     /// `(member, size)`: the member cut into strips of `size` whose
     /// points run innermost, around the other members' loops (an untiled

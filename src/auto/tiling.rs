@@ -122,6 +122,7 @@ const REGISTER_TILE_ROW: i64 = 64;
 /// on gesummv (0.036 and 0.038 s); syrk's three-member band, none;
 /// docs/performance.md, "Longer vector rows under a register tile".
 const ROW_JAM_FACTOR: u32 = 8;
+/// The innermost member's tile size in such a band ([`ROW_JAM_FACTOR`]).
 const STREAMED_ROW_TILE: i64 = 1024;
 
 /// The strips of a coincident member whose points `auto` runs innermost
