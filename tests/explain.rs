@@ -475,6 +475,13 @@ fn splits_on_tile_loops_are_explained_after_the_tiles() {
             "stripmine([1], 1, 2);\niss([1], {-1 | | 0, 0 | -1});\n",
             "iss([1], {-1 | | | -1});",
         ),
+        (
+            "split-of-grained-strips",
+            "tests/kernels/mvt.c",
+            "tile([1, 0], 2, 2, 4);\nshift([1], 2, [1], -3);\ngrain([1, 0, 0, 0], 3, 4);\n\
+             peel([1, 0], {0 | -1});\nreorder([1], [1, 0]);\n",
+            "iss([1], {0, -1 | | | 0});",
+        ),
     ];
     for (name, kernel, recipe, says) in cases {
         let (_, explained) = replayed_saying(&dir, name, kernel, recipe, says);
@@ -484,17 +491,79 @@ fn splits_on_tile_loops_are_explained_after_the_tiles() {
             "{name}:\n{explained}"
         );
     }
-    // mvt: the split is found, the tile before it is not expressed.
+    // mvt: the split is found, the tile before it is not expressed (its
+    // point loop skewed by its tile loop).
     let (outcome, _) = explained_recipe(
         &dir,
         "split-of-an-unexpressed-tile",
         "tests/kernels/mvt.c",
-        "tile([1, 0], 2, 2, 4);\nshift([1], 2, [1], -3);\ngrain([1, 0, 0, 0], 3, 4);\n\
-         peel([1, 0], {0 | -1});\nreorder([1], [1, 0]);\n",
+        "tile([1, 0], 2, 2, 4);\nskew([1, 0, 0], 3, 2, 3);\npeel([1, 0], {0 | -1});\n",
     );
     assert!(
         matches!(&outcome, Outcome::Gap(g)
             if g.starts_with("S1: a loop date is neither an affine form of its iterators nor a strip of one.")),
         "{outcome:?}"
     );
+}
+
+/// Found by the random tester: a stride that no row's common factor
+/// gives (`grain` before a `skew` of the same loop), a point loop
+/// `grain`ed after its strip (the strip of `8t` by 8,200 is the strip of
+/// `t` by 1,025), and `iss` parts that are empty (kept, so the children
+/// after them count them). Each explanation replays to the schedule, in
+/// as many directives as the recipe (one more where the recipe's `shift`
+/// after an `embed` takes two), and says it with the directive named.
+#[test]
+fn strides_and_empty_split_parts_are_explained() {
+    let dir = common::scratch("explain-strides-empty-parts");
+    let cases = [
+        (
+            "grain-under-a-skew",
+            "recipes/gemm/gemm.c",
+            "group { unroll_noepilog([0, 1, 0], 4); grain([0, 0, 0], 2, 2); }\n\
+             unroll_jam([0], 2, 4);\nskew([0], 2, 1, 1);\n",
+            "grain([0, 0], 2, 2);",
+            4,
+        ),
+        (
+            "grained-point-loop",
+            "tests/kernels/jacobi-1d-periodic.c",
+            "tile_band([0], 1, [1025]);\ngrain([0, 0], 2, 8);\n",
+            "tile_band([0], 1, [8200]);",
+            2,
+        ),
+        (
+            "grained-point-loop-of-a-band",
+            "tests/kernels/syrk.c",
+            "auto(pluto);\ngrain([1, 0], 5, 2);\n",
+            "tile_band([1], 1, [32, 64, 32]);",
+            8,
+        ),
+        (
+            "empty-part-of-a-second-split",
+            "tests/kernels/coalescing.c",
+            "unroll_noepilog([0], 3);\niss([0, 0], {0, -1 | |  | 0});\niss([0, 0], j <= 3);\n",
+            "iss([0, 0], {0, -1 | | 3});",
+            3,
+        ),
+        (
+            "splits-of-two-loops-one-inside-the-other",
+            "recipes/syrk/syrk.c",
+            "iss([0, 1], c1 >= m / 2);\niss([0], c1 >= m / 2);\n",
+            "iss([0], {2 | | 0, -1 | 0});",
+            2,
+        ),
+        (
+            "a-split-that-holds-nowhere",
+            "tests/kernels/jacobi-1d-periodic.c",
+            "shift([0, 0, 0], 1, [-1, 0], -4);\nembed([0, 0, 0]);\n\
+             iss([0, 0, 0], {0, 0, 1 | | 0, 0 | -1});\nskew([], 2, 1, 1);\niss([0, 0], c2 < 1);\n",
+            "holds nowhere",
+            6,
+        ),
+    ];
+    for (name, kernel, recipe, says, length) in cases {
+        let (outcome, explained) = replayed_saying(&dir, name, kernel, recipe, says);
+        assert_eq!(outcome, Outcome::Replayed(length), "{name}:\n{explained}");
+    }
 }

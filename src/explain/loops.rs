@@ -158,11 +158,13 @@ fn moves(row: &[i64], n: usize) -> bool {
 /// `want`'s. `want`'s first rows that are linearly independent are its
 /// basis (there must be as many as iterators). Interchanges put `have`'s
 /// dates that depend on the iterators at the basis's positions (its
-/// others are constant: loops of one iteration); on those, the
-/// elimination of `have`'s square part and the inverse of `want`'s; then
-/// each other date of `want` that depends on the iterators is a
-/// combination of the basis dates, given by skews. `None` when a square
-/// part is not unimodular or a combination not integral.
+/// others are constant: loops of one iteration). Each other date of
+/// `want` that depends on the iterators is a combination of `have`'s
+/// basis dates, given first by skews; then the square part `T` with
+/// `T·have = want` on the basis: `have` eliminated and `want` built where
+/// both are unimodular (up to strides of `want`'s rows), else `T`
+/// decomposed ([`product`]). `None` when `T` or a combination is not
+/// integral.
 fn transformation(have: &Rows, want: &Rows, n: usize) -> Option<Vec<RowOp>> {
     let basis = independent_rows(want, n);
     if basis.len() != n || have.iter().filter(|r| moves(r, n)).count() != n {
@@ -200,43 +202,17 @@ fn transformation(have: &Rows, want: &Rows, n: usize) -> Option<Vec<RowOp>> {
         },
         shift @ RowOp::Shift { .. } => shift,
     };
-    // A basis date whose iterator coefficients share a factor `g` (a
-    // stride: `2i`) is built without it, then `grain`ed by it.
-    let mut unit = square(want);
-    let mut grains = Vec::new();
-    for (k, row) in unit.iter_mut().enumerate() {
-        let g = row.iter().fold(0, |g, &v| gcd(g, v.into()));
-        if g > 1 {
-            let g = i64::try_from(g).ok()?;
-            row.iter_mut().for_each(|v| *v /= g);
-            grains.push((k, g));
-        }
-    }
-    ops.extend(elimination(&square(&have))?.into_iter().map(placed));
-    ops.extend(build(&unit)?.into_iter().map(placed));
-    for &(k, factor) in &grains {
-        ops.push(placed(RowOp::Grain {
-            depth: k + 1,
-            factor,
-        }));
-    }
-    let inverse = inverse(&unit)?;
+    let (h, w) = (square(&have), square(want));
+    // Each other date of `want` that depends on the iterators combines
+    // the basis dates as they are now (integrally where they are
+    // unimodular): made first, by skews, it is left as it is by the
+    // operations on the basis dates below.
     for (j, row) in want.iter().enumerate() {
         if basis.contains(&j) || !moves(row, n) {
             continue;
         }
-        // row = c · basis rows = (c · G) · unit rows, c·G = row · unit⁻¹.
-        for (i, &b) in basis.iter().enumerate() {
-            let mut c: i64 = 0;
-            for k in 0..n {
-                c = c.checked_add(row[k].checked_mul(inverse[k][i])?)?;
-            }
-            if let Some(&(_, g)) = grains.iter().find(|(k, _)| *k == i) {
-                if c % g != 0 {
-                    return None;
-                }
-                c /= g;
-            }
+        let c = left_solution(&h, &row[..n])?;
+        for (&b, &c) in basis.iter().zip(&c) {
             if c != 0 {
                 ops.push(RowOp::Skew {
                     depth: j + 1,
@@ -246,7 +222,165 @@ fn transformation(have: &Rows, want: &Rows, n: usize) -> Option<Vec<RowOp>> {
             }
         }
     }
+    let square_ops = unit_then_strides(&h, &w).or_else(|| product(&quotient(&w, &h)?))?;
+    ops.extend(square_ops.into_iter().map(placed));
     simplified(ops)
+}
+
+/// The row operations from the unimodular `h` to `w`, a unimodular
+/// matrix whose rows may share a factor (a stride: `2i`): `h`
+/// eliminated, `w`'s rows built without their factors, then `grain`ed by
+/// them. `None` where `h` or `w` without its factors is not unimodular.
+fn unit_then_strides(h: &[Vec<i64>], w: &[Vec<i64>]) -> Option<Vec<RowOp>> {
+    let mut unit = w.to_vec();
+    let mut grains = Vec::new();
+    for (k, row) in unit.iter_mut().enumerate() {
+        let g = row.iter().fold(0, |g, &v| gcd(g, v.into()));
+        if g > 1 {
+            let factor = i64::try_from(g).ok()?;
+            row.iter_mut().for_each(|v| *v /= factor);
+            grains.push(RowOp::Grain {
+                depth: k + 1,
+                factor,
+            });
+        }
+    }
+    let mut ops = elimination(h)?;
+    ops.extend(build(&unit)?);
+    ops.extend(grains);
+    Some(ops)
+}
+
+/// `t` with `t·h = w`, when it is integral (`h` nonsingular).
+fn quotient(w: &[Vec<i64>], h: &[Vec<i64>]) -> Option<Vec<Vec<i64>>> {
+    w.iter().map(|row| left_solution(h, row)).collect()
+}
+
+/// The row operations whose product is the nonsingular `t`: with
+/// `P·t·Q = D` ([`diagonalise`]), `t = P⁻¹·D·Q⁻¹`, so `Q⁻¹` built from the
+/// identity, then each row `grain`ed by its diagonal entry, then the
+/// inverses of `P`'s operations in reverse order. `None` on overflow.
+fn product(t: &[Vec<i64>]) -> Option<Vec<RowOp>> {
+    let d = diagonalise(t)?;
+    let mut ops = build(&inverse(&d.columns)?)?;
+    for (k, &factor) in d.diagonal.iter().enumerate() {
+        if factor != 1 {
+            ops.push(RowOp::Grain {
+                depth: k + 1,
+                factor,
+            });
+        }
+    }
+    ops.extend(inverted(d.row_ops)?);
+    Some(ops)
+}
+
+/// The integral `c` with `c·m = row`, for a nonsingular `m`: with
+/// `P·m·Q = D`, `(c·P⁻¹)·D = row·Q`, each entry divided by its diagonal
+/// one. `None` where one does not divide (no integral solution), `m` is
+/// singular, or a value overflows. Exact.
+fn left_solution(m: &[Vec<i64>], row: &[i64]) -> Option<Vec<i64>> {
+    let d = diagonalise(m)?;
+    let n = m.len();
+    let times = |v: &[i64], m: &[Vec<i64>]| -> Option<Vec<i64>> {
+        (0..n)
+            .map(|j| (0..n).try_fold(0i64, |acc, k| acc.checked_add(v[k].checked_mul(m[k][j])?)))
+            .collect()
+    };
+    let y: Vec<i64> = times(row, &d.columns)?
+        .iter()
+        .zip(&d.diagonal)
+        .map(|(&v, &g)| (v % g == 0).then(|| v / g))
+        .collect::<Option<_>>()?;
+    let mut p = identity(n);
+    for op in &d.row_ops {
+        row_op(&mut p, op)?;
+    }
+    times(&y, &p)
+}
+
+/// A square matrix made diagonal: `P·m·Q = D`, `P` the product of
+/// `row_ops` (applied in order), `Q` unimodular.
+struct Diagonalised {
+    row_ops: Vec<RowOp>,
+    /// `D`'s diagonal, every entry positive.
+    diagonal: Vec<i64>,
+    /// `Q`.
+    columns: Vec<Vec<i64>>,
+}
+
+/// `m` made diagonal by Euclid's steps on rows and columns, the smallest
+/// entry left first taken as the pivot; `None` where `m` is singular or a
+/// value overflows. Exact.
+fn diagonalise(m: &[Vec<i64>]) -> Option<Diagonalised> {
+    let n = m.len();
+    let mut m = m.to_vec();
+    let mut q = identity(n);
+    let mut row_ops = Vec::new();
+    // `col_k −= factor·col_c`, in `m` and in `Q`.
+    let column_skew = |x: &mut Vec<Vec<i64>>, k: usize, c: usize, factor: i64| -> Option<()> {
+        for row in x.iter_mut() {
+            row[k] = row[k].checked_sub(factor.checked_mul(row[c])?)?;
+        }
+        Some(())
+    };
+    for c in 0..n {
+        loop {
+            let (r, k) = (c..n)
+                .flat_map(|r| (c..n).map(move |k| (r, k)))
+                .filter(|&(r, k)| m[r][k] != 0)
+                .min_by_key(|&(r, k)| m[r][k].unsigned_abs())?;
+            if k != c {
+                for x in [&mut m, &mut q] {
+                    x.iter_mut().for_each(|row| row.swap(c, k));
+                }
+            }
+            if r != c {
+                let op = RowOp::Interchange(c + 1, r + 1);
+                row_op(&mut m, &op)?;
+                row_ops.push(op);
+            }
+            for r in c + 1..n {
+                let factor = m[r][c] / m[c][c];
+                if factor != 0 {
+                    let op = RowOp::Skew {
+                        depth: r + 1,
+                        other: c + 1,
+                        factor,
+                    };
+                    row_op(&mut m, &op)?;
+                    row_ops.push(op);
+                }
+            }
+            for k in c + 1..n {
+                let factor = m[c][k] / m[c][c];
+                if factor != 0 {
+                    column_skew(&mut m, k, c, factor)?;
+                    column_skew(&mut q, k, c, factor)?;
+                }
+            }
+            if (c + 1..n).all(|x| m[x][c] == 0 && m[c][x] == 0) {
+                break;
+            }
+        }
+        if m[c][c] < 0 {
+            let op = RowOp::Reverse(c + 1);
+            row_op(&mut m, &op)?;
+            row_ops.push(op);
+        }
+    }
+    Some(Diagonalised {
+        row_ops,
+        diagonal: (0..n).map(|k| m[k][k]).collect(),
+        columns: q,
+    })
+}
+
+/// The `n × n` identity.
+fn identity(n: usize) -> Vec<Vec<i64>> {
+    (0..n)
+        .map(|k| (0..n).map(|j| i64::from(j == k)).collect())
+        .collect()
 }
 
 /// `ops` without the neighbours that undo each other (a `reverse` or an
@@ -323,10 +457,7 @@ fn independent_rows(rows: &Rows, n: usize) -> Vec<usize> {
 /// row operations applied to the identity. `None` when `t` is not
 /// unimodular or a value overflows.
 fn inverse(t: &[Vec<i64>]) -> Option<Vec<Vec<i64>>> {
-    let n = t.len();
-    let mut m: Vec<Vec<i64>> = (0..n)
-        .map(|k| (0..n).map(|j| i64::from(j == k)).collect())
-        .collect();
+    let mut m = identity(t.len());
     for op in elimination(t)? {
         row_op(&mut m, &op)?;
     }
@@ -366,8 +497,14 @@ fn row_op(m: &mut [Vec<i64>], op: &RowOp) -> Option<()> {
 /// The row operations that build the square matrix `t` from the
 /// identity: the inverses of its elimination's, in reverse order.
 fn build(t: &[Vec<i64>]) -> Option<Vec<RowOp>> {
-    elimination(t)?
-        .into_iter()
+    inverted(elimination(t)?)
+}
+
+/// The row operations that undo `ops`: each one's inverse, in reverse
+/// order; `None` for a `grain` or `shift` (neither is a unimodular row
+/// operation) or on overflow.
+fn inverted(ops: Vec<RowOp>) -> Option<Vec<RowOp>> {
+    ops.into_iter()
         .rev()
         .map(|op| match op {
             // Self-inverse.
@@ -381,7 +518,6 @@ fn build(t: &[Vec<i64>]) -> Option<Vec<RowOp>> {
                 other,
                 factor: factor.checked_neg()?,
             }),
-            // The elimination gives neither.
             RowOp::Grain { .. } | RowOp::Shift { .. } => None,
         })
         .collect()
@@ -520,12 +656,6 @@ mod tests {
         m
     }
 
-    fn identity(n: usize) -> Vec<Vec<i64>> {
-        (0..n)
-            .map(|k| (0..n).map(|j| i64::from(j == k)).collect())
-            .collect()
-    }
-
     #[test]
     fn a_date_with_a_stride_is_built_then_grained() {
         // From (i, j) to (2i, i + j, 2i + 2j): the last date combines the
@@ -540,10 +670,56 @@ mod tests {
         let square =
             |rows: &Rows| -> Vec<Vec<i64>> { rows.iter().map(|r| r[..2].to_vec()).collect() };
         assert_eq!(apply(&ops, square(&have)), square(&want));
-        // (2i + j) is no stride of a unimodular date with (j): 2 does not
-        // divide the combination.
+        // (i + j) beside (2i, j): made from (i, j) before the grain.
         let odd: Rows = vec![vec![2, 0, 0], vec![0, 1, 0], vec![1, 1, 0]];
-        assert!(transformation(&have, &odd, 2).is_none());
+        let ops = transformation(&have, &odd, 2).expect("a transformation");
+        assert_eq!(apply(&ops, square(&have)), square(&odd));
+        // (i, j) from (2i, j): no integral row operation halves a date.
+        let strided: Rows = vec![vec![2, 0, 0], vec![0, 1, 0]];
+        assert!(transformation(&strided, &have[..2].to_vec(), 2).is_none());
+    }
+
+    #[test]
+    fn a_date_with_a_stride_under_a_skew_is_grained_before_it() {
+        // (i, j) to (i, 2j − i): no row has a common factor, the
+        // determinant is 2: `grain` the second date, then skew it.
+        let have: Rows = vec![vec![1, 0, 0], vec![0, 1, 0]];
+        let want: Rows = vec![vec![1, 0, 0], vec![-1, 2, 0]];
+        let ops = transformation(&have, &want, 2).expect("a transformation");
+        assert_eq!(apply(&ops, have.clone()), want);
+        // A strided start that is already the target needs nothing.
+        let strided: Rows = vec![vec![1, 0, 0], vec![0, 4, 0]];
+        assert_eq!(transformation(&strided, &strided, 2), Some(vec![]));
+    }
+
+    #[test]
+    fn random_nonsingular_matrices_are_products_of_row_operations() {
+        let mut seed: u64 = 0xd1a6;
+        let mut next = |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        let mut tried = 0;
+        while tried < 500 {
+            let n = 1 + next(4) as usize;
+            let t: Vec<Vec<i64>> = (0..n)
+                .map(|_| (0..n).map(|_| next(9) as i64 - 4).collect())
+                .collect();
+            let Some(d) = diagonalise(&t) else {
+                continue;
+            };
+            tried += 1;
+            let ops = product(&t).expect("nonsingular");
+            assert_eq!(apply(&ops, identity(n)), t, "{t:?}");
+            // Each row of `t` solved against `t` is its unit vector.
+            for (k, row) in t.iter().enumerate() {
+                let unit: Vec<i64> = (0..n).map(|j| i64::from(j == k)).collect();
+                assert_eq!(left_solution(&t, row), Some(unit), "{t:?}");
+            }
+            assert!(d.diagonal.iter().all(|&v| v > 0));
+        }
     }
 
     #[test]

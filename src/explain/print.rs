@@ -247,6 +247,14 @@ pub fn comment(d: &Directive) -> String {
                 by.join(" × ")
             )
         }
+        Directive::Iss { form, .. }
+            if form.alphas.iter().chain(&form.iters).chain(&form.params).all(|&v| v == 0)
+                && form.constant < 0 =>
+        {
+            "index-set split that holds nowhere: empty new children of the loop, after the others \
+             (the target counts them)"
+                .to_string()
+        }
         Directive::Iss { form, .. } => format!(
             "index-set split: the iterations where {} >= 0 become new children of the loop, after the others",
             form_text(form)

@@ -171,6 +171,7 @@ pub(super) fn read_tiles(
                     points: vec![d],
                     skew: None,
                     offset: e[n..].to_vec(),
+                    stride: 1,
                 };
                 (read, Some(d))
             }
@@ -210,7 +211,7 @@ pub(super) fn read_tiles(
         paired[j] = true;
         let combination = others.iter().map(|&(d, v)| (d, -v / size)).collect();
         strips.push(Strip {
-            size,
+            size: size.checked_mul(read.stride).ok_or(PolyError::Overflow)?,
             read,
             combination,
         });
@@ -273,12 +274,16 @@ pub(super) fn read_tiles(
 
 /// What a strip reads: the depths (1-based) of the dates whose form it
 /// strips (several where dates repeat a form), plus `factor ×` the date
-/// at `skew`'s depth, plus `offset` (parameters and constant).
+/// at `skew`'s depth, plus `offset` (parameters and constant), divided
+/// by `stride` (a point date `grain`ed after the strip: the strip of
+/// `e` by `size` holds the integer points of the strip of `stride·e` by
+/// `stride·size`).
 #[derive(Debug, PartialEq, Eq)]
 struct StripRead {
     points: Vec<usize>,
     skew: Option<(usize, i64)>,
     offset: Vec<i64>,
+    stride: i64,
 }
 
 /// What the strip's form `e` reads of the dates' `forms` (on `n`
@@ -333,6 +338,30 @@ fn stripped_dates(
             points,
             skew: None,
             offset,
+            stride: 1,
+        }));
+    }
+    // A date `f` with `f = g·e` on the iterators, `g > 1`: the point loop
+    // `grain`ed after the strip; the strip of `g·e` is of `f` plus
+    // `g·e − f`.
+    for (k, f) in with_form() {
+        let Some(stride) = multiple(&f[..n], &e[..n]).filter(|&g| g > 1) else {
+            continue;
+        };
+        let scaled = e[n..]
+            .iter()
+            .map(|&v| v.checked_mul(stride).ok_or(PolyError::Overflow))
+            .collect::<Result<Vec<i64>, _>>()?;
+        let points = with_form()
+            .filter(|(_, h)| h == &f)
+            .map(|(d, _)| d)
+            .collect::<Vec<usize>>();
+        debug_assert!(points.contains(&k));
+        return Ok(Some(StripRead {
+            points,
+            skew: None,
+            offset: minus(&scaled, &f[n..], 1)?,
+            stride,
         }));
     }
     // The candidates for `f`: free and inside the tile loop first.
@@ -356,6 +385,7 @@ fn stripped_dates(
                 points,
                 skew: Some((other, factor)),
                 offset,
+                stride: 1,
             }));
         }
     }
@@ -387,6 +417,7 @@ mod tests {
             points,
             skew,
             offset,
+            stride: 1,
         };
         let exact = stripped_dates(&forms, &[1, 0, 0], 1, &[], 0).expect("exact");
         assert_eq!(exact, Some(read(vec![2], None, vec![0, 0])));
@@ -413,6 +444,23 @@ mod tests {
         let forms = vec![Some(vec![0, 1, 0, 0]), None, Some(vec![1, -1, 0, 0])];
         let skewed = stripped_dates(&forms, &[1, 0, 0, 0], 2, &[], 2).expect("exact");
         assert_eq!(skewed, Some(read(vec![3], Some((1, 1)), vec![0, 0])));
+    }
+
+    #[test]
+    fn a_strip_of_a_date_grained_after_it_reads_the_date_divided_by_its_stride() {
+        // Dates (T, 8t, i) on (t, i, n, 1): the strip of `t + 1` reads
+        // `8t` plus 8, divided by 8.
+        let forms = vec![None, Some(vec![8, 0, 0, 0]), Some(vec![0, 1, 0, 0])];
+        let read = stripped_dates(&forms, &[1, 0, 0, 1], 2, &[], 1).expect("exact");
+        assert_eq!(
+            read,
+            Some(StripRead {
+                points: vec![2],
+                skew: None,
+                offset: vec![0, 8],
+                stride: 8,
+            })
+        );
     }
 
     #[test]

@@ -170,7 +170,7 @@ fn date_cut(
 }
 
 /// `piece` without the rows `gone` (indices). Exact, cheap.
-fn without_rows(piece: &BasicMap, gone: &[usize]) -> BasicMap {
+pub(super) fn without_rows(piece: &BasicMap, gone: &[usize]) -> BasicMap {
     let rows = piece
         .constraints()
         .iter()

@@ -23,8 +23,9 @@ mod cut;
 mod domains;
 mod last;
 mod view;
+mod written;
 
-use super::{difference, grouped, recover, ExplainError, Explanation, Gap, Recovery};
+use super::{difference, grouped, recover, ExplainError, Explanation, Gap, Recovery, Step};
 use crate::apply::{self, Directive};
 use crate::scop::{Dependence, Schedule, Scop};
 
@@ -56,6 +57,9 @@ pub(super) fn explain(
     let last = explained_split_last(scop, deps, target).ok().flatten();
     if let Some(e) = last.as_ref().filter(|e| e.gap.is_none()) {
         return Ok(e.clone());
+    }
+    if let Some(e) = explained_by_rows(scop, deps, target).ok().flatten() {
+        return Ok(e);
     }
     if let Some(e) = first.or(last) {
         return Ok(e);
@@ -142,6 +146,34 @@ fn explained_split_last(
     let mut found = recovery.found;
     found.push(last.iss);
     found.extend(order);
+    replayed_on_pieces(scop, deps, target, &found, None)
+}
+
+/// [`super::explain`] of a target with pieces as the schedule before its
+/// last `iss`, read off the rows ([`written::split_by_rows`]) and
+/// explained as any schedule is (it may have pieces of its own), then
+/// that `iss`; `None` where that is not a complete explanation of the
+/// target.
+fn explained_by_rows(
+    scop: &Scop,
+    deps: &[Dependence],
+    target: &Schedule,
+) -> Result<Option<Explanation>, ExplainError> {
+    let Some(last) = written::split_by_rows(target)? else {
+        return Ok(None);
+    };
+    let before = super::explain(scop, deps, &last.unsplit)?;
+    if before.gap.is_some() {
+        return Ok(None);
+    }
+    let mut found: Vec<Directive> = Vec::new();
+    for step in before.steps {
+        match step {
+            Step::One(d) => found.push(d),
+            Step::Group(ds) => found.extend(ds),
+        }
+    }
+    found.push(last.iss);
     replayed_on_pieces(scop, deps, target, &found, None)
 }
 

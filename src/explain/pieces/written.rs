@@ -1,0 +1,189 @@
+//! The last `iss` read off the rows it wrote: where a target's pieces
+//! include empty ones (an `iss` whose inequality holds nowhere on some
+//! piece: `iss` keeps the empty part, so the β dates after it count it),
+//! no cut by domains gives them, yet `iss` wrote one row into each part,
+//! `f >= 0` into the part it moved after the loop's children and
+//! `-f - 1 >= 0` into the part that kept its β. So a loop whose children
+//! come in pairs, `c` and `c + k` (`k` children before the split), every
+//! pair of pieces alike but for those two rows (and the β date that
+//! numbers them), was split last by `iss` on `f`; without the second
+//! pieces and the first pieces' rows, it is the schedule before that
+//! `iss`, which may itself have pieces. The caller explains that
+//! schedule, then gives the `iss`, and replays and checks the whole.
+//!
+//! Must not know: the phases, recipe syntax.
+
+use super::domains::trimmed;
+use super::last::{without_rows, SplitLast};
+use crate::apply::{Directive, SplitForm};
+use crate::poly::{BasicMap, Constraint, ConstraintKind, PolyError, Space};
+use crate::scop::schedule::{alpha_date, beta_date};
+use crate::scop::Schedule;
+
+/// The last `iss` of `target` read off its rows (see the module doc),
+/// on the outermost loop where one is found (an `iss` of an outer loop
+/// splits the pieces of the loops inside it, so their pairs can be its
+/// as well); `None` where none is. Cheap: rows are compared as written.
+pub(super) fn split_by_rows(target: &Schedule) -> Result<Option<SplitLast>, PolyError> {
+    let mut loops: Vec<Vec<i64>> = Vec::new();
+    for st in target.statements.iter().filter(|st| st.pieces.len() > 1) {
+        for q in 0..st.pieces.len() {
+            let Some(beta) = st.beta(q) else {
+                return Ok(None);
+            };
+            for level in 1..beta.len() {
+                loops.push(beta[..level].to_vec());
+            }
+        }
+    }
+    loops.sort_by(|a, b| a.len().cmp(&b.len()).then(a.cmp(b)));
+    loops.dedup();
+    for loop_beta in &loops {
+        if let Some(split) = split_of_loop(target, loop_beta)? {
+            return Ok(Some(split));
+        }
+    }
+    Ok(None)
+}
+
+/// The `iss` of the loop `loop_beta` that `target` ends with, if its
+/// pieces under the loop pair up as the module doc says.
+fn split_of_loop(target: &Schedule, loop_beta: &[i64]) -> Result<Option<SplitLast>, PolyError> {
+    let level = loop_beta.len();
+    // (statement, piece, β) of every piece under the loop.
+    let mut under: Vec<(usize, usize, Vec<i64>)> = Vec::new();
+    for (s, st) in target.statements.iter().enumerate() {
+        for q in 0..st.pieces.len() {
+            let Some(beta) = st.beta(q) else {
+                return Ok(None);
+            };
+            if beta.len() > level && beta.starts_with(loop_beta) {
+                under.push((s, q, beta));
+            }
+        }
+    }
+    let children = under.iter().map(|(_, _, b)| b[level]).max().unwrap_or(-1) + 1;
+    if children < 2 || children % 2 != 0 {
+        return Ok(None);
+    }
+    let k = children / 2;
+    // The form, the same for every pair (each row in its statement's
+    // columns).
+    let mut form: Option<SplitForm> = None;
+    // Per statement, its first pieces' rows to drop and its second pieces.
+    let mut drop: Vec<(usize, usize, usize)> = Vec::new();
+    let mut second: Vec<(usize, usize)> = Vec::new();
+    for (s, q, beta) in &under {
+        if beta[level] < k {
+            continue;
+        }
+        let mut kept_beta = beta.clone();
+        kept_beta[level] -= k;
+        let first = under
+            .iter()
+            .filter(|(t, _, b)| t == s && *b == kept_beta)
+            .map(|&(_, p, _)| p)
+            .collect::<Vec<usize>>();
+        let [p] = first[..] else {
+            return Ok(None);
+        };
+        let st = &target.statements[*s];
+        let Some((f, at)) = pair_rows(&st.pieces[p], &st.pieces[*q], level)? else {
+            return Ok(None);
+        };
+        let Some(this) = form_of(&f, st.pieces[*q].space(), level) else {
+            return Ok(None);
+        };
+        match &form {
+            Some(other) if *other != this => return Ok(None),
+            _ => form = Some(this),
+        }
+        drop.push((*s, p, at));
+        second.push((*s, *q));
+    }
+    // Every piece under the loop is half of a pair.
+    let Some(form) = form.filter(|_| 2 * second.len() == under.len()) else {
+        return Ok(None);
+    };
+    let mut unsplit = target.clone();
+    for (s, st) in unsplit.statements.iter_mut().enumerate() {
+        let original = &target.statements[s].pieces;
+        st.pieces = (0..original.len())
+            .filter(|&q| !second.contains(&(s, q)))
+            .map(|q| match drop.iter().find(|&&(t, p, _)| (t, p) == (s, q)) {
+                Some(&(_, _, at)) => without_rows(&original[q], &[at]),
+                None => original[q].clone(),
+            })
+            .collect();
+    }
+    Ok(Some(SplitLast {
+        unsplit,
+        iss: Directive::Iss {
+            beta: loop_beta.to_vec(),
+            form,
+        },
+    }))
+}
+
+/// The row `f >= 0` that `second` has where `first` has `-f - 1 >= 0`
+/// (and the position of that row in `first`), when those are the only
+/// rows that differ but the β date at `level` that numbers them. Cheap.
+fn pair_rows(
+    first: &BasicMap,
+    second: &BasicMap,
+    level: usize,
+) -> Result<Option<(Constraint, usize)>, PolyError> {
+    if first.space() != second.space() || first.n_local() != second.n_local() {
+        return Ok(None);
+    }
+    let numbering = first.space().out_col(beta_date(level));
+    let counted = |c: &Constraint| !(c.is_eq() && c.coeffs[numbering] != 0);
+    // The rows of `a` that `b` lacks, as multisets (a row may be written
+    // twice: two `iss` on one inequality).
+    let only = |a: &BasicMap, b: &BasicMap| -> Vec<(usize, Constraint)> {
+        let mut unmatched: Vec<&Constraint> = b.constraints().iter().collect();
+        let mut rows = Vec::new();
+        for (k, c) in a
+            .constraints()
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| counted(c))
+        {
+            match unmatched.iter().position(|u| *u == c) {
+                Some(at) => {
+                    unmatched.swap_remove(at);
+                }
+                None => rows.push((k, c.clone())),
+            }
+        }
+        rows
+    };
+    let (a, b) = (only(first, second), only(second, first));
+    let ([(at, negated)], [(_, f)]) = (&a[..], &b[..]) else {
+        return Ok(None);
+    };
+    let same = f.kind == ConstraintKind::Ineq && f.negation()? == *negated;
+    Ok(same.then(|| (f.clone(), *at)))
+}
+
+/// The `iss` form of the row `f` of a piece in `space` (parameters,
+/// iterators, α dates), when it reads no β date, no local and no α date
+/// deeper than the loop at `level`.
+fn form_of(f: &Constraint, space: &Space, level: usize) -> Option<SplitForm> {
+    let alpha_cols: Vec<usize> = (1..=level).map(|d| space.out_col(alpha_date(d))).collect();
+    let in_cols: Vec<usize> = (0..space.n_in()).map(|k| space.in_col(k)).collect();
+    let np = space.n_param();
+    let elsewhere = (np..f.coeffs.len())
+        .filter(|c| !alpha_cols.contains(c) && !in_cols.contains(c))
+        .any(|c| f.coeffs[c] != 0);
+    if elsewhere {
+        return None;
+    }
+    let read = |cols: &[usize]| trimmed(&cols.iter().map(|&c| f.coeffs[c]).collect::<Vec<_>>());
+    Some(SplitForm {
+        alphas: read(&alpha_cols),
+        iters: read(&in_cols),
+        params: trimmed(&f.coeffs[..np]),
+        constant: f.constant,
+    })
+}
