@@ -509,8 +509,9 @@ fn splits_on_tile_loops_are_explained_after_the_tiles() {
 /// Found by the random tester: a stride that no row's common factor
 /// gives (`grain` before a `skew` of the same loop), a point loop
 /// `grain`ed after its strip (the strip of `8t` by 8,200 is the strip of
-/// `t` by 1,025), and `iss` parts that are empty (kept, so the children
-/// after them count them). Each explanation replays to the schedule, in
+/// `t` by 1,025), `iss` parts that are empty (kept, so the children
+/// after them count them), and a `peel` under a later `iss` (read off
+/// the rows they wrote, last first). Each explanation replays to the schedule, in
 /// as many directives as the recipe (one more where the recipe's `shift`
 /// after an `embed` takes two), and says it with the directive named.
 #[test]
@@ -560,6 +561,13 @@ fn strides_and_empty_split_parts_are_explained() {
              iss([0, 0, 0], {0, 0, 1 | | 0, 0 | -1});\nskew([], 2, 1, 1);\niss([0, 0], c2 < 1);\n",
             "holds nowhere",
             6,
+        ),
+        (
+            "a-peel-then-a-split-of-its-part",
+            "tests/kernels/adi.c",
+            "peel([0], {0, 2 | 3});\niss([1], {1 | | 0, 2 | 2});\n",
+            "peel([0], {0, 2 | 3});",
+            2,
         ),
     ];
     for (name, kernel, recipe, says, length) in cases {

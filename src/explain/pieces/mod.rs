@@ -31,12 +31,14 @@ use crate::scop::{Dependence, Schedule, Scop};
 
 /// [`super::explain`] of a target with pieces (an index-set split): the
 /// cut first ([`cut::cut`]), each piece then explained as a statement of
-/// its own ([`view::view`]); else the split last ([`last::split_last`]).
-/// Either is replayed on the real schedule and checked there as any
+/// its own ([`view::view`]); the split last ([`last::split_last`]); the
+/// last `iss` or `peel` read off the rows ([`written::split_by_rows`]).
+/// Each is replayed on the real schedule and checked there as any
 /// explanation is; a step that fails (a refusal, an overflow) leaves the
-/// next to try, and a complete explanation is preferred to the cut
-/// first's partial one. Where neither gives the target, the cut alone is
-/// given and the first split statement is the gap.
+/// others, the shortest complete explanation is given, and a complete
+/// one is preferred to the cut first's partial one. Where none gives the
+/// target, the cut alone is given and the first split statement is the
+/// gap.
 pub(super) fn explain(
     scop: &Scop,
     deps: &[Dependence],
@@ -47,19 +49,20 @@ pub(super) fn explain(
         Some(Ok(cut)) => explained_cut_first(scop, deps, target, cut).ok().flatten(),
         _ => None,
     };
-    // A complete explanation first, then the cut first's partial one,
-    // then the split last's (its cut found, the schedule without it
-    // explained up to a gap of its own).
-    match first {
-        Some(e) if e.gap.is_none() => return Ok(e),
-        _ => {}
-    }
+    // The shortest complete explanation (the cut first's, the split
+    // last's, the last split read off the rows; in that order where they
+    // are as long), else the cut first's partial one, then the split
+    // last's (its cut found, the schedule without it explained up to a
+    // gap of its own).
     let last = explained_split_last(scop, deps, target).ok().flatten();
-    if let Some(e) = last.as_ref().filter(|e| e.gap.is_none()) {
+    let by_rows = explained_by_rows(scop, deps, target).ok().flatten();
+    let shortest = [&first, &last, &by_rows]
+        .into_iter()
+        .flatten()
+        .filter(|e| e.gap.is_none())
+        .min_by_key(|e| length(e));
+    if let Some(e) = shortest {
         return Ok(e.clone());
-    }
-    if let Some(e) = explained_by_rows(scop, deps, target).ok().flatten() {
-        return Ok(e);
     }
     if let Some(e) = first.or(last) {
         return Ok(e);
@@ -147,6 +150,17 @@ fn explained_split_last(
     found.push(last.iss);
     found.extend(order);
     replayed_on_pieces(scop, deps, target, &found, None)
+}
+
+/// The directives an explanation gives.
+fn length(e: &Explanation) -> usize {
+    e.steps
+        .iter()
+        .map(|s| match s {
+            Step::One(_) => 1,
+            Step::Group(ds) => ds.len(),
+        })
+        .sum()
 }
 
 /// [`super::explain`] of a target with pieces as the schedule before its

@@ -8,13 +8,19 @@
 //! pair of pieces alike but for those two rows (and the β date that
 //! numbers them), was split last by `iss` on `f`; without the second
 //! pieces and the first pieces' rows, it is the schedule before that
-//! `iss`, which may itself have pieces. The caller explains that
-//! schedule, then gives the `iss`, and replays and checks the whole.
+//! `iss`, which may itself have pieces. A `peel` is that `iss` on the
+//! loop's own counter with the second parts split into a loop of their
+//! own, right after it: pieces of two neighbouring loops pair up the same
+//! way, and the loops after them count one more. The caller explains the
+//! schedule before, then gives the `iss` or `peel`, and replays and
+//! checks the whole.
 //!
 //! Must not know: the phases, recipe syntax.
 
 use super::domains::trimmed;
 use super::last::{without_rows, SplitLast};
+use super::peel_of;
+use crate::apply::tree::set_constant_date;
 use crate::apply::{Directive, SplitForm};
 use crate::poly::{BasicMap, Constraint, ConstraintKind, PolyError, Space};
 use crate::scop::schedule::{alpha_date, beta_date};
@@ -42,8 +48,116 @@ pub(super) fn split_by_rows(target: &Schedule) -> Result<Option<SplitLast>, Poly
         if let Some(split) = split_of_loop(target, loop_beta)? {
             return Ok(Some(split));
         }
+        if let Some(peel) = peel_of_loop(target, loop_beta)? {
+            return Ok(Some(peel));
+        }
     }
     Ok(None)
+}
+
+/// The `peel` of the loop `loop_beta` that `target` ends with, if the
+/// pieces of the loop and of the loop right after it pair up as the
+/// module doc says.
+fn peel_of_loop(target: &Schedule, loop_beta: &[i64]) -> Result<Option<SplitLast>, PolyError> {
+    let level = loop_beta.len();
+    let (Some((&own, outer)), Some(next)) = (
+        loop_beta.split_last(),
+        loop_beta.last().and_then(|v| v.checked_add(1)),
+    ) else {
+        return Ok(None);
+    };
+    let mut peeled = outer.to_vec();
+    peeled.push(next);
+    let mut under: Vec<(usize, usize, Vec<i64>)> = Vec::new();
+    let mut moved: Vec<(usize, usize, Vec<i64>)> = Vec::new();
+    for (s, st) in target.statements.iter().enumerate() {
+        for q in 0..st.pieces.len() {
+            let Some(beta) = st.beta(q) else {
+                return Ok(None);
+            };
+            if beta.len() > level && beta.starts_with(loop_beta) {
+                under.push((s, q, beta));
+            } else if beta.len() > level && beta.starts_with(&peeled) {
+                moved.push((s, q, beta));
+            }
+        }
+    }
+    if moved.is_empty() || moved.len() != under.len() {
+        return Ok(None);
+    }
+    let mut form: Option<SplitForm> = None;
+    let mut drop: Vec<(usize, usize, usize)> = Vec::new();
+    let mut second: Vec<(usize, usize)> = Vec::new();
+    for (s, q, beta) in &moved {
+        let mut kept_beta = beta.clone();
+        kept_beta[level - 1] = own;
+        let first = under
+            .iter()
+            .filter(|(t, _, b)| t == s && *b == kept_beta)
+            .map(|&(_, p, _)| p)
+            .collect::<Vec<usize>>();
+        let [p] = first[..] else {
+            return Ok(None);
+        };
+        let st = &target.statements[*s];
+        let Some((f, at)) = pair_rows(&st.pieces[p], &st.pieces[*q], level - 1)? else {
+            return Ok(None);
+        };
+        let Some(this) = form_of(&f, st.pieces[*q].space(), level) else {
+            return Ok(None);
+        };
+        match &form {
+            Some(other) if *other != this => return Ok(None),
+            _ => form = Some(this),
+        }
+        drop.push((*s, p, at));
+        second.push((*s, *q));
+    }
+    let Some(form) = form else {
+        return Ok(None);
+    };
+    let iss = Directive::Iss {
+        beta: loop_beta.to_vec(),
+        form,
+    };
+    let Some(peel) = peel_of(&iss) else {
+        return Ok(None);
+    };
+    // The loops after the peeled one count one fewer before it.
+    let mut unsplit = without_seconds(target, &second, &drop);
+    for st in &mut unsplit.statements {
+        for q in 0..st.pieces.len() {
+            let Some(beta) = st.beta(q) else {
+                return Ok(None);
+            };
+            if beta.len() > level && beta.starts_with(outer) && beta[level - 1] > next {
+                st.pieces[q] =
+                    set_constant_date(&st.pieces[q], beta_date(level - 1), beta[level - 1] - 1);
+            }
+        }
+    }
+    Ok(Some(SplitLast { unsplit, iss: peel }))
+}
+
+/// `target` without the pieces `second`, and without the row of each
+/// `drop` piece (statement, piece, row) that its split wrote.
+fn without_seconds(
+    target: &Schedule,
+    second: &[(usize, usize)],
+    drop: &[(usize, usize, usize)],
+) -> Schedule {
+    let mut unsplit = target.clone();
+    for (s, st) in unsplit.statements.iter_mut().enumerate() {
+        let original = &target.statements[s].pieces;
+        st.pieces = (0..original.len())
+            .filter(|&q| !second.contains(&(s, q)))
+            .map(|q| match drop.iter().find(|&&(t, p, _)| (t, p) == (s, q)) {
+                Some(&(_, _, at)) => without_rows(&original[q], &[at]),
+                None => original[q].clone(),
+            })
+            .collect();
+    }
+    unsplit
 }
 
 /// The `iss` of the loop `loop_beta` that `target` ends with, if its
@@ -105,19 +219,8 @@ fn split_of_loop(target: &Schedule, loop_beta: &[i64]) -> Result<Option<SplitLas
     let Some(form) = form.filter(|_| 2 * second.len() == under.len()) else {
         return Ok(None);
     };
-    let mut unsplit = target.clone();
-    for (s, st) in unsplit.statements.iter_mut().enumerate() {
-        let original = &target.statements[s].pieces;
-        st.pieces = (0..original.len())
-            .filter(|&q| !second.contains(&(s, q)))
-            .map(|q| match drop.iter().find(|&&(t, p, _)| (t, p) == (s, q)) {
-                Some(&(_, _, at)) => without_rows(&original[q], &[at]),
-                None => original[q].clone(),
-            })
-            .collect();
-    }
     Ok(Some(SplitLast {
-        unsplit,
+        unsplit: without_seconds(target, &second, &drop),
         iss: Directive::Iss {
             beta: loop_beta.to_vec(),
             form,
@@ -127,7 +230,8 @@ fn split_of_loop(target: &Schedule, loop_beta: &[i64]) -> Result<Option<SplitLas
 
 /// The row `f >= 0` that `second` has where `first` has `-f - 1 >= 0`
 /// (and the position of that row in `first`), when those are the only
-/// rows that differ but the β date at `level` that numbers them. Cheap.
+/// rows that differ but the β date at `level` that numbers them (the
+/// loop's child for an `iss`, the loop's own for a `peel`). Cheap.
 fn pair_rows(
     first: &BasicMap,
     second: &BasicMap,
