@@ -491,17 +491,19 @@ fn splits_on_tile_loops_are_explained_after_the_tiles() {
             "{name}:\n{explained}"
         );
     }
-    // mvt: the split is found, the tile before it is not expressed (its
-    // point loop skewed by its tile loop).
+    // seidel-2d: the split is found, the tiles before it are not expressed
+    // (a point date `reshape`d to add twice an iterator that two dates
+    // read: the strip reads it less a combination of two dates).
     let (outcome, _) = explained_recipe(
         &dir,
-        "split-of-an-unexpressed-tile",
-        "tests/kernels/mvt.c",
-        "tile([1, 0], 2, 2, 4);\nskew([1, 0, 0], 3, 2, 3);\npeel([1, 0], {0 | -1});\n",
+        "split-of-unexpressed-tiles",
+        "tests/kernels/seidel-2d.c",
+        "auto(pluto, wavefront = true, tile = 4);\nreshape([0, 0, 0, 0, 0, 0, 0], 6, 2, -2);\n\
+         iss([0], {-1 | | 0, 0 | 2});\n",
     );
     assert!(
         matches!(&outcome, Outcome::Gap(g)
-            if g.starts_with("S1: a loop date is neither an affine form of its iterators nor a strip of one.")),
+            if g.starts_with("S0: a loop date is neither an affine form of its iterators nor a strip of one.")),
         "{outcome:?}"
     );
 }
@@ -510,12 +512,13 @@ fn splits_on_tile_loops_are_explained_after_the_tiles() {
 /// gives (`grain` before a `skew` of the same loop), a point loop
 /// `grain`ed after its strip (the strip of `8t` by 8,200 is the strip of
 /// `t` by 1,025), `iss` parts that are empty (kept, so the children
-/// after them count them), and a `peel` under a later `iss` (read off
-/// the rows they wrote, last first). Each explanation replays to the schedule, in
+/// after them count them), a `peel` under a later `iss` (read off the
+/// rows they wrote, last first), and a point loop skewed by its tile
+/// loop. Each explanation replays to the schedule, in
 /// as many directives as the recipe (one more where the recipe's `shift`
 /// after an `embed` takes two), and says it with the directive named.
 #[test]
-fn strides_and_empty_split_parts_are_explained() {
+fn strides_empty_parts_and_point_loops_skewed_by_tiles_are_explained() {
     let dir = common::scratch("explain-strides-empty-parts");
     let cases = [
         (
@@ -561,6 +564,13 @@ fn strides_and_empty_split_parts_are_explained() {
              iss([0, 0, 0], {0, 0, 1 | | 0, 0 | -1});\nskew([], 2, 1, 1);\niss([0, 0], c2 < 1);\n",
             "holds nowhere",
             6,
+        ),
+        (
+            "point-loop-skewed-by-its-tile-loop",
+            "tests/kernels/mvt.c",
+            "tile([1, 0], 2, 2, 4);\nskew([1, 0, 0], 3, 2, 3);\npeel([1, 0], {0 | -1});\n",
+            "skew([1, 0, 0], 3, 2, 3);",
+            3,
         ),
         (
             "a-peel-then-a-split-of-its-part",

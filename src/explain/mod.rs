@@ -17,10 +17,10 @@
 //!    distributed (`split`), put in the target's textual order (`reorder`)
 //!    and fused level by level (`fuse`).
 //! 2. **Loops** ([`loops`]): each statement's α dates, affine forms of its
-//!    iterators, as a unimodular transformation of the original loops
-//!    decomposed into `interchange`, `reverse` and `skew`, then `shift`
-//!    for the parameters and constants; given once per subtree whose
-//!    statements all need the same.
+//!    iterators, as an integral transformation of the original loops
+//!    decomposed into `interchange`, `reverse`, `skew` and `grain`
+//!    ([`row_ops`]), then `shift` for the parameters and constants; given
+//!    once per subtree whose statements all need the same.
 //! 3. **Tiles** ([`tiles`]): `tile_band` where a band's tiles fit one,
 //!    else `stripmine` and `interchange`s; then a wavefront's `skew`s of
 //!    tile loops.
@@ -40,7 +40,7 @@
 //! an error, never printed as an answer.
 //!
 //! What is not recovered yet (pieces whose directives act on each other,
-//! a transformation that is not unimodular, a linearized strip,
+//! a point loop reversed after its strip, a linearized strip,
 //! data-layout directives) is a
 //! [`Gap`] that names the statement and the reason; the part recovered
 //! before it is still given.
@@ -52,6 +52,7 @@ mod loops;
 mod marks;
 mod pieces;
 pub mod print;
+mod row_ops;
 mod shape;
 mod siblings;
 mod strips;

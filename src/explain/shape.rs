@@ -22,6 +22,10 @@ pub(super) struct StatementShape {
     /// Their depths in the target (1-based).
     pub kept: Vec<usize>,
     pub tiles: Vec<Tile>,
+    /// `(point, tile, λ)`: the date at depth `point` is its row plus `λ ×`
+    /// the tile date at depth `tile` (target depths, 1-based): the point
+    /// loop skewed by its tile loop after the tiles.
+    pub tile_skews: Vec<(usize, usize, i64)>,
 }
 
 /// Every statement's shape, or the first statement the recovery cannot
@@ -52,14 +56,21 @@ pub(super) fn shapes(
             return gap("a β date is not a constant");
         };
         let n = st.iterators.len();
-        let forms = date_forms(piece, scop.params.len(), n)?;
+        let mut forms = date_forms(piece, scop.params.len(), n)?;
+        let parts = tile_parts(piece, scop.params.len(), n, &mut forms);
         let mut shape = StatementShape {
             beta: vec![beta[0]],
             full_beta: beta.clone(),
             rows: Vec::new(),
             kept: Vec::new(),
             tiles: Vec::new(),
+            tile_skews: Vec::new(),
         };
+        for (k, part) in parts.iter().enumerate() {
+            for &(tile, factor) in part {
+                shape.tile_skews.push((k + 1, tile, factor));
+            }
+        }
         for (k, form) in forms.iter().enumerate() {
             if let Some(f) = form {
                 shape.rows.push(f.clone());
@@ -68,7 +79,7 @@ pub(super) fn shapes(
             }
         }
         if shape.kept.len() < forms.len() {
-            match read_tiles(piece, scop.params.len(), n, &forms)? {
+            match read_tiles(piece, scop.params.len(), n, &forms, &parts)? {
                 Some(t) => shape.tiles = t,
                 None => {
                     return gap(
@@ -192,6 +203,73 @@ fn dense_tree(betas: &mut [Vec<i64>]) -> Result<(), usize> {
         }
     }
     Ok(())
+}
+
+/// The dates of `piece` that are an affine form plus a combination of
+/// tile dates (a point loop skewed by its tile loop after the strip:
+/// `c11 = j - c5`), each read off an equality that sets it (its
+/// coefficient dividing the rest) and reads, of the dates, only it and
+/// dates without a form outside it: their forms put into `forms`, and per
+/// date the tile dates' depths (1-based) with their factors (empty for
+/// the other dates). The deepest date is read first. Exact, cheap.
+fn tile_parts(
+    piece: &BasicMap,
+    n_param: usize,
+    n: usize,
+    forms: &mut [Option<Vec<i64>>],
+) -> Vec<Vec<(usize, i64)>> {
+    let mut parts = vec![Vec::new(); forms.len()];
+    let out = n_param + n;
+    for d in (0..forms.len()).rev() {
+        if forms[d].is_some() {
+            continue;
+        }
+        let col = out + alpha_date(d + 1);
+        let found = piece.constraints().iter().find_map(|c| {
+            let a = c.coeffs[col];
+            if c.kind != ConstraintKind::Eq
+                || a == 0
+                || c.coeffs[out + piece.space().n_out()..]
+                    .iter()
+                    .any(|&v| v != 0)
+            {
+                return None;
+            }
+            let mut part = Vec::new();
+            for (k, &v) in c.coeffs[out..out + piece.space().n_out()]
+                .iter()
+                .enumerate()
+            {
+                if v == 0 || k == alpha_date(d + 1) {
+                    continue;
+                }
+                // Only α dates outside it without a form (nor a part).
+                let depth = k.div_ceil(2);
+                let tile = k % 2 == 1 && depth < d + 1 && forms[depth - 1].is_none();
+                if !tile || v % a != 0 {
+                    return None;
+                }
+                part.push((depth, v.checked_neg()? / a));
+            }
+            let rest = c.coeffs[n_param..out]
+                .iter()
+                .chain(&c.coeffs[..n_param])
+                .chain(std::iter::once(&c.constant));
+            let form = rest
+                .map(|&v| {
+                    (v % a == 0)
+                        .then(|| v.checked_neg()?.checked_div(a))
+                        .flatten()
+                })
+                .collect::<Option<Vec<i64>>>()?;
+            (!part.is_empty()).then_some((form, part))
+        });
+        if let Some((form, part)) = found {
+            forms[d] = Some(form);
+            parts[d] = part;
+        }
+    }
+    parts
 }
 
 /// Each α date of `piece` (with `n` iterators) as an affine form (the

@@ -95,6 +95,7 @@ pub(super) fn read_tiles(
     n_param: usize,
     n: usize,
     forms: &[Option<Vec<i64>>],
+    parts: &[Vec<(usize, i64)>],
 ) -> Result<Option<Vec<Tile>>, PolyError> {
     let out = n_param + n;
     let mut rows: Vec<BoundRow> = Vec::new();
@@ -107,16 +108,20 @@ pub(super) fn read_tiles(
         if !on_tile {
             continue;
         }
-        if c.kind == ConstraintKind::Eq {
-            return Ok(None);
-        }
         let mut form: Vec<i64> = c.coeffs[n_param..out]
             .iter()
             .chain(&c.coeffs[..n_param])
             .copied()
             .chain(std::iter::once(c.constant))
             .collect();
-        let mut others = Vec::new();
+        let mut others: Vec<(usize, i64)> = Vec::new();
+        let add = |others: &mut Vec<(usize, i64)>, depth: usize, v: i64| {
+            match others.iter_mut().find(|(d, _)| *d == depth) {
+                Some((_, w)) => *w = w.checked_add(v).ok_or(PolyError::Overflow)?,
+                None => others.push((depth, v)),
+            }
+            Ok::<(), PolyError>(())
+        };
         for (d, &a) in dates.iter().enumerate() {
             if a == 0 {
                 continue;
@@ -125,7 +130,7 @@ pub(super) fn read_tiles(
                 return Ok(None);
             };
             let Some(f) = f else {
-                others.push((d / 2 + 1, a));
+                add(&mut others, d / 2 + 1, a)?;
                 continue;
             };
             for (x, &y) in form.iter_mut().zip(f) {
@@ -134,6 +139,24 @@ pub(super) fn read_tiles(
                     .and_then(|v| x.checked_add(v))
                     .ok_or(PolyError::Overflow)?;
             }
+            // A point date skewed by tile dates adds them.
+            for &(tile, factor) in parts.get(d / 2).map_or(&[][..], Vec::as_slice) {
+                add(
+                    &mut others,
+                    tile,
+                    a.checked_mul(factor).ok_or(PolyError::Overflow)?,
+                )?;
+            }
+        }
+        others.retain(|&(_, v)| v != 0);
+        others.sort_unstable();
+        // The equality that sets a skewed point date reads nothing once
+        // its date is substituted.
+        if others.is_empty() && form.iter().all(|&v| v == 0) {
+            continue;
+        }
+        if c.kind == ConstraintKind::Eq {
+            return Ok(None);
         }
         rows.push(BoundRow {
             dates: others,

@@ -205,7 +205,49 @@ pub(super) fn recover(
         return Ok(false);
     }
     fuse_strip_loops(r, target)?;
-    tile_dates(r, target, &stands)
+    Ok(tile_dates(r, target, &stands)? && point_skews_by_tiles(r, target, &stands)?)
+}
+
+/// Each point loop skewed by a tile loop outside it, as the target's
+/// dates add their tile dates ([`StatementShape::tile_skews`]): given
+/// once on the point loop where every statement in it has the same
+/// skew, else on the statement alone; `Ok(false)` when a loop is missing.
+fn point_skews_by_tiles(
+    r: &mut Recovery<'_>,
+    target: &[StatementShape],
+    stands: &[Vec<usize>],
+) -> Result<bool, ExplainError> {
+    let mut given: Vec<Directive> = Vec::new();
+    for (s, shape) in target.iter().enumerate() {
+        for &(point, tile, factor) in &shape.tile_skews {
+            let position = |depth: usize| stands[s].iter().position(|&d| d == depth);
+            let (Some(at), Some(by)) = (position(point), position(tile)) else {
+                return Ok(false);
+            };
+            let beta = r.beta(s)?;
+            let loop_beta = beta[..=at].to_vec();
+            let mut shared = true;
+            for (m, other) in target.iter().enumerate() {
+                if r.beta(m)?.starts_with(&loop_beta) {
+                    let same = stands[m].get(at) == Some(&point)
+                        && stands[m].get(by) == Some(&tile)
+                        && other.tile_skews.contains(&(point, tile, factor));
+                    shared &= same;
+                }
+            }
+            let d = Directive::Skew {
+                beta: if shared { loop_beta } else { beta },
+                depth: at + 1,
+                other: by + 1,
+                factor: factor.checked_neg().ok_or(PolyError::Overflow)?,
+            };
+            if !given.contains(&d) {
+                given.push(d.clone());
+                r.push(d)?;
+            }
+        }
+    }
+    Ok(true)
 }
 
 /// `α_depth := α_depth − by·(parameters, 1)` for the statements under
