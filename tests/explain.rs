@@ -585,3 +585,33 @@ fn strides_empty_parts_and_point_loops_skewed_by_tiles_are_explained() {
         assert_eq!(outcome, Outcome::Replayed(length), "{name}:\n{explained}");
     }
 }
+
+/// Found by the random tester: a point loop reversed after the tiling,
+/// for one of the two statements that share its strip (heat-3d's sweeps
+/// under `auto(spatial)`), and a point loop shifted after it where the
+/// other statements of the loop read the same strip at another date of
+/// theirs (lu's). Each strip is made of the dates as they were, and the
+/// reversal or shift given around it; the explanation replays to the
+/// schedule.
+#[test]
+fn point_loops_reversed_or_shifted_after_their_strips_are_explained() {
+    let dir = common::scratch("explain-points-after-strips");
+    let cases = [
+        (
+            "one-statement-reversed-inside-its-tile",
+            "tests/kernels/heat-3d.c",
+            "auto(spatial, line = 16);\nreverse([0, 0, 0, 0, 0, 0, 0, 0, 0], 6);\n",
+            "reverse([0, 0, 0, 0, 0, 0, 0], 4);",
+        ),
+        (
+            "point-loop-shifted-under-a-wavefront",
+            "tests/kernels/lu.c",
+            "auto(pluto, tile = 8, unroll_jam = false);\nshift([0, 0, 0], 6, [0], -1);\n\
+             shift([0, 0], 3, [2], -2);\n",
+            "shift([0, 0, 0], 3, [2], -2);",
+        ),
+    ];
+    for (name, kernel, recipe, says) in cases {
+        replayed_saying(&dir, name, kernel, recipe, says);
+    }
+}

@@ -40,7 +40,7 @@
 //! an error, never printed as an answer.
 //!
 //! What is not recovered yet (pieces whose directives act on each other,
-//! a point loop reversed after its strip, a linearized strip,
+//! a point date `reshape`d after its strip, a linearized strip,
 //! data-layout directives) is a
 //! [`Gap`] that names the statement and the reason; the part recovered
 //! before it is still given.

@@ -35,6 +35,10 @@ pub(super) struct Tile {
     pub offset: Vec<i64>,
     /// −1 where the tile loop runs backwards (a `reverse` of it), else 1.
     pub sign: i64,
+    /// Whether the strip is of the point date negated (the point loop
+    /// reversed after the strip): it is reversed for the strip and back
+    /// after it, and `offset` is relative to the negated date.
+    pub point_reversed: bool,
 }
 
 impl Tile {
@@ -195,6 +199,7 @@ pub(super) fn read_tiles(
                     skew: None,
                     offset: e[n..].to_vec(),
                     stride: 1,
+                    reversed: false,
                 };
                 (read, Some(d))
             }
@@ -280,6 +285,7 @@ pub(super) fn read_tiles(
                 depth,
                 points: strip.read.points.clone(),
                 point_skew: strip.read.skew,
+                point_reversed: strip.read.reversed,
                 size: strip.size,
                 skews: strip
                     .combination
@@ -300,13 +306,15 @@ pub(super) fn read_tiles(
 /// at `skew`'s depth, plus `offset` (parameters and constant), divided
 /// by `stride` (a point date `grain`ed after the strip: the strip of
 /// `e` by `size` holds the integer points of the strip of `stride·e` by
-/// `stride·size`).
+/// `stride·size`), negated where `reversed` (the point loop reversed
+/// after the strip; `offset` is then relative to the negated date).
 #[derive(Debug, PartialEq, Eq)]
 struct StripRead {
     points: Vec<usize>,
     skew: Option<(usize, i64)>,
     offset: Vec<i64>,
     stride: i64,
+    reversed: bool,
 }
 
 /// What the strip's form `e` reads of the dates' `forms` (on `n`
@@ -362,15 +370,17 @@ fn stripped_dates(
             skew: None,
             offset,
             stride: 1,
+            reversed: false,
         }));
     }
-    // A date `f` with `f = g·e` on the iterators, `g > 1`: the point loop
-    // `grain`ed after the strip; the strip of `g·e` is of `f` plus
-    // `g·e − f`.
+    // A date `f` with `f = g·e` on the iterators, `g ≠ 1`: the point
+    // loop `grain`ed by `|g|` after the strip, and reversed where `g < 0`;
+    // the strip of `|g|·e` is of `±f` plus `|g|·e ∓ f`.
     for (k, f) in with_form() {
-        let Some(stride) = multiple(&f[..n], &e[..n]).filter(|&g| g > 1) else {
+        let Some(g) = multiple(&f[..n], &e[..n]).filter(|&g| g != 1) else {
             continue;
         };
+        let (stride, reversed) = (g.checked_abs().ok_or(PolyError::Overflow)?, g < 0);
         let scaled = e[n..]
             .iter()
             .map(|&v| v.checked_mul(stride).ok_or(PolyError::Overflow))
@@ -383,8 +393,9 @@ fn stripped_dates(
         return Ok(Some(StripRead {
             points,
             skew: None,
-            offset: minus(&scaled, &f[n..], 1)?,
+            offset: minus(&scaled, &f[n..], if reversed { -1 } else { 1 })?,
             stride,
+            reversed,
         }));
     }
     // The candidates for `f`: free and inside the tile loop first.
@@ -409,6 +420,7 @@ fn stripped_dates(
                 skew: Some((other, factor)),
                 offset,
                 stride: 1,
+                reversed: false,
             }));
         }
     }
@@ -441,6 +453,7 @@ mod tests {
             skew,
             offset,
             stride: 1,
+            reversed: false,
         };
         let exact = stripped_dates(&forms, &[1, 0, 0], 1, &[], 0).expect("exact");
         assert_eq!(exact, Some(read(vec![2], None, vec![0, 0])));
@@ -482,6 +495,21 @@ mod tests {
                 skew: None,
                 offset: vec![0, 8],
                 stride: 8,
+                reversed: false,
+            })
+        );
+        // Dates (T, −t + n, i): the strip of `t` reads the second date
+        // negated (its loop reversed after the strip), plus `n`.
+        let forms = vec![None, Some(vec![-1, 0, 1, 0]), Some(vec![0, 1, 0, 0])];
+        let read = stripped_dates(&forms, &[1, 0, 0, 0], 2, &[], 1).expect("exact");
+        assert_eq!(
+            read,
+            Some(StripRead {
+                points: vec![2],
+                skew: None,
+                offset: vec![1, 0],
+                stride: 1,
+                reversed: true,
             })
         );
     }
@@ -496,6 +524,7 @@ mod tests {
             point_skew: None,
             offset,
             sign: 1,
+            point_reversed: false,
         };
         assert_eq!(tile(vec![0, 0]).tile_shift(), None);
         assert!(!tile(vec![0, 0]).shifts_point());

@@ -24,12 +24,15 @@ use crate::apply::Directive;
 use crate::poly::PolyError;
 
 /// A statement of a loop being stripped: the target depth of its tile,
-/// and the skew of its point loop after the strip, if any (the factor,
-/// and the current position of the loop it skews by).
+/// the skew of its point loop after the strip, if any (the factor, and
+/// the current position of the loop it skews by), and whether the point
+/// loop was reversed after it.
 struct Member {
     statement: usize,
     depth: usize,
     skew: Option<(i64, usize)>,
+    /// Whether its strip reads its point date negated.
+    reversed: bool,
 }
 
 /// Adds the tiles; `Ok(false)` when they cannot be added this way. With
@@ -98,7 +101,18 @@ pub(super) fn recover(
             };
             let strips = |t: &&Tile| t.points.contains(&point) && !stands[m].contains(&t.depth);
             let same_depth = shape.tiles.iter().filter(strips).find(|t| t.depth == depth);
-            let Some(t) = same_depth.or_else(|| shape.tiles.iter().find(strips)) else {
+            let n = r.scop.statements[m].iterators.len();
+            // Else its tile at this depth, read at this loop's date where
+            // the date it reads differs only in parameters and constant.
+            let rebased = || {
+                let t = shape.tiles.iter().find(|t| t.depth == depth)?;
+                rebased(t, shape, point, n)
+            };
+            let found = same_depth
+                .or_else(|| shape.tiles.iter().find(strips))
+                .cloned()
+                .or_else(rebased);
+            let Some(t) = found else {
                 apart.push(m);
                 continue;
             };
@@ -108,7 +122,7 @@ pub(super) fn recover(
             if !same || stripped[m].contains(&point) != restrip {
                 return Ok(false);
             }
-            let Some(by) = skewing_loop(t, &stands[m]) else {
+            let Some(by) = skewing_loop(&t, &stands[m]) else {
                 return Ok(false);
             };
             stripped[m].push(point);
@@ -116,6 +130,7 @@ pub(super) fn recover(
                 statement: m,
                 depth: t.depth,
                 skew: t.point_skew.zip(by).map(|((_, factor), by)| (factor, by)),
+                reversed: t.point_reversed,
             });
         }
         if !apart.is_empty() {
@@ -138,6 +153,7 @@ pub(super) fn recover(
         for &(m, alone, (factor, by)) in &skewed {
             point_skew(r, m, alone, at, (factor, by), true)?;
         }
+        point_reverse(r, &members, &loop_beta, at)?;
         point_shift(r, tile, &loop_beta, at, true)?;
         r.push(Directive::Stripmine {
             beta: loop_beta.clone(),
@@ -146,6 +162,7 @@ pub(super) fn recover(
         })?;
         // The strip put a loop at `at`.
         point_shift(r, tile, &loop_beta, at + 1, false)?;
+        point_reverse(r, &members, &loop_beta, at + 1)?;
         for &(m, alone, (factor, by)) in &skewed {
             let by = if by >= at { by + 1 } else { by };
             point_skew(r, m, alone, at + 1, (factor, by), false)?;
@@ -250,6 +267,33 @@ fn point_skews_by_tiles(
     Ok(true)
 }
 
+/// `tile` read at the date at depth `point` of `shape` (with `n`
+/// iterators) instead of the date it reads, where the two differ only in
+/// parameters and constant: the difference joins its offset. `None`
+/// where they differ otherwise, the tile skews its point loop, or a value
+/// overflows. Exact.
+fn rebased(tile: &Tile, shape: &StatementShape, point: usize, n: usize) -> Option<Tile> {
+    let form = |depth: usize| {
+        let k = shape.kept.iter().position(|&d| d == depth)?;
+        shape.rows.get(k)
+    };
+    let (old, new) = (form(*tile.points.first()?)?, form(point)?);
+    if tile.point_skew.is_some() || tile.point_reversed || old[..n] != new[..n] {
+        return None;
+    }
+    let offset = tile
+        .offset
+        .iter()
+        .zip(old[n..].iter().zip(&new[n..]))
+        .map(|(&o, (&a, &b))| o.checked_add(a.checked_sub(b)?))
+        .collect::<Option<Vec<i64>>>()?;
+    Some(Tile {
+        points: vec![point],
+        offset,
+        ..tile.clone()
+    })
+}
+
 /// `α_depth := α_depth − by·(parameters, 1)` for the statements under
 /// `beta` (`by`: the parameters' coefficients, then the constant).
 fn shift(beta: Vec<i64>, depth: usize, by: &[i64]) -> Directive {
@@ -332,6 +376,37 @@ fn point_skew(
     })
 }
 
+/// Reverses the point loop at position `at` of the `members` whose
+/// strips read their point dates negated (to the strip, or back after
+/// it): once on `loop_beta` where every member's does, else on each
+/// such statement alone.
+fn point_reverse(
+    r: &mut Recovery<'_>,
+    members: &[Member],
+    loop_beta: &[i64],
+    at: usize,
+) -> Result<(), ExplainError> {
+    let reversed: Vec<usize> = members
+        .iter()
+        .filter(|m| m.reversed)
+        .map(|m| m.statement)
+        .collect();
+    if reversed.len() == members.len() {
+        return r.push(Directive::Reverse {
+            beta: loop_beta.to_vec(),
+            depth: at + 1,
+        });
+    }
+    for s in reversed {
+        let beta = r.beta(s)?;
+        r.push(Directive::Reverse {
+            beta,
+            depth: at + 1,
+        })?;
+    }
+    Ok(())
+}
+
 /// Shifts the point loop at position `at` of the statements under
 /// `loop_beta` to the date `tile`'s strip reads (`to_strip`), or back,
 /// where the strip adds an offset that is not whole tiles.
@@ -404,7 +479,10 @@ fn band(
     let Some(first) = tiles.first() else {
         return Ok(());
     };
-    if tiles.iter().any(|t| stands[s].contains(&t.depth))
+    // A point loop reversed around its strip is stripped alone.
+    if tiles
+        .iter()
+        .any(|t| stands[s].contains(&t.depth) || t.point_reversed)
         || tiles.windows(2).any(|w| w[1].depth != w[0].depth + 1)
     {
         return Ok(());
