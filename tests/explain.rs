@@ -566,6 +566,13 @@ fn strides_empty_parts_and_point_loops_skewed_by_tiles_are_explained() {
             6,
         ),
         (
+            "a-peel-of-a-loop-with-a-peel-inside",
+            "tests/kernels/polybench-macros.c",
+            "peel([1, 1], {0, 0 | -5});\npeel([1], {0, 0 | -3});\n",
+            "peel([1], {-3});",
+            2,
+        ),
+        (
             "point-loop-skewed-by-its-tile-loop",
             "tests/kernels/mvt.c",
             "tile([1, 0], 2, 2, 4);\nskew([1, 0, 0], 3, 2, 3);\npeel([1, 0], {0 | -1});\n",

@@ -130,7 +130,7 @@ fn peel_of_loop(target: &Schedule, loop_beta: &[i64]) -> Result<Option<SplitLast
             let Some(beta) = st.beta(q) else {
                 return Ok(None);
             };
-            if beta.len() > level && beta.starts_with(outer) && beta[level - 1] > next {
+            if beta.len() >= level && beta.starts_with(outer) && beta[level - 1] > next {
                 st.pieces[q] =
                     set_constant_date(&st.pieces[q], beta_date(level - 1), beta[level - 1] - 1);
             }
