@@ -26,10 +26,11 @@ use crate::poly::{BasicMap, Constraint, ConstraintKind, PolyError, Space};
 use crate::scop::schedule::{alpha_date, beta_date};
 use crate::scop::Schedule;
 
-/// The last `iss` of `target` read off its rows (see the module doc),
-/// on the outermost loop where one is found (an `iss` of an outer loop
-/// splits the pieces of the loops inside it, so their pairs can be its
-/// as well); `None` where none is. Cheap: rows are compared as written.
+/// The last `iss` or `peel` of `target` read off its rows (see the
+/// module doc), on the outermost loop where one is found (an `iss` of an
+/// outer loop splits the pieces of the loops inside it, so their pairs
+/// can be its as well); `None` where none is. Cheap: rows are compared
+/// as written.
 pub(super) fn split_by_rows(target: &Schedule) -> Result<Option<SplitLast>, PolyError> {
     let mut loops: Vec<Vec<i64>> = Vec::new();
     for st in target.statements.iter().filter(|st| st.pieces.len() > 1) {

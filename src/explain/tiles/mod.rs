@@ -9,19 +9,22 @@
 //! moved outwards by `interchange`s with the loops before it until each
 //! loop before it stands for an earlier target depth, or inwards past
 //! its point loop where the target runs it inside (a strip of the
-//! point date plus an offset that is not whole tiles, or plus a multiple
-//! of another date: the point loop shifted or skewed to what the strip
-//! reads around the `stripmine`). Then each tile loop gets its
-//! `shift` by whole tiles, its `skew`s in a wavefront (`T₀ + T₁`) and its
-//! `reverse`, each after the tile dates it adds. Where the statements
-//! of a loop do not agree, the phase gives up; the caller keeps what came
-//! before it.
+//! point date plus an offset that is not whole tiles, plus a multiple
+//! of another date, or negated: the point loop shifted, skewed or
+//! reversed to what the strip reads around the `stripmine`, [`points`]).
+//! Then each tile loop gets its `shift` by whole tiles, its `skew`s in a
+//! wavefront (`T₀ + T₁`) and its `reverse`, each after the tile dates it
+//! adds, and a point loop skewed by its tile loop that `skew`. Where the
+//! statements of a loop do not agree, the phase gives up; the caller
+//! keeps what came before it.
+
+mod points;
 
 use super::shape::StatementShape;
 use super::strips::Tile;
 use super::{ExplainError, Recovery};
 use crate::apply::Directive;
-use crate::poly::PolyError;
+use points::{point_reverse, point_shift, point_skew, point_skews_by_tiles, rebased, skewing_loop};
 
 /// A statement of a loop being stripped: the target depth of its tile,
 /// the skew of its point loop after the strip, if any (the factor, and
@@ -225,75 +228,6 @@ pub(super) fn recover(
     Ok(tile_dates(r, target, &stands)? && point_skews_by_tiles(r, target, &stands)?)
 }
 
-/// Each point loop skewed by a tile loop outside it, as the target's
-/// dates add their tile dates ([`StatementShape::tile_skews`]): given
-/// once on the point loop where every statement in it has the same
-/// skew, else on the statement alone; `Ok(false)` when a loop is missing.
-fn point_skews_by_tiles(
-    r: &mut Recovery<'_>,
-    target: &[StatementShape],
-    stands: &[Vec<usize>],
-) -> Result<bool, ExplainError> {
-    let mut given: Vec<Directive> = Vec::new();
-    for (s, shape) in target.iter().enumerate() {
-        for &(point, tile, factor) in &shape.tile_skews {
-            let position = |depth: usize| stands[s].iter().position(|&d| d == depth);
-            let (Some(at), Some(by)) = (position(point), position(tile)) else {
-                return Ok(false);
-            };
-            let beta = r.beta(s)?;
-            let loop_beta = beta[..=at].to_vec();
-            let mut shared = true;
-            for (m, other) in target.iter().enumerate() {
-                if r.beta(m)?.starts_with(&loop_beta) {
-                    let same = stands[m].get(at) == Some(&point)
-                        && stands[m].get(by) == Some(&tile)
-                        && other.tile_skews.contains(&(point, tile, factor));
-                    shared &= same;
-                }
-            }
-            let d = Directive::Skew {
-                beta: if shared { loop_beta } else { beta },
-                depth: at + 1,
-                other: by + 1,
-                factor: factor.checked_neg().ok_or(PolyError::Overflow)?,
-            };
-            if !given.contains(&d) {
-                given.push(d.clone());
-                r.push(d)?;
-            }
-        }
-    }
-    Ok(true)
-}
-
-/// `tile` read at the date at depth `point` of `shape` (with `n`
-/// iterators) instead of the date it reads, where the two differ only in
-/// parameters and constant: the difference joins its offset. `None`
-/// where they differ otherwise, the tile skews its point loop, or a value
-/// overflows. Exact.
-fn rebased(tile: &Tile, shape: &StatementShape, point: usize, n: usize) -> Option<Tile> {
-    let form = |depth: usize| {
-        let k = shape.kept.iter().position(|&d| d == depth)?;
-        shape.rows.get(k)
-    };
-    let (old, new) = (form(*tile.points.first()?)?, form(point)?);
-    if tile.point_skew.is_some() || tile.point_reversed || old[..n] != new[..n] {
-        return None;
-    }
-    let offset = tile
-        .offset
-        .iter()
-        .zip(old[n..].iter().zip(&new[n..]))
-        .map(|(&o, (&a, &b))| o.checked_add(a.checked_sub(b)?))
-        .collect::<Option<Vec<i64>>>()?;
-    Some(Tile {
-        points: vec![point],
-        offset,
-        ..tile.clone()
-    })
-}
-
 /// `α_depth := α_depth − by·(parameters, 1)` for the statements under
 /// `beta` (`by`: the parameters' coefficients, then the constant).
 fn shift(beta: Vec<i64>, depth: usize, by: &[i64]) -> Directive {
@@ -303,17 +237,6 @@ fn shift(beta: Vec<i64>, depth: usize, by: &[i64]) -> Directive {
         depth,
         params: params.to_vec(),
         constant: constant.first().copied().unwrap_or(0),
-    }
-}
-
-/// The current position (0-based) of the date whose multiple `tile`'s
-/// strip adds to the point date, in a statement whose loops stand for
-/// the target depths `stands`: `Some(None)` where it adds none, `None`
-/// where the statement has no such loop.
-fn skewing_loop(tile: &Tile, stands: &[usize]) -> Option<Option<usize>> {
-    match tile.point_skew {
-        Some((other, _)) => stands.iter().position(|&d| d == other).map(Some),
-        None => Some(None),
     }
 }
 
@@ -346,86 +269,6 @@ fn split_apart(
         beta: beta.clone(),
         depth: at + 1,
     }))
-}
-
-/// Skews the point loop at position `at` of statement `s` (with the
-/// statements under the loop, or `alone`) to the date its strip reads
-/// (`to_strip`: minus `factor ×` the loop at position `by`), or back.
-fn point_skew(
-    r: &mut Recovery<'_>,
-    s: usize,
-    alone: bool,
-    at: usize,
-    (factor, by): (i64, usize),
-    to_strip: bool,
-) -> Result<(), ExplainError> {
-    let factor = match to_strip {
-        true => factor.checked_neg().ok_or(PolyError::Overflow)?,
-        false => factor,
-    };
-    let beta = r.beta(s)?;
-    let beta = match alone {
-        true => beta,
-        false => beta[..=at.max(by)].to_vec(),
-    };
-    r.push(Directive::Skew {
-        beta,
-        depth: at + 1,
-        other: by + 1,
-        factor,
-    })
-}
-
-/// Reverses the point loop at position `at` of the `members` whose
-/// strips read their point dates negated (to the strip, or back after
-/// it): once on `loop_beta` where every member's does, else on each
-/// such statement alone.
-fn point_reverse(
-    r: &mut Recovery<'_>,
-    members: &[Member],
-    loop_beta: &[i64],
-    at: usize,
-) -> Result<(), ExplainError> {
-    let reversed: Vec<usize> = members
-        .iter()
-        .filter(|m| m.reversed)
-        .map(|m| m.statement)
-        .collect();
-    if reversed.len() == members.len() {
-        return r.push(Directive::Reverse {
-            beta: loop_beta.to_vec(),
-            depth: at + 1,
-        });
-    }
-    for s in reversed {
-        let beta = r.beta(s)?;
-        r.push(Directive::Reverse {
-            beta,
-            depth: at + 1,
-        })?;
-    }
-    Ok(())
-}
-
-/// Shifts the point loop at position `at` of the statements under
-/// `loop_beta` to the date `tile`'s strip reads (`to_strip`), or back,
-/// where the strip adds an offset that is not whole tiles.
-fn point_shift(
-    r: &mut Recovery<'_>,
-    tile: &Tile,
-    loop_beta: &[i64],
-    at: usize,
-    to_strip: bool,
-) -> Result<(), ExplainError> {
-    if !tile.shifts_point() {
-        return Ok(());
-    }
-    let by = tile.offset.iter().map(|&v| match to_strip {
-        true => v.checked_neg().ok_or(PolyError::Overflow),
-        false => Ok(v),
-    });
-    let by = by.collect::<Result<Vec<i64>, _>>()?;
-    r.push(shift(loop_beta.to_vec(), at + 1, &by))
 }
 
 /// Fuses the loops the target shares but the strips left apart (a strip

@@ -1,0 +1,175 @@
+//! The point loops of the tile phase moved around their strips: a strip
+//! that reads the point date shifted, skewed by another date, or negated
+//! is made between a `shift`, `skew` or `reverse` of the point loop to
+//! that date and the one back; a statement may read the strip at another
+//! date of its own ([`rebased`]); and a point loop skewed by its tile
+//! loop gets that `skew` after the tiles.
+//!
+//! Must not know: recipe syntax, the other phases.
+
+use super::{shift, Member};
+use crate::apply::Directive;
+use crate::explain::shape::StatementShape;
+use crate::explain::strips::Tile;
+use crate::explain::{ExplainError, Recovery};
+use crate::poly::PolyError;
+
+/// Each point loop skewed by a tile loop outside it, as the target's
+/// dates add their tile dates ([`StatementShape::tile_skews`]): given
+/// once on the point loop where every statement in it has the same
+/// skew, else on the statement alone; `Ok(false)` when a loop is missing.
+pub(super) fn point_skews_by_tiles(
+    r: &mut Recovery<'_>,
+    target: &[StatementShape],
+    stands: &[Vec<usize>],
+) -> Result<bool, ExplainError> {
+    let mut given: Vec<Directive> = Vec::new();
+    for (s, shape) in target.iter().enumerate() {
+        for &(point, tile, factor) in &shape.tile_skews {
+            let position = |depth: usize| stands[s].iter().position(|&d| d == depth);
+            let (Some(at), Some(by)) = (position(point), position(tile)) else {
+                return Ok(false);
+            };
+            let beta = r.beta(s)?;
+            let loop_beta = beta[..=at].to_vec();
+            let mut shared = true;
+            for (m, other) in target.iter().enumerate() {
+                if r.beta(m)?.starts_with(&loop_beta) {
+                    let same = stands[m].get(at) == Some(&point)
+                        && stands[m].get(by) == Some(&tile)
+                        && other.tile_skews.contains(&(point, tile, factor));
+                    shared &= same;
+                }
+            }
+            let d = Directive::Skew {
+                beta: if shared { loop_beta } else { beta },
+                depth: at + 1,
+                other: by + 1,
+                factor: factor.checked_neg().ok_or(PolyError::Overflow)?,
+            };
+            if !given.contains(&d) {
+                given.push(d.clone());
+                r.push(d)?;
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// `tile` read at the date at depth `point` of `shape` (with `n`
+/// iterators) instead of the date it reads, where the two differ only in
+/// parameters and constant: the difference joins its offset. `None`
+/// where they differ otherwise, the tile skews its point loop, or a value
+/// overflows. Exact.
+pub(super) fn rebased(tile: &Tile, shape: &StatementShape, point: usize, n: usize) -> Option<Tile> {
+    let form = |depth: usize| {
+        let k = shape.kept.iter().position(|&d| d == depth)?;
+        shape.rows.get(k)
+    };
+    let (old, new) = (form(*tile.points.first()?)?, form(point)?);
+    if tile.point_skew.is_some() || tile.point_reversed || old[..n] != new[..n] {
+        return None;
+    }
+    let offset = tile
+        .offset
+        .iter()
+        .zip(old[n..].iter().zip(&new[n..]))
+        .map(|(&o, (&a, &b))| o.checked_add(a.checked_sub(b)?))
+        .collect::<Option<Vec<i64>>>()?;
+    Some(Tile {
+        points: vec![point],
+        offset,
+        ..tile.clone()
+    })
+}
+
+/// The current position (0-based) of the date whose multiple `tile`'s
+/// strip adds to the point date, in a statement whose loops stand for
+/// the target depths `stands`: `Some(None)` where it adds none, `None`
+/// where the statement has no such loop.
+pub(super) fn skewing_loop(tile: &Tile, stands: &[usize]) -> Option<Option<usize>> {
+    match tile.point_skew {
+        Some((other, _)) => stands.iter().position(|&d| d == other).map(Some),
+        None => Some(None),
+    }
+}
+
+/// Skews the point loop at position `at` of statement `s` (with the
+/// statements under the loop, or `alone`) to the date its strip reads
+/// (`to_strip`: minus `factor ×` the loop at position `by`), or back.
+pub(super) fn point_skew(
+    r: &mut Recovery<'_>,
+    s: usize,
+    alone: bool,
+    at: usize,
+    (factor, by): (i64, usize),
+    to_strip: bool,
+) -> Result<(), ExplainError> {
+    let factor = match to_strip {
+        true => factor.checked_neg().ok_or(PolyError::Overflow)?,
+        false => factor,
+    };
+    let beta = r.beta(s)?;
+    let beta = match alone {
+        true => beta,
+        false => beta[..=at.max(by)].to_vec(),
+    };
+    r.push(Directive::Skew {
+        beta,
+        depth: at + 1,
+        other: by + 1,
+        factor,
+    })
+}
+
+/// Reverses the point loop at position `at` of the `members` whose
+/// strips read their point dates negated (to the strip, or back after
+/// it): once on `loop_beta` where every member's does, else on each
+/// such statement alone.
+pub(super) fn point_reverse(
+    r: &mut Recovery<'_>,
+    members: &[Member],
+    loop_beta: &[i64],
+    at: usize,
+) -> Result<(), ExplainError> {
+    let reversed: Vec<usize> = members
+        .iter()
+        .filter(|m| m.reversed)
+        .map(|m| m.statement)
+        .collect();
+    if reversed.len() == members.len() {
+        return r.push(Directive::Reverse {
+            beta: loop_beta.to_vec(),
+            depth: at + 1,
+        });
+    }
+    for s in reversed {
+        let beta = r.beta(s)?;
+        r.push(Directive::Reverse {
+            beta,
+            depth: at + 1,
+        })?;
+    }
+    Ok(())
+}
+
+/// Shifts the point loop at position `at` of the statements under
+/// `loop_beta` to the date `tile`'s strip reads (`to_strip`), or back,
+/// where the strip adds an offset that is not whole tiles.
+pub(super) fn point_shift(
+    r: &mut Recovery<'_>,
+    tile: &Tile,
+    loop_beta: &[i64],
+    at: usize,
+    to_strip: bool,
+) -> Result<(), ExplainError> {
+    if !tile.shifts_point() {
+        return Ok(());
+    }
+    let by = tile.offset.iter().map(|&v| match to_strip {
+        true => v.checked_neg().ok_or(PolyError::Overflow),
+        false => Ok(v),
+    });
+    let by = by.collect::<Result<Vec<i64>, _>>()?;
+    r.push(shift(loop_beta.to_vec(), at + 1, &by))
+}
