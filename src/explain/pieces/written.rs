@@ -69,8 +69,8 @@ fn peel_of_loop(target: &Schedule, loop_beta: &[i64]) -> Result<Option<SplitLast
     };
     let mut peeled = outer.to_vec();
     peeled.push(next);
-    let mut under: Vec<(usize, usize, Vec<i64>)> = Vec::new();
-    let mut moved: Vec<(usize, usize, Vec<i64>)> = Vec::new();
+    let mut under: Vec<Piece> = Vec::new();
+    let mut moved: Vec<Piece> = Vec::new();
     for (s, st) in target.statements.iter().enumerate() {
         for q in 0..st.pieces.len() {
             let Some(beta) = st.beta(q) else {
@@ -86,46 +86,23 @@ fn peel_of_loop(target: &Schedule, loop_beta: &[i64]) -> Result<Option<SplitLast
     if moved.is_empty() || moved.len() != under.len() {
         return Ok(None);
     }
-    let mut form: Option<SplitForm> = None;
-    let mut drop: Vec<(usize, usize, usize)> = Vec::new();
-    let mut second: Vec<(usize, usize)> = Vec::new();
-    for (s, q, beta) in &moved {
-        let mut kept_beta = beta.clone();
-        kept_beta[level - 1] = own;
-        let first = under
-            .iter()
-            .filter(|(t, _, b)| t == s && *b == kept_beta)
-            .map(|&(_, p, _)| p)
-            .collect::<Vec<usize>>();
-        let [p] = first[..] else {
-            return Ok(None);
-        };
-        let st = &target.statements[*s];
-        let Some((f, at)) = pair_rows(&st.pieces[p], &st.pieces[*q], level - 1)? else {
-            return Ok(None);
-        };
-        let Some(this) = form_of(&f, st.pieces[*q].space(), level) else {
-            return Ok(None);
-        };
-        match &form {
-            Some(other) if *other != this => return Ok(None),
-            _ => form = Some(this),
-        }
-        drop.push((*s, p, at));
-        second.push((*s, *q));
-    }
-    let Some(form) = form else {
+    let partner = |beta: &[i64]| {
+        let mut kept = beta.to_vec();
+        kept[level - 1] = own;
+        kept
+    };
+    let Some(pairs) = paired(target, &under, &moved, partner, level - 1, level)? else {
         return Ok(None);
     };
     let iss = Directive::Iss {
         beta: loop_beta.to_vec(),
-        form,
+        form: pairs.form.clone(),
     };
     let Some(peel) = peel_of(&iss) else {
         return Ok(None);
     };
     // The loops after the peeled one count one fewer before it.
-    let mut unsplit = without_seconds(target, &second, &drop);
+    let mut unsplit = without_seconds(target, &pairs);
     for st in &mut unsplit.statements {
         for q in 0..st.pieces.len() {
             let Some(beta) = st.beta(q) else {
@@ -140,22 +117,20 @@ fn peel_of_loop(target: &Schedule, loop_beta: &[i64]) -> Result<Option<SplitLast
     Ok(Some(SplitLast { unsplit, iss: peel }))
 }
 
-/// `target` without the pieces `second`, and without the row of each
-/// `drop` piece (statement, piece, row) that its split wrote.
-fn without_seconds(
-    target: &Schedule,
-    second: &[(usize, usize)],
-    drop: &[(usize, usize, usize)],
-) -> Schedule {
+/// `target` without the second pieces of `pairs`, and without the row
+/// the split wrote into each first one.
+fn without_seconds(target: &Schedule, pairs: &Pairs) -> Schedule {
     let mut unsplit = target.clone();
     for (s, st) in unsplit.statements.iter_mut().enumerate() {
         let original = &target.statements[s].pieces;
         st.pieces = (0..original.len())
-            .filter(|&q| !second.contains(&(s, q)))
-            .map(|q| match drop.iter().find(|&&(t, p, _)| (t, p) == (s, q)) {
-                Some(&(_, _, at)) => without_rows(&original[q], &[at]),
-                None => original[q].clone(),
-            })
+            .filter(|&q| !pairs.seconds.contains(&(s, q)))
+            .map(
+                |q| match pairs.rows.iter().find(|&&(t, p, _)| (t, p) == (s, q)) {
+                    Some(&(_, _, at)) => without_rows(&original[q], &[at]),
+                    None => original[q].clone(),
+                },
+            )
             .collect();
     }
     unsplit
@@ -166,7 +141,7 @@ fn without_seconds(
 fn split_of_loop(target: &Schedule, loop_beta: &[i64]) -> Result<Option<SplitLast>, PolyError> {
     let level = loop_beta.len();
     // (statement, piece, β) of every piece under the loop.
-    let mut under: Vec<(usize, usize, Vec<i64>)> = Vec::new();
+    let mut under: Vec<Piece> = Vec::new();
     for (s, st) in target.statements.iter().enumerate() {
         for q in 0..st.pieces.len() {
             let Some(beta) = st.beta(q) else {
@@ -182,28 +157,69 @@ fn split_of_loop(target: &Schedule, loop_beta: &[i64]) -> Result<Option<SplitLas
         return Ok(None);
     }
     let k = children / 2;
-    // The form, the same for every pair (each row in its statement's
-    // columns).
+    let (firsts, seconds): (Vec<_>, Vec<_>) = under.into_iter().partition(|(_, _, b)| b[level] < k);
+    let partner = |beta: &[i64]| {
+        let mut kept = beta.to_vec();
+        kept[level] -= k;
+        kept
+    };
+    // Every piece under the loop is half of a pair.
+    if firsts.len() != seconds.len() {
+        return Ok(None);
+    }
+    let Some(pairs) = paired(target, &firsts, &seconds, partner, level, level)? else {
+        return Ok(None);
+    };
+    Ok(Some(SplitLast {
+        unsplit: without_seconds(target, &pairs),
+        iss: Directive::Iss {
+            beta: loop_beta.to_vec(),
+            form: pairs.form,
+        },
+    }))
+}
+
+/// A piece: its statement, its index, its β-vector.
+type Piece = (usize, usize, Vec<i64>);
+
+/// Pieces paired by one split: its form, each first piece's row that the
+/// split wrote (statement, piece, row), and the second pieces (statement,
+/// piece).
+struct Pairs {
+    form: SplitForm,
+    rows: Vec<(usize, usize, usize)>,
+    seconds: Vec<(usize, usize)>,
+}
+
+/// Each of `seconds` paired with the piece of its statement among
+/// `firsts` at `partner(β)`, the two alike but for the rows [`pair_rows`]
+/// finds (the β date at `numbering` apart); the form those rows share
+/// (read on the loop at `level`), each first piece's row to drop
+/// (statement, piece, row) and the second pieces. `None` where a piece
+/// has no partner or the forms differ.
+fn paired(
+    target: &Schedule,
+    firsts: &[Piece],
+    seconds: &[Piece],
+    partner: impl Fn(&[i64]) -> Vec<i64>,
+    numbering: usize,
+    level: usize,
+) -> Result<Option<Pairs>, PolyError> {
     let mut form: Option<SplitForm> = None;
-    // Per statement, its first pieces' rows to drop and its second pieces.
-    let mut drop: Vec<(usize, usize, usize)> = Vec::new();
-    let mut second: Vec<(usize, usize)> = Vec::new();
-    for (s, q, beta) in &under {
-        if beta[level] < k {
-            continue;
-        }
-        let mut kept_beta = beta.clone();
-        kept_beta[level] -= k;
-        let first = under
+    let mut drop = Vec::new();
+    let mut second = Vec::new();
+    for (s, q, beta) in seconds {
+        let kept = partner(beta);
+        let first: Vec<usize> = firsts
             .iter()
-            .filter(|(t, _, b)| t == s && *b == kept_beta)
+            .filter(|(t, _, b)| t == s && *b == kept)
             .map(|&(_, p, _)| p)
-            .collect::<Vec<usize>>();
+            .collect();
         let [p] = first[..] else {
             return Ok(None);
         };
         let st = &target.statements[*s];
-        let Some((f, at)) = pair_rows(&st.pieces[p], &st.pieces[*q], level)? else {
+        let Some((f, at)) = pair_rows(&st.pieces[p], &st.pieces[*q], numbering)? else {
             return Ok(None);
         };
         let Some(this) = form_of(&f, st.pieces[*q].space(), level) else {
@@ -216,16 +232,10 @@ fn split_of_loop(target: &Schedule, loop_beta: &[i64]) -> Result<Option<SplitLas
         drop.push((*s, p, at));
         second.push((*s, *q));
     }
-    // Every piece under the loop is half of a pair.
-    let Some(form) = form.filter(|_| 2 * second.len() == under.len()) else {
-        return Ok(None);
-    };
-    Ok(Some(SplitLast {
-        unsplit: without_seconds(target, &second, &drop),
-        iss: Directive::Iss {
-            beta: loop_beta.to_vec(),
-            form,
-        },
+    Ok(form.map(|form| Pairs {
+        form,
+        rows: drop,
+        seconds: second,
     }))
 }
 
