@@ -320,6 +320,8 @@ struct StripRead {
 /// What the strip's form `e` reads of the dates' `forms` (on `n`
 /// iterators): the dates `e` equals first, else those of the first date
 /// that differs from `e` only in parameters and constant, else the first
+/// date that is `e` times a factor other than 1 on the iterators (a
+/// stride or a negation after the strip), else the first
 /// date `f` and other date `g` with `e = f + λ·g` on the iterators (the
 /// point loop skewed by `g` after the strip), `f` not among the depths
 /// `read_exactly` (other strips' points) and deeper than `inside` (the

@@ -164,9 +164,9 @@ fn length(e: &Explanation) -> usize {
 }
 
 /// [`super::explain`] of a target with pieces as the schedule before its
-/// last `iss`, read off the rows ([`written::split_by_rows`]) and
-/// explained as any schedule is (it may have pieces of its own), then
-/// that `iss`; `None` where that is not a complete explanation of the
+/// last `iss` or `peel`, read off the rows ([`written::split_by_rows`])
+/// and explained as any schedule is (it may have pieces of its own), then
+/// that split; `None` where that is not a complete explanation of the
 /// target.
 fn explained_by_rows(
     scop: &Scop,

@@ -69,20 +69,12 @@ fn peel_of_loop(target: &Schedule, loop_beta: &[i64]) -> Result<Option<SplitLast
     };
     let mut peeled = outer.to_vec();
     peeled.push(next);
-    let mut under: Vec<Piece> = Vec::new();
-    let mut moved: Vec<Piece> = Vec::new();
-    for (s, st) in target.statements.iter().enumerate() {
-        for q in 0..st.pieces.len() {
-            let Some(beta) = st.beta(q) else {
-                return Ok(None);
-            };
-            if beta.len() > level && beta.starts_with(loop_beta) {
-                under.push((s, q, beta));
-            } else if beta.len() > level && beta.starts_with(&peeled) {
-                moved.push((s, q, beta));
-            }
-        }
-    }
+    let (Some(under), Some(moved)) = (
+        pieces_under(target, loop_beta),
+        pieces_under(target, &peeled),
+    ) else {
+        return Ok(None);
+    };
     if moved.is_empty() || moved.len() != under.len() {
         return Ok(None);
     }
@@ -140,18 +132,9 @@ fn without_seconds(target: &Schedule, pairs: &Pairs) -> Schedule {
 /// pieces under the loop pair up as the module doc says.
 fn split_of_loop(target: &Schedule, loop_beta: &[i64]) -> Result<Option<SplitLast>, PolyError> {
     let level = loop_beta.len();
-    // (statement, piece, β) of every piece under the loop.
-    let mut under: Vec<Piece> = Vec::new();
-    for (s, st) in target.statements.iter().enumerate() {
-        for q in 0..st.pieces.len() {
-            let Some(beta) = st.beta(q) else {
-                return Ok(None);
-            };
-            if beta.len() > level && beta.starts_with(loop_beta) {
-                under.push((s, q, beta));
-            }
-        }
-    }
+    let Some(under) = pieces_under(target, loop_beta) else {
+        return Ok(None);
+    };
     let children = under.iter().map(|(_, _, b)| b[level]).max().unwrap_or(-1) + 1;
     if children < 2 || children % 2 != 0 {
         return Ok(None);
@@ -181,6 +164,21 @@ fn split_of_loop(target: &Schedule, loop_beta: &[i64]) -> Result<Option<SplitLas
 
 /// A piece: its statement, its index, its β-vector.
 type Piece = (usize, usize, Vec<i64>);
+
+/// Every piece inside the loop `loop_beta`; `None` where a β date is not
+/// a constant.
+fn pieces_under(target: &Schedule, loop_beta: &[i64]) -> Option<Vec<Piece>> {
+    let mut under = Vec::new();
+    for (s, st) in target.statements.iter().enumerate() {
+        for q in 0..st.pieces.len() {
+            let beta = st.beta(q)?;
+            if beta.len() > loop_beta.len() && beta.starts_with(loop_beta) {
+                under.push((s, q, beta));
+            }
+        }
+    }
+    Some(under)
+}
 
 /// Pieces paired by one split: its form, each first piece's row that the
 /// split wrote (statement, piece, row), and the second pieces (statement,
