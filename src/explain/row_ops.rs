@@ -403,16 +403,12 @@ pub(super) fn applied(ops: &[RowOp], mut m: Vec<Vec<i64>>) -> Vec<Vec<i64>> {
 mod tests {
     use super::applied as apply;
     use super::*;
+    use crate::poly::test_rng::Lcg;
 
     #[test]
     fn random_nonsingular_matrices_are_products_of_row_operations() {
-        let mut seed: u64 = 0xd1a6;
-        let mut next = |m: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % m
-        };
+        let mut rng = Lcg(0xd1a6);
+        let mut next = |m: u64| rng.next(m as i64) as u64;
         let mut tried = 0;
         while tried < 500 {
             let n = 1 + next(4) as usize;
@@ -460,13 +456,8 @@ mod tests {
 
     #[test]
     fn random_unimodular_matrices_are_built_from_the_identity_and_inverted() {
-        let mut seed: u64 = 0x5eed;
-        let mut next = |m: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % m
-        };
+        let mut rng = Lcg(0x5eed);
+        let mut next = |m: u64| rng.next(m as i64) as u64;
         for _ in 0..500 {
             let n = 1 + next(4) as usize;
             let mut ops = Vec::new();

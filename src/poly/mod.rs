@@ -67,7 +67,7 @@ mod simplify;
 mod space;
 mod substituted;
 #[cfg(test)]
-mod test_rng;
+pub(crate) mod test_rng;
 mod union;
 mod work;
 mod wrap;
