@@ -622,3 +622,53 @@ fn point_loops_reversed_or_shifted_after_their_strips_are_explained() {
         replayed_saying(&dir, name, kernel, recipe, says);
     }
 }
+
+/// A strip that `linearize` took out of the loops and left in the dates
+/// that read it: as an existential variable (a loop skewed by twice its
+/// tile loop), as a floor of the point loop's own (skewed by it once,
+/// `i + ⌊i/4⌋ = ⌊5i/4⌋`; by −3 times), of a loop skewed by an outer loop
+/// too, and two such strips, one inside the other. Each is explained as
+/// the tiles, the skews and then `linearize`, and replays to the
+/// schedule.
+#[test]
+fn linearized_strips_are_explained_before_their_linearize() {
+    let dir = common::scratch("explain-linearized");
+    let cases = [
+        (
+            "a-strip-left-as-a-local",
+            "tests/kernels/jacobi-1d-mod.c",
+            "stripmine([], 1, 32);\nskew([0, 0, 0, 0], 3, 1, 2);\nlinearize([0, 0], 1);\n",
+            "linearize([0], 1);",
+            3,
+        ),
+        (
+            "a-strip-left-as-a-floor",
+            "tests/kernels/modulo-bounds.c",
+            "stripmine([0], 1, 4);\nskew([0], 2, 1, -3);\nlinearize([0, 0], 1);\n",
+            "skew([0, 0], 2, 1, -3);",
+            3,
+        ),
+        (
+            "a-floor-skewed-by-an-outer-tile-loop",
+            "tests/kernels/jacobi-1d-mod.c",
+            "stripmine([], 1, 32);\nstripmine([0, 0, 0], 3, 8);\n\
+             skew([0, 0, 0, 0, 0], 4, 3, -1);\nskew([0, 0, 0, 0, 0], 4, 1, 64);\n\
+             linearize([0, 0, 0, 0, 0], 3);\n",
+            "linearize([0, 0, 0], 3);",
+            5,
+        ),
+        (
+            "two-strips-one-inside-the-other",
+            "tests/kernels/jacobi-1d-mod.c",
+            "stripmine([], 1, 32);\nstripmine([0, 0, 0], 3, 8);\n\
+             skew([0, 0, 0, 0, 0], 4, 3, -1);\nskew([0, 0, 0, 0, 0], 4, 1, 64);\n\
+             linearize([0, 0, 0, 0, 0], 3);\nlinearize([0, 0, 0, 0], 1);\n",
+            "linearize([0], 1);",
+            6,
+        ),
+    ];
+    for (name, kernel, recipe, says, length) in cases {
+        let (outcome, explained) = replayed_saying(&dir, name, kernel, recipe, says);
+        assert_eq!(outcome, Outcome::Replayed(length), "{name}:\n{explained}");
+    }
+}

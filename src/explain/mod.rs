@@ -30,6 +30,10 @@
 //!    ([`siblings`]), directives that undo each other dropped
 //!    ([`undone`]), each where the schedule after them is the same.
 //!
+//! Where the phases leave a gap and the target holds a strip that
+//! `linearize` left in its dates, the schedule before that `linearize`
+//! is explained instead, then the `linearize` given ([`linearized`]).
+//!
 //! Steps that are illegal on their own (a `split` before the `fuse` that
 //! brings the statements back together) are wrapped in a `group`, which
 //! the recipe language checks as one: the grouping runs on the schedule
@@ -40,14 +44,14 @@
 //! an error, never printed as an answer.
 //!
 //! What is not recovered yet (pieces whose directives act on each other,
-//! a point date `reshape`d after its strip, a linearized strip,
-//! data-layout directives) is a
+//! a point date `reshape`d after its strip, data-layout directives) is a
 //! [`Gap`] that names the statement and the reason; the part recovered
 //! before it is still given.
 //!
 //! Must not know: recipe syntax beyond [`print`], code generation, the
 //! CLI.
 
+mod linearized;
 mod loops;
 mod marks;
 mod pieces;
@@ -216,6 +220,33 @@ pub fn explain(
     deps: &[Dependence],
     target: &Schedule,
 ) -> Result<Explanation, ExplainError> {
+    explain_within(scop, deps, target, linearized::MAX_LINEARIZES)
+}
+
+/// [`explain`], undoing at most `linearizes` linearized strips one inside
+/// the other ([`linearized`]) where the phases leave a gap.
+fn explain_within(
+    scop: &Scop,
+    deps: &[Dependence],
+    target: &Schedule,
+    linearizes: usize,
+) -> Result<Explanation, ExplainError> {
+    let plain = explain_plainly(scop, deps, target)?;
+    if plain.gap.is_some() {
+        // An overflow or a refusal there leaves the phases' answer.
+        if let Ok(Some(e)) = linearized::explained(scop, deps, target, linearizes) {
+            return Ok(e);
+        }
+    }
+    Ok(plain)
+}
+
+/// [`explain`] by the phases, the pieces cut first where there are any.
+fn explain_plainly(
+    scop: &Scop,
+    deps: &[Dependence],
+    target: &Schedule,
+) -> Result<Explanation, ExplainError> {
     if target.statements.iter().any(|s| s.pieces.len() > 1) {
         return pieces::explain(scop, deps, target);
     }
@@ -230,6 +261,17 @@ pub fn explain(
         }
     }
     Ok(Explanation { steps, gap })
+}
+
+/// The directives of `steps`, groups opened, in order.
+fn flattened(steps: Vec<Step>) -> Vec<Directive> {
+    steps
+        .into_iter()
+        .flat_map(|s| match s {
+            Step::One(d) => vec![d],
+            Step::Group(ds) => ds,
+        })
+        .collect()
 }
 
 /// The phases; a gap stops the recovery where it is found.

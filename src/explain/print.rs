@@ -87,6 +87,7 @@ pub fn call(d: &Directive) -> String {
             depth,
             sizes,
         } => format!("tile_band({}, {depth}, {})", beta(b), beta(sizes)),
+        Directive::Linearize { beta: b, depth } => format!("linearize({}, {depth})", beta(b)),
         Directive::Grain {
             beta: b,
             depth,
@@ -273,6 +274,13 @@ pub fn comment(d: &Directive) -> String {
             format!(
                 "peel: the iterations where {} >= 0 become a new loop right after this one",
                 form_text(&own)
+            )
+        }
+        Directive::Linearize { depth, .. } => {
+            let inner = depth + 1;
+            format!(
+                "merge the tile loop {depth} into loop {inner}: one loop over its points, the tile \
+                 left in the dates that read it"
             )
         }
         Directive::Grain { depth, factor, .. } => {

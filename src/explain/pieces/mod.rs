@@ -25,7 +25,9 @@ mod last;
 mod view;
 mod written;
 
-use super::{difference, grouped, recover, ExplainError, Explanation, Gap, Recovery, Step};
+use super::{
+    difference, flattened, grouped, recover, ExplainError, Explanation, Gap, Recovery, Step,
+};
 use crate::apply::{self, Directive};
 use crate::scop::{Dependence, Schedule, Scop};
 
@@ -153,7 +155,7 @@ fn explained_split_last(
 }
 
 /// The directives an explanation gives.
-fn length(e: &Explanation) -> usize {
+pub(super) fn length(e: &Explanation) -> usize {
     e.steps
         .iter()
         .map(|s| match s {
@@ -180,13 +182,7 @@ fn explained_by_rows(
     if before.gap.is_some() {
         return Ok(None);
     }
-    let mut found: Vec<Directive> = Vec::new();
-    for step in before.steps {
-        match step {
-            Step::One(d) => found.push(d),
-            Step::Group(ds) => found.extend(ds),
-        }
-    }
+    let mut found = flattened(before.steps);
     found.push(last.iss);
     replayed_on_pieces(scop, deps, target, &found, None)
 }
@@ -195,7 +191,7 @@ fn explained_by_rows(
 /// changes nothing dropped) and grouped as [`grouped`] does; `None` when
 /// `apply` refuses one, when they end on an illegal schedule, or, without
 /// a `gap`, when they do not give `target`. Exact.
-fn replayed_on_pieces(
+pub(super) fn replayed_on_pieces(
     scop: &Scop,
     deps: &[Dependence],
     target: &Schedule,
