@@ -672,3 +672,36 @@ fn linearized_strips_are_explained_before_their_linearize() {
         assert_eq!(outcome, Outcome::Replayed(length), "{name}:\n{explained}");
     }
 }
+
+/// A recipe's data-layout calls before and after its other calls are
+/// kept as calls around the explanation of the schedule (on the program
+/// the first ones make), which replays; one among the other calls is a
+/// gap that says so.
+#[test]
+fn data_layout_calls_are_kept_around_the_explained_schedule() {
+    let dir = common::scratch("explain-data-layout");
+    let recipe = std::fs::read_to_string("tests/recipes/two-loops-contract.poly").expect("recipe");
+    let (_, explained) = replayed_saying(
+        &dir,
+        "contract",
+        "tests/kernels/two-loops.c",
+        &recipe,
+        "fuse([0]);",
+    );
+    let at = |s: &str| {
+        explained
+            .find(s)
+            .unwrap_or_else(|| panic!("{s}:\n{explained}"))
+    };
+    assert!(at("t = add_array(\"t\");") < at("group {"), "{explained}");
+    assert!(at("datacopy(\"A\", t, [1], 0, [1, 0]);") < at("fuse([0]);"));
+    assert!(at("fuse([0]);") < at("dimcontract([0], t, 1);"));
+    let among = "bt = add_array(\"Bt\");\ngroup {\n  replace_array(\"B\", bt);\n  \
+                 datacopy(bt, \"B\", [0], true, [0, 1, 0, 0]);\n}\nreverse([1], 1);\n\
+                 dimreorder([], bt, [1, 0]);\nreverse([1], 1);\n";
+    let (outcome, explained) = explained_recipe(&dir, "among", "tests/kernels/gemm.c", among);
+    assert!(
+        matches!(&outcome, Outcome::Gap(g) if g.contains("not only before and after the recipe's other calls")),
+        "{outcome:?}\n{explained}"
+    );
+}

@@ -104,6 +104,8 @@ pub fn run(cli: &Cli) -> Outcome {
         None => file.scops.iter().map(Schedule::original).collect(),
     };
     let original_scops = file.scops.clone();
+    // The recipe as parsed (`--explain` keeps its data-layout calls).
+    let mut loaded = None;
     // What each region's `auto(...)` calls chose, for `--emit schedule-text`.
     let mut chosen = vec![Vec::new(); file.scops.len()];
     if let Some(path) = cli.recipe.as_deref().filter(|p| is_script(p)) {
@@ -116,10 +118,11 @@ pub fn run(cli: &Cli) -> Outcome {
             Ok(r) => r,
             Err(o) => return o,
         };
+        let recipe = loaded.insert(recipe);
         match apply_recipe(
             &file,
             cli.scop,
-            &recipe,
+            recipe,
             &mut schedules,
             &mut chosen,
             &mut stderr,
@@ -134,10 +137,12 @@ pub fn run(cli: &Cli) -> Outcome {
         }
     }
     let stdout = match cli.emit {
-        _ if cli.explain => match explain::explained(&file, &original_scops, cli, &schedules) {
-            Ok(s) => s,
-            Err(o) => return o,
-        },
+        _ if cli.explain => {
+            match explain::explained(&file, &original_scops, cli, &schedules, loaded.as_ref()) {
+                Ok(s) => s,
+                Err(o) => return o,
+            }
+        }
         Some(Emit::Scop) => emit_scop(&file, cli.scop),
         Some(Emit::Schedule) => emit_schedule(&file, cli.scop, &schedules, &[], false),
         Some(Emit::ScheduleText) => emit_schedule(&file, cli.scop, &schedules, &chosen, true),

@@ -379,9 +379,29 @@ pub fn mark_directives(beta: &[i64], loop_beta: &[i64], marks: &[Mark]) -> Vec<D
 /// call per line with its comment, groups as `group { … }`, and the gap
 /// (if any) as a closing comment.
 pub fn recipe(e: &Explanation, header: &[String]) -> String {
+    recipe_between(e, header, &[], &[])
+}
+
+/// [`recipe`] with the recipe lines `before` and `after` the explained
+/// directives (data-layout calls, kept as the recipe gave them); `after`
+/// is left out where a gap stopped the explanation.
+pub fn recipe_between(
+    e: &Explanation,
+    header: &[String],
+    before: &[String],
+    after: &[String],
+) -> String {
     let mut out = String::new();
     for line in header {
         out.push_str(&format!("# {line}\n"));
+    }
+    if !before.is_empty() {
+        out.push_str(
+            "# The recipe's data-layout calls: the program the schedule is explained on.\n",
+        );
+        for line in before {
+            out.push_str(&format!("{line}\n"));
+        }
     }
     let line = |out: &mut String, indent: &str, d: &Directive| {
         out.push_str(&format!("{indent}{};  # {}\n", call(d), comment(d)));
@@ -406,6 +426,12 @@ pub fn recipe(e: &Explanation, header: &[String]) -> String {
         )),
         None if e.steps.is_empty() => out.push_str("# (the original schedule: no directive)\n"),
         None => {}
+    }
+    if e.gap.is_none() && !after.is_empty() {
+        out.push_str("# The recipe's data-layout calls on that schedule.\n");
+        for line in after {
+            out.push_str(&format!("{line}\n"));
+        }
     }
     out
 }

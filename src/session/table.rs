@@ -573,6 +573,12 @@ pub fn directive_names() -> impl Iterator<Item = &'static str> {
         .flat_map(|d| std::iter::once(d.name).chain(d.aliases.iter().copied()))
 }
 
+/// Whether `name` names a data-layout directive (`add_array`, `datacopy`,
+/// `dimcontract`, …): one that rewrites the program, not its schedule.
+pub fn is_data_directive(name: &str) -> bool {
+    matches!(lookup(name).map(|s| &s.handler), Some(Handler::Data(_)))
+}
+
 /// The [`Directive`] a call names, its arguments checked for type (public
 /// for testers that call `apply` themselves to see a refusal's structure).
 pub fn to_directive(

@@ -101,9 +101,9 @@ pub(super) fn load_recipe(path: &Path, set: &[String]) -> Result<LoadedRecipe, O
 
 /// A parsed recipe with its file name and text, for diagnostics.
 pub(super) struct LoadedRecipe {
-    name: String,
-    text: String,
-    recipe: Recipe,
+    pub(super) name: String,
+    pub(super) text: String,
+    pub(super) recipe: Recipe,
 }
 
 /// Apply `recipe` to each selected region: its dependences, then the
