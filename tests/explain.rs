@@ -705,3 +705,41 @@ fn data_layout_calls_are_kept_around_the_explained_schedule() {
         "{outcome:?}\n{explained}"
     );
 }
+
+/// Found by the random tester: a tile loop skewed (or `reshape`d) by a
+/// loop inside it after the tiling, so that its date is a strip less a
+/// multiple of a point date (`⌊j/16⌋ − j`). The strip is read with that
+/// date in its combination, and the `skew` given after the tiles.
+#[test]
+fn tile_loops_skewed_by_their_point_loops_are_explained() {
+    let dir = common::scratch("explain-tiles-skewed-by-points");
+    let cases = [
+        (
+            "a-tile-loop-reshaped-by-its-point-loop",
+            "tests/kernels/mirror.c",
+            "tile_band([0, 0], 2, [16]);\nreshape([0, 0], 2, 2, -1);\n",
+            "skew([0, 0, 0], 2, 3, -1);",
+            Some(2),
+        ),
+        (
+            "a-tile-loop-of-a-band-reshaped",
+            "tests/kernels/bicg.c",
+            "auto(spatial, hlim = 0, tile = 4);\nreshape([2, 0, 0, 0, 0], 2, 2, 1);\n",
+            "skew([2, 0, 0, 0], 2, 4, 1);",
+            None,
+        ),
+        (
+            "a-gpu-block-loop-skewed-then-tiled",
+            "tests/kernels/trisolv.c",
+            "auto(pluto, target = gpu);\nskew([0, 0, 0], 1, 2, 1);\ntile_band([1], 1, [8]);\n",
+            "skew([0, 0], 1, 2, 1);",
+            None,
+        ),
+    ];
+    for (name, kernel, recipe, says, length) in cases {
+        let (outcome, explained) = replayed_saying(&dir, name, kernel, recipe, says);
+        if let Some(length) = length {
+            assert_eq!(outcome, Outcome::Replayed(length), "{name}:\n{explained}");
+        }
+    }
+}

@@ -5,7 +5,9 @@
 //! `T₀ + T₁`, as `skew` writes it), and `e` possibly the date plus
 //! parameters and a constant (a `shift` after the strip) or plus a
 //! multiple of another date (a `skew` of the point loop after it), or
-//! `e` another tile date (a tile of a tile loop).
+//! `e` another tile date (a tile of a tile loop). The combination may
+//! also hold a date with a form, inside the tile loop (the tile loop
+//! skewed by its point loop after the tiling: `⌊j/16⌋ − j`).
 //! Exact: integer forms compared and divided only where they divide.
 
 use crate::poly::{BasicMap, ConstraintKind, PolyError};
@@ -201,14 +203,11 @@ pub(super) fn read_tiles(
                     stride: 1,
                     reversed: false,
                 };
-                (read, Some(d))
+                (Some(read), Some(d))
             }
-            None => match stripped_dates(forms, e, n, &read_exactly, inside)? {
-                Some(read) => (read, None),
-                None => continue,
-            },
+            None => (stripped_dates(forms, e, n, &read_exactly, inside)?, None),
         };
-        let others: Vec<(usize, i64)> = a
+        let mut others: Vec<(usize, i64)> = a
             .iter()
             .filter(|&&(d, _)| Some(d) != tile_point)
             .copied()
@@ -232,7 +231,24 @@ pub(super) fn read_tiles(
             .checked_add(ec)
             .and_then(|k| k.checked_add(1))
             .ok_or(PolyError::Overflow)?;
-        if size < 1 || paired[i] || others.iter().any(|&(_, v)| v % size != 0) {
+        if size < 1 || paired[i] {
+            continue;
+        }
+        // Else a strip of a date plus whole strips of a date with a form
+        // (the tile loop skewed by a loop inside it after the tiling): that
+        // date joins the combination.
+        let read = match read {
+            Some(read) => read,
+            None => match strip_plus_whole_strips(forms, e, n, size, &read_exactly, inside)? {
+                Some((read, by)) => {
+                    others.push(by);
+                    others.sort_unstable();
+                    read
+                }
+                None => continue,
+            },
+        };
+        if others.iter().any(|&(_, v)| v % size != 0) {
             continue;
         }
         paired[i] = true;
@@ -251,7 +267,10 @@ pub(super) fn read_tiles(
     // (tile date's depth, strip) in peeling order.
     let mut peeled: Vec<(usize, usize)> = Vec::new();
     while peeled.len() < n_tiles {
-        let taken = |d: usize| peeled.iter().any(|&(t, _)| t == d);
+        // A date with a form is no tile (a tile loop skewed by it).
+        let taken = |d: usize| {
+            peeled.iter().any(|&(t, _)| t == d) || forms.get(d - 1).is_some_and(Option::is_some)
+        };
         let next = strips.iter().enumerate().find_map(|(k, strip)| {
             let new: Vec<&(usize, i64)> = strip
                 .combination
@@ -429,6 +448,59 @@ fn stripped_dates(
     Ok(None)
 }
 
+/// A strip's read and the date it adds: `(depth, the row's coefficient)`.
+type StripPlusDate = (StripRead, (usize, i64));
+
+/// Where `e` is the form a strip reads ([`stripped_dates`]) plus `size·λ`
+/// times a date `g` with a form (on the iterators), the strip's read and
+/// `(g's depth, size·λ)`, the row's coefficient of `g`: the tile date is
+/// the strip less `λ·g`, the tile loop skewed by the loop of `g` after the
+/// tiling (`⌊j/16⌋ − j`: `reshape` or `skew` of a tile loop by its point
+/// loop). The first such date, by depth. `None` where there is none.
+/// Exact.
+fn strip_plus_whole_strips(
+    forms: &[Option<Vec<i64>>],
+    e: &[i64],
+    n: usize,
+    size: i64,
+    read_exactly: &[usize],
+    inside: usize,
+) -> Result<Option<StripPlusDate>, PolyError> {
+    for (k, g) in forms.iter().enumerate() {
+        let Some(g) = g.as_ref().filter(|g| g.len() == e.len()) else {
+            continue;
+        };
+        for f in forms.iter().flatten().filter(|f| f.len() == e.len()) {
+            let rest: Vec<i64> = e[..n]
+                .iter()
+                .zip(f)
+                .map(|(a, b)| a.checked_sub(*b).ok_or(PolyError::Overflow))
+                .collect::<Result<_, _>>()?;
+            let whole = g[..n]
+                .iter()
+                .map(|&v| v.checked_mul(size).ok_or(PolyError::Overflow))
+                .collect::<Result<Vec<i64>, _>>()?;
+            let Some(lambda) = multiple(&rest, &whole) else {
+                continue;
+            };
+            let times = size.checked_mul(lambda).ok_or(PolyError::Overflow)?;
+            let stripped: Vec<i64> = e
+                .iter()
+                .zip(g)
+                .map(|(&a, &b)| {
+                    b.checked_mul(times)
+                        .and_then(|b| a.checked_sub(b))
+                        .ok_or(PolyError::Overflow)
+                })
+                .collect::<Result<_, _>>()?;
+            if let Some(read) = stripped_dates(forms, &stripped, n, read_exactly, inside)? {
+                return Ok(Some((read, (k + 1, times))));
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// The nonzero `λ` with `x = λ·y`, if any (`y` not all zero).
 fn multiple(x: &[i64], y: &[i64]) -> Option<i64> {
     let (&a, &b) = x.iter().zip(y).find(|(_, &b)| b != 0)?;
@@ -444,7 +516,7 @@ fn multiple(x: &[i64], y: &[i64]) -> Option<i64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{stripped_dates, StripRead, Tile};
+    use super::{strip_plus_whole_strips, stripped_dates, StripRead, Tile};
 
     #[test]
     fn a_strip_reads_the_date_it_equals_first_else_one_plus_an_offset() {
@@ -535,5 +607,26 @@ mod tests {
         assert!(!tile(vec![0, 8]).shifts_point());
         assert_eq!(tile(vec![4, 1]).tile_shift(), None);
         assert!(tile(vec![4, 1]).shifts_point());
+    }
+
+    /// Dates (i, T, j) on (i, j, n, 1), the tile date `⌊j/16⌋ − j`: its
+    /// rows read `−15j`, which is `j` plus 16 times `−j`; the strip is
+    /// of `j` (depth 3) and the row's coefficient of `j` is `−16`.
+    #[test]
+    fn a_strip_less_whole_strips_of_a_point_date_adds_that_date() {
+        let forms = vec![Some(vec![1, 0, 0, 0]), None, Some(vec![0, 1, 0, 0])];
+        let e = [0, -15, 0, 0];
+        assert_eq!(stripped_dates(&forms, &e, 2, &[], 2).expect("exact"), None);
+        let (read, by) = strip_plus_whole_strips(&forms, &e, 2, 16, &[], 2)
+            .expect("exact")
+            .expect("a strip of j less whole strips of j");
+        assert_eq!(read.points, vec![3]);
+        assert_eq!(by, (3, -16));
+        // `−14j` is no strip of 16 plus whole strips.
+        let e = [0, -14, 0, 0];
+        assert_eq!(
+            strip_plus_whole_strips(&forms, &e, 2, 16, &[], 2).expect("exact"),
+            None
+        );
     }
 }

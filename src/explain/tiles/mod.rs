@@ -456,9 +456,14 @@ fn tile_dates(
     for (s, shape) in target.iter().enumerate() {
         let mut done: Vec<usize> = Vec::new();
         while done.len() < shape.tiles.len() {
-            let Some(tile) = shape.tiles.iter().find(|t| {
-                !done.contains(&t.depth) && t.skews.iter().all(|(d, _)| done.contains(d))
-            }) else {
+            // A skew by a date that is no tile (a loop inside the tile
+            // loop) waits for nothing.
+            let waits = |d: usize| !done.contains(&d) && shape.tiles.iter().any(|t| t.depth == d);
+            let Some(tile) = shape
+                .tiles
+                .iter()
+                .find(|t| !done.contains(&t.depth) && !t.skews.iter().any(|&(d, _)| waits(d)))
+            else {
                 return Ok(false);
             };
             done.push(tile.depth);
