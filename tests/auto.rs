@@ -326,9 +326,12 @@ fn stencil_sweeps_run_in_their_own_vector_loops_in_tiles_of_time() {
 }
 
 /// adi's four sweeps (each a recurrence along `j`, parallel in `i`, no
-/// tiles) run 32 rows side by side under `pluto`: `i` in strips of 32, the strips
-/// parallel, the points of each innermost and vector; `tile = false`
-/// leaves them as they are.
+/// tiles) run 32 rows side by side under `pluto` and `spatial`: `i` in
+/// strips of 32, the strips parallel, the points of each innermost and
+/// vector; `tile = false` leaves them as they are. The back
+/// substitutions walk their lines backwards (`−j + n`), which `spatial`'s
+/// ILP (4) once refused, leaving `j` a band of its own below `i` and
+/// those two sweeps unstripped.
 #[test]
 fn adis_recurrences_run_side_by_side_in_vector_strips() {
     let text = |recipe: &str| {
@@ -345,14 +348,40 @@ fn adis_recurrences_run_side_by_side_in_vector_strips() {
     };
     let strips =
         "i in strips of 32, the points of each innermost; parallel: the strips of i; vector: i";
-    // `spatial` gives the back substitutions' `j` a band of its own
-    // below `i`'s: those two bands are not one band around a recurrence.
-    for (scheduler, bands) in [("pluto", 4), ("spatial", 2)] {
+    for (scheduler, bands) in [("pluto", 4), ("spatial", 4)] {
         let out = text(&format!("auto({scheduler});\n"));
         assert_eq!(out.matches(strips).count(), bands, "{scheduler}: {out}");
     }
     let out = text("auto(pluto, tile = false);\n");
     assert!(!out.contains("strips"), "{out}");
+}
+
+/// trmm's update `B[i][j] += A[k][i] * B[k][j]`: `spatial`'s band `(j,
+/// k, i)` and `pluto`'s `(j, i, k)` both run `j` innermost in the tiles,
+/// and the sum's loop `k` (its write stays on one element along it) just
+/// outside it, so that the row it writes stays in cache from one step of
+/// the sum to the next.
+#[test]
+fn the_sums_point_loop_runs_around_the_innermost_one() {
+    for scheduler in ["pluto", "spatial"] {
+        let recipe = common::scratch_recipe(
+            &format!("auto-sum-around-innermost-{scheduler}"),
+            &format!("auto({scheduler});\n"),
+        );
+        let out = common::polyc(&[
+            "tests/kernels/trmm.c",
+            "--recipe",
+            &recipe,
+            "--emit",
+            "schedule-text",
+        ]);
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        assert!(
+            out.stdout.contains("point loops in order i, k, j;"),
+            "{scheduler}: {}",
+            out.stdout
+        );
+    }
 }
 
 /// Clustering gives each loop of durbin's `k` iteration a nest of its

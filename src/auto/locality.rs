@@ -42,6 +42,11 @@ pub(crate) struct MemberReuse {
     /// copies then fold into one assignment, `emit::loops::fold`). False
     /// when some statement or access cannot be read.
     pub reduction: bool,
+    /// Whether every write of the band's statements stays on one element
+    /// along it (a reduction loop that may read the array elsewhere too:
+    /// trmm's `B[i][j]` along `k`, which also reads `B[k][j]`). False
+    /// when some statement or access cannot be read.
+    pub writes_stay: bool,
 }
 
 /// For each member of the band whose rows for statement `s` are `rows[s]`
@@ -58,6 +63,7 @@ pub(crate) fn member_reuse(
     let mut scores = vec![
         MemberReuse {
             reduction: true,
+            writes_stay: true,
             ..MemberReuse::default()
         };
         size
@@ -70,7 +76,10 @@ pub(crate) fn member_reuse(
             .and_then(|loop_rows| loops_of(loop_rows, n))
             .filter(|_| n > 0)
         else {
-            scores.iter_mut().for_each(|score| score.reduction = false);
+            scores.iter_mut().for_each(|score| {
+                score.reduction = false;
+                score.writes_stay = false;
+            });
             continue;
         };
         // Each access's subscripts (`None` when not a function of the
@@ -105,6 +114,7 @@ pub(crate) fn member_reuse(
             };
             let Some(step) = solve(&matrix, position) else {
                 score.reduction = false;
+                score.writes_stay = false;
                 continue;
             };
             for (access, writes) in &subscripts {
@@ -112,6 +122,7 @@ pub(crate) fn member_reuse(
                 score.score += one.unwrap_or(0);
                 score.invariant += usize::from(one == Some(1));
                 score.reduction &= updates_only && (!writes || one == Some(1));
+                score.writes_stay &= !writes || one == Some(1);
             }
         }
     }

@@ -22,18 +22,23 @@
 //! distributes them); otherwise the band goes on without coincidence and
 //! its tiles run as a wavefront.
 //!
-//! Two departures from the paper, both measured (docs/performance.md,
-//! "`auto(spatial)`"): coincidence is asked of the last rows too (the
-//! paper gives it up when two rows are left, which left jacobi-1d's
-//! sweeps fused and sequential inside the time loop: 0.30× of gcc), and a
-//! band that gave up coincidence is kept only when it has two members or
-//! more and none is skewed; otherwise the Feautrier row is taken. lu's
-//! band `(i, k, j)` runs as a wavefront of tiles 2× faster than with
-//! the Feautrier row; seidel-2d's skewed `(t, t + i, 2t + i + j)` 0.6×
-//! as fast (gcc vectorises no skewed point loop). A skewed band is kept
-//! on the default's second try (`BandRequest::sweeps`), which
-//! `super::schedule_below` keeps only where tiling gave each statement of
-//! the band its own vector loop.
+//! Three departures from the paper. The first two were measured
+//! (docs/performance.md, "`auto(spatial)`"). First, coincidence is
+//! asked of the last rows too (the paper gives it up when two rows are
+//! left, which left jacobi-1d's sweeps fused and sequential inside the
+//! time loop: 0.30× of gcc). Second, a band that gave up coincidence is
+//! kept only when it has two members or more and none is skewed;
+//! otherwise the Feautrier row is taken. lu's band `(i, k, j)` runs as a
+//! wavefront of tiles 2× faster than with the Feautrier row; seidel-2d's
+//! skewed `(t, t + i, 2t + i + j)` 0.6× as fast (gcc vectorises no
+//! skewed point loop). A skewed band is kept on the default's second try
+//! (`BandRequest::sweeps`), which `super::schedule_below` keeps only
+//! where tiling gave each statement of the band its own vector loop.
+//! Third, ILP (4)'s `e_g ≤ c·d` also forbids a row that walks a group's
+//! lines backwards (the paper's coefficients are non-negative; polyc's
+//! are not), so where that leaves no row (adi's back substitutions need
+//! `−j`), the row of the smallest coefficients is taken without the
+//! groups ([`Ask::lines_row`]).
 //!
 //! **GPU** (§4.7). The first member minimises ILP (4) with coincidence, so
 //! that the outer parallel loop walks along lines (coalescing); when it
@@ -225,8 +230,26 @@ impl Ask<'_> {
     }
 
     /// ILP (4): the sum of the coefficients, then the spatial groups not
-    /// walked forwards; the row and how many groups it walks.
+    /// walked forwards; the row and how many groups it walks. A group's
+    /// `e_g ≤ c·d` (with `e_g ≥ 0`) also keeps `c·d` from going negative,
+    /// which the paper's non-negative coefficients never ask; where that
+    /// leaves no row (adi's back substitution, `v[j][i]` from `v[j + 1][i]`,
+    /// needs `−j`: its lines are then walked backwards), the row is the
+    /// one of the smallest coefficients without the groups, which walks
+    /// none forwards.
     fn lines_row(&self, coincidence: bool) -> Result<Option<(Vec<AffineRow>, usize)>, PolyError> {
+        match self.lines_row_walking(coincidence, true)? {
+            Some(found) => Ok(Some(found)),
+            None => self.lines_row_walking(coincidence, false),
+        }
+    }
+
+    /// [`Self::lines_row`], the spatial groups counted where `walk`.
+    fn lines_row_walking(
+        &self,
+        coincidence: bool,
+        walk: bool,
+    ) -> Result<Option<(Vec<AffineRow>, usize)>, PolyError> {
         let (mut m, head) = member_ilp(self.graph, self.active, coincidence, 2)?;
         let (total, unwalked) = (head[0], head[1]);
         let coeffs: Vec<usize> = m
@@ -239,6 +262,7 @@ impl Ask<'_> {
             .groups
             .iter()
             .filter_map(|g| Some((g.node, g.spatial.as_ref()?)))
+            .filter(|_| walk)
             .collect();
         // unwalked = G − Σ e_g, with e_g ≤ 1 and e_g ≤ c·d.
         let count = i64::try_from(spatial.len()).map_err(|_| PolyError::Overflow)?;
