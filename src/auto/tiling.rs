@@ -393,8 +393,8 @@ pub(crate) fn tile_and_mark(
         // the row the sum writes stays in cache from one of its steps to
         // the next (gemm's `C[i][j]` along `k`; trmm's `B[i][j]` along
         // `k`, which `spatial`'s band `(j, k, i)` would otherwise run
-        // outside `i`: 0.90× as fast on the Zen 4, docs/performance.md,
-        // "The reduction loop around the innermost point loop"). The
+        // outside `i`: about 0.9× as fast on the Zen 4, docs/performance.md,
+        // "`auto(spatial)`: adi's back substitutions and trmm's sum"). The
         // point loops of a permutable band's tiles run in any order.
         if tiled.is_some() && !options.gpu && site.permutable && k >= 3 {
             let sums =

@@ -44,9 +44,11 @@
 //! an error, never printed as an answer.
 //!
 //! What is not recovered yet (pieces whose directives act on each other,
-//! a point date `reshape`d after its strip, data-layout directives) is a
-//! [`Gap`] that names the statement and the reason; the part recovered
-//! before it is still given.
+//! a point date `reshape`d after its strip) is a [`Gap`] that names the
+//! statement and the reason; the part recovered before it is still
+//! given. Data-layout directives change the program, not the schedule:
+//! the CLI keeps a recipe's as calls around the explanation where they
+//! come before and after its other calls.
 //!
 //! Must not know: recipe syntax beyond [`print`], code generation, the
 //! CLI.

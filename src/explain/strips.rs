@@ -24,7 +24,9 @@ pub(super) struct Tile {
     /// phase's choice, the same for every statement of the loop.
     pub points: Vec<usize>,
     pub size: i64,
-    /// `(depth, factor)`, depths increasing; empty for a plain strip.
+    /// `(depth, factor)`, depths increasing; empty for a plain strip. A
+    /// depth is another tile date's (a wavefront), or a date with a form
+    /// inside the tile loop (the tile loop skewed by its point loop).
     pub skews: Vec<(usize, i64)>,
     /// `(depth, λ)` where the strip reads the point date plus `λ ×` the
     /// date at that depth (the point loop skewed after the strip): the
