@@ -743,3 +743,29 @@ fn tile_loops_skewed_by_their_point_loops_are_explained() {
         }
     }
 }
+
+/// Found by the random tester (explanations twice as long as the
+/// recipe): Clay's `tile`, a `stripmine` and one swap of its tile loop
+/// outwards, is explained as itself, on sibling loops as one.
+#[test]
+fn a_tile_is_explained_as_itself() {
+    let dir = common::scratch("explain-tile");
+    let cases = [
+        (
+            "a-tile-moved-out-one-loop",
+            "tests/kernels/3mm.c",
+            "tile([1], 2, 1, 8);\n",
+            "tile([1, 0], 2, 1, 8);",
+        ),
+        (
+            "a-tile-of-sibling-loops",
+            "tests/kernels/jacobi-2d.c",
+            "tile([0], 3, 2, 4);\n",
+            "tile([0], 3, 2, 4);",
+        ),
+    ];
+    for (name, kernel, recipe, says) in cases {
+        let (outcome, explained) = replayed_saying(&dir, name, kernel, recipe, says);
+        assert_eq!(outcome, Outcome::Replayed(1), "{name}:\n{explained}");
+    }
+}

@@ -28,7 +28,9 @@
 //!    `unroll_jam`, `pack`, `gpu_block` and `gpu_thread`, per loop.
 //! 5. **Tidying**: the same directive on sibling loops merged into one
 //!    ([`siblings`]), directives that undo each other dropped
-//!    ([`undone`]), each where the schedule after them is the same.
+//!    ([`undone`]), a `stripmine` and the swap of its tile loop outwards
+//!    joined into one `tile` ([`joined`]), each where the schedule after
+//!    them is the same.
 //!
 //! Where the phases leave a gap and the target holds a strip that
 //! `linearize` left in its dates, the schedule before that `linearize`
@@ -53,6 +55,7 @@
 //! Must not know: recipe syntax beyond [`print`], code generation, the
 //! CLI.
 
+mod joined;
 mod linearized;
 mod loops;
 mod marks;
@@ -323,6 +326,9 @@ fn recover(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Gap>, Expla
     if gap.is_none() {
         r.merge_siblings(marks_from)?;
         r.drop_undone()?;
+        // Tiles joined on sibling loops merge too.
+        r.join_tiles()?;
+        r.merge_siblings(r.found.len())?;
     }
     Ok(gap)
 }

@@ -87,6 +87,12 @@ pub fn call(d: &Directive) -> String {
             depth,
             sizes,
         } => format!("tile_band({}, {depth}, {})", beta(b), beta(sizes)),
+        Directive::Tile {
+            beta: b,
+            depth,
+            outer,
+            size,
+        } => format!("tile({}, {depth}, {outer}, {size})", beta(b)),
         Directive::Linearize { beta: b, depth } => format!("linearize({}, {depth})", beta(b)),
         Directive::Grain {
             beta: b,
@@ -236,6 +242,12 @@ pub fn comment(d: &Directive) -> String {
         Directive::Stripmine { depth, size, .. } => {
             format!("tile loop {depth} by {size}: a loop over strips of {size}, then the loop in a strip")
         }
+        Directive::Tile {
+            depth, outer, size, ..
+        } => format!(
+            "tile loop {depth} by {size}, its tile loop swapped with loop {outer}: strips of {size} \
+             outside"
+        ),
         Directive::TileBand { depth, sizes, .. } if sizes.len() == 1 => {
             let size = sizes[0];
             format!("tile loop {depth} by {size}: a loop over strips of {size}, then the loop in a strip")

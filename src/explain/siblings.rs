@@ -38,7 +38,7 @@ impl Recovery<'_> {
     /// Replaces `found[from..to]` with `shorter` where it is shorter,
     /// every directive of it is rewritten, and the schedule after it is
     /// the one after `found[to − 1]`.
-    fn replace_if_same(
+    pub(super) fn replace_if_same(
         &mut self,
         from: usize,
         to: usize,
@@ -121,6 +121,7 @@ fn with_beta(d: &Directive, beta: Vec<i64>) -> Option<Directive> {
         | Directive::Skew { beta: b, .. }
         | Directive::Shift { beta: b, .. }
         | Directive::Stripmine { beta: b, .. }
+        | Directive::Tile { beta: b, .. }
         | Directive::TileBand { beta: b, .. }
         | Directive::Grain { beta: b, .. }
         | Directive::UnrollJam { beta: b, .. }
