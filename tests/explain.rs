@@ -598,8 +598,9 @@ fn strides_empty_parts_and_point_loops_skewed_by_tiles_are_explained() {
 /// under `auto(spatial)`), and a point loop shifted after it where the
 /// other statements of the loop read the same strip at another date of
 /// theirs (lu's). Each strip is made of the dates as they were, and the
-/// reversal or shift given around it; the explanation replays to the
-/// schedule.
+/// reversal or shift given around it (heat-3d's around its one
+/// `tile_band`: the statement reversed, the band, the reversal again
+/// inside its tile); the explanation replays to the schedule.
 #[test]
 fn point_loops_reversed_or_shifted_after_their_strips_are_explained() {
     let dir = common::scratch("explain-points-after-strips");
@@ -608,7 +609,7 @@ fn point_loops_reversed_or_shifted_after_their_strips_are_explained() {
             "one-statement-reversed-inside-its-tile",
             "tests/kernels/heat-3d.c",
             "auto(spatial, line = 16);\nreverse([0, 0, 0, 0, 0, 0, 0, 0, 0], 6);\n",
-            "reverse([0, 0, 0, 0, 0, 0, 0], 4);",
+            "tile_band([0], 1, [8, 8, 8, 512]);",
         ),
         (
             "point-loop-shifted-under-a-wavefront",

@@ -322,10 +322,7 @@ fn band(
     let Some(first) = tiles.first() else {
         return Ok(());
     };
-    // A point loop reversed around its strip is stripped alone.
-    if tiles
-        .iter()
-        .any(|t| stands[s].contains(&t.depth) || t.point_reversed)
+    if tiles.iter().any(|t| stands[s].contains(&t.depth))
         || tiles.windows(2).any(|w| w[1].depth != w[0].depth + 1)
     {
         return Ok(());
@@ -358,6 +355,10 @@ fn band(
     }
     let loop_beta = r.beta(s)?[..=at].to_vec();
     let mut members = Vec::new();
+    // Per loop of the band, each member and whether its strip reads its
+    // point date negated (the point loop reversed after the strip, for
+    // some statements only: heat-3d's under `auto(spatial)`).
+    let mut reversals: Vec<Vec<Member>> = (0..n).map(|_| Vec::new()).collect();
     for (m, shape) in target.iter().enumerate() {
         if !r.beta(m)?.starts_with(&loop_beta) {
             continue;
@@ -365,16 +366,22 @@ fn band(
         let Some(points) = stands[m].get(at..at + n) else {
             return Ok(());
         };
-        let same = by_loop.iter().zip(points).all(|(t, p)| {
-            shape.tiles.iter().any(|u| {
+        for (k, (t, p)) in by_loop.iter().zip(points).enumerate() {
+            let same = shape.tiles.iter().find(|u| {
                 u.depth == t.depth
                     && (u.size, &u.offset, u.sign, u.point_skew)
                         == (t.size, &t.offset, t.sign, t.point_skew)
                     && u.points.contains(p)
-            }) && !stripped[m].contains(p)
-        });
-        if !same {
-            return Ok(());
+            });
+            let Some(u) = same.filter(|_| !stripped[m].contains(p)) else {
+                return Ok(());
+            };
+            reversals[k].push(Member {
+                statement: m,
+                depth: u.depth,
+                skew: None,
+                reversed: u.point_reversed,
+            });
         }
         members.push(m);
     }
@@ -392,6 +399,7 @@ fn band(
         if let (Some((_, factor)), Some(by)) = (t.point_skew, skewing[k]) {
             point_skew(r, s, false, at + k, (factor, by), true)?;
         }
+        point_reverse(r, &reversals[k], &loop_beta, at + k)?;
         point_shift(r, t, &loop_beta, at + k, true)?;
     }
     r.push(Directive::TileBand {
@@ -402,6 +410,7 @@ fn band(
     for (k, t) in by_loop.iter().enumerate() {
         // The band put `n` tile loops at `at`.
         point_shift(r, t, &loop_beta, at + n + k, false)?;
+        point_reverse(r, &reversals[k], &loop_beta, at + n + k)?;
         if let (Some((_, factor)), Some(by)) = (t.point_skew, skewing[k]) {
             let by = if by >= at { by + n } else { by };
             point_skew(r, s, false, at + n + k, (factor, by), false)?;
