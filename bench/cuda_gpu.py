@@ -11,13 +11,15 @@ Two phases, because the GPU machine has nvcc but no Rust:
 `prepare` (from the repository root, after `cargo build --release`) writes
 into DIR:
   * check/NAME.cu and check/NAME.expected: every test kernel's CUDA output
-    without a recipe (a kernel of one thread per statement run) and with
-    `auto(pluto, target = gpu);`, every accepted `tests/cuda/*.poly`, and
+    without a recipe (a kernel of one thread per statement run), with
+    `auto(pluto, target = gpu);` and with `auto(spatial, target = gpu);`,
+    every accepted `tests/cuda/*.poly`, and
     what the original prints (gcc -O2);
   * bench/NAME.c (the original with PolyBench LARGE-like sizes and a timer
     around the kernel call, as bench/auto_bench.py makes it),
     bench/NAME.rK.cu (`--target cuda` with the K-th recipe of BENCH
-    below), bench/NAME.auto.cu (`auto(pluto, target = gpu);`; in every .cu
+    below), bench/NAME.auto.cu (`auto(pluto, target = gpu);`),
+    bench/NAME.sauto.cu (`auto(spatial, target = gpu);`; in every .cu
     a `cudaFree(0)` starts the CUDA context before the timer) and
     bench/NAME.omp.c (`auto(pluto);`, OpenMP).
 
@@ -47,7 +49,16 @@ BENCH = {
     "jacobi-2d": ({"TSTEPS": 500, "N": 1300},
                   ["tests/cuda/jacobi-2d.poly", "bench/cuda/jacobi-2d-shared-32.poly"]),
     "fdtd-2d": ({"TMAX": 500, "NX": 1000, "NY": 1200}, ["tests/cuda/fdtd-2d.poly"]),
+    # Kernels where `auto(spatial, target = gpu)` maps other loops than
+    # `auto(pluto, target = gpu)` (bench/auto_bench.py's CPU sizes).
+    "3mm": ({"NI": 800, "NJ": 900, "NK": 1000, "NL": 1100, "NM": 1200}, []),
+    "syrk": ({"M": 1000, "N": 1200}, []),
+    "trmm": ({"M": 1000, "N": 1200}, []),
+    "lu": ({"N": 1500}, []),
+    "heat-3d": ({"TSTEPS": 500, "N": 120}, []),
 }
+# The automatic schedules every check and benchmark also runs under.
+AUTO = {"auto": "auto(pluto, target = gpu);\n", "sauto": "auto(spatial, target = gpu);\n"}
 WARM_UP = "  cudaFree(0); /* bench: start the CUDA context before the timer */\n"
 
 
@@ -65,9 +76,12 @@ def prepare(out, polyc="target/release/polyc"):
     os.makedirs(bench, exist_ok=True)
     cases = [(k[:-2], os.path.join("tests/kernels", k), None)
              for k in sorted(os.listdir("tests/kernels")) if k.endswith(".c")]
-    auto_gpu = os.path.join(out, "auto-gpu.poly")
-    open(auto_gpu, "w").write("auto(pluto, target = gpu);\n")
-    cases += [("auto-" + name, kernel, auto_gpu) for name, kernel, _ in list(cases)]
+    autos = {}
+    for variant, text in AUTO.items():
+        autos[variant] = os.path.join(out, variant + "-gpu.poly")
+        open(autos[variant], "w").write(text)
+    cases += [(variant + "-" + name, kernel, recipe)
+              for variant, recipe in autos.items() for name, kernel, _ in list(cases)]
     for d in ("tests/cuda", "bench/cuda"):
         for r in sorted(os.listdir(d)):
             if r.endswith(".poly"):
@@ -90,7 +104,7 @@ def prepare(out, polyc="target/release/polyc"):
     for name, (sizes, recipes) in BENCH.items():
         src = os.path.join(bench, name + ".c")
         open(src, "w").write(benchmark_copy("tests/kernels/%s.c" % name, sizes))
-        for variant, recipe in [("r%d" % k, r) for k, r in enumerate(recipes)] + [("auto", auto_gpu)]:
+        for variant, recipe in [("r%d" % k, r) for k, r in enumerate(recipes)] + list(autos.items()):
             cu = sh([polyc, src, "--target", "cuda", "--recipe", recipe]).stdout
             cu = re.sub(r"^(int main\(void\)\n\{\n)", r"\1" + WARM_UP.replace("\\", "\\\\"),
                         cu, count=1, flags=re.M)
@@ -152,7 +166,7 @@ def run(out, only=None):
             continue
         variants = [("orig", name + ".c", GCC), ("omp", name + ".omp.c", GCC)]
         variants += [("r%d" % k, "%s.r%d.cu" % (name, k), NVCC) for k in range(len(recipes))]
-        variants += [("auto", name + ".auto.cu", NVCC)]
+        variants += [(v, "%s.%s.cu" % (name, v), NVCC) for v in AUTO]
         exes = {}
         for v, src, cmd in variants:
             exes[v] = os.path.join(build, "b-%s.%s" % (name, v))
@@ -168,7 +182,8 @@ def run(out, only=None):
                 outs.setdefault(v, o)
         base = statistics.median(times["orig"])
         labels = {"orig": "original, gcc, 1 core", "omp": "OpenMP auto(pluto), %d cores"
-                  % os.cpu_count(), "auto": "CUDA auto(pluto, target = gpu)"}
+                  % os.cpu_count()}
+        labels.update({v: "CUDA " + text.strip() for v, text in AUTO.items()})
         labels.update({"r%d" % k: "CUDA " + r for k, r in enumerate(recipes)})
         for v in exes:
             t = statistics.median(times[v])
