@@ -372,8 +372,9 @@ fn reversed_shifted_and_nested_tiles_are_explained() {
 }
 
 /// Marks a loop's statements do not share: packs, which mark only the
-/// statements that access the array (gemver's fused products under
-/// `auto(spatial, target = gpu)`), and a vector loop that `embed` made
+/// statements that access the array (doitgen's `A`, read by its sum and
+/// not by the `sum[p] = 0` fused with it under `auto(spatial, target =
+/// gpu)`), and a vector loop that `embed` made
 /// outer after it was marked, marked between an `unembed` and the
 /// `embed` that gives the loop of one iteration back.
 #[test]
@@ -382,9 +383,9 @@ fn packs_of_some_statements_and_vector_loops_around_embeds_are_explained() {
     let cases = [
         (
             "packs-of-fused-statements",
-            "tests/kernels/gemver.c",
+            "tests/kernels/doitgen.c",
             "auto(spatial, target = gpu);\n",
-            "pack([0], 3, \"y\");",
+            "pack([0, 0, 0], 5, \"A\");",
         ),
         (
             "vector-loop-around-embed",

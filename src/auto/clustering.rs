@@ -58,14 +58,16 @@ const CLOSE: i64 = 2;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Keep {
     /// As many coincident members as the cluster with the most (isl's
-    /// `--schedule-maximize-coincidence`, which PPCG sets; `auto(pluto,
-    /// target = gpu)`: blocks and threads take two members each).
+    /// `--schedule-maximize-coincidence`, which PPCG sets; `target = gpu`
+    /// of both schedulers: blocks and threads take two members each, and
+    /// a fused band with one leaves a thread a sequential loop, as
+    /// `auto(spatial, target = gpu)`'s fdtd-2d and lu did, 12× and 5×
+    /// slower on an H200 than apart).
     EveryCoincidentMember,
     /// A coincident member when some cluster has one (CC'18: one level of
-    /// OpenMP parallelism is used; `auto(spatial)`, and `auto(pluto)` on
-    /// the CPU, which marks one loop of a nest parallel: lu's column
-    /// scaling and updates stay fused, 1.5× faster on two threads than
-    /// apart).
+    /// OpenMP parallelism is used; both schedulers on the CPU, which mark
+    /// one loop of a nest parallel: lu's column scaling and updates stay
+    /// fused, 1.5× faster on two threads than apart).
     OneCoincidentMember,
 }
 
