@@ -376,7 +376,9 @@ fn reversed_shifted_and_nested_tiles_are_explained() {
 /// not by the `sum[p] = 0` fused with it under `auto(spatial, target =
 /// gpu)`), and a vector loop that `embed` made
 /// outer after it was marked, marked between an `unembed` and the
-/// `embed` that gives the loop of one iteration back.
+/// `embed` that gives the loop of one iteration back (`shift`ed to a
+/// constant date first where it was shifted after its `embed`, and
+/// shifted again after).
 #[test]
 fn packs_of_some_statements_and_vector_loops_around_embeds_are_explained() {
     let dir = common::scratch("explain-mark-sets");
@@ -392,6 +394,14 @@ fn packs_of_some_statements_and_vector_loops_around_embeds_are_explained() {
             "tests/kernels/fdtd-2d.c",
             "auto(pluto, wavefront = false);\nembed([0, 0, 0]);\n",
             "unembed([0, 0]);\nvectorize([0, 0], 2);",
+        ),
+        (
+            "vector-loop-around-shifted-embed",
+            "tests/kernels/2mm.c",
+            "auto(pluto, wavefront = true);\ngpu_thread([2, 0, 0], 2, 0);\nembed([2, 0, 0]);\n\
+             shift([2, 0, 0, 0], 3, [0, 2, 0, 0], -1);\n",
+            "unembed([2]);\nvectorize([2], 2);\nembed([2, 0, 0]);\n\
+             shift([2, 0, 0, 0], 3, [0, 2, 0, 0], -1);",
         ),
     ];
     for (name, kernel, recipe, says) in cases {

@@ -1057,7 +1057,10 @@ mod tests {
             gpu: true,
             ..SpatialOptions::default()
         });
-        assert_eq!(shape_below("lu", spatial_gpu, Wavefront::Never, true), apart);
+        assert_eq!(
+            shape_below("lu", spatial_gpu, Wavefront::Never, true),
+            apart
+        );
     }
 
     /// fdtd-2d's `ex` and `hz` updates share a band on the CPU under
@@ -1068,11 +1071,22 @@ mod tests {
     #[test]
     fn spatial_for_the_gpu_keeps_fdtd_2ds_sweeps_two_dimensional() {
         let spatial = SpatialOptions::default();
-        let cpu = shape_below("fdtd-2d", Algorithm::Spatial(spatial), Wavefront::Never, false);
+        let cpu = shape_below(
+            "fdtd-2d",
+            Algorithm::Spatial(spatial),
+            Wavefront::Never,
+            false,
+        );
         assert!(cpu.contains("band[S2:i,S3:i* | S2:j,S3:j+1]"), "{cpu}");
-        let gpu = Algorithm::Spatial(SpatialOptions { gpu: true, ..spatial });
+        let gpu = Algorithm::Spatial(SpatialOptions {
+            gpu: true,
+            ..spatial
+        });
         let gpu = shape_below("fdtd-2d", gpu, Wavefront::Never, true);
-        assert!(gpu.contains("band[S2:j* | S2:i*] S2; band[S3:j* | S3:i*] S3"), "{gpu}");
+        assert!(
+            gpu.contains("band[S2:j* | S2:i*] S2; band[S3:j* | S3:i*] S3"),
+            "{gpu}"
+        );
     }
 
     /// A producer read by many consumer instances merges last, with its

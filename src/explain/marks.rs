@@ -15,12 +15,15 @@
 //! `vectorize` wants an innermost loop. A vector loop that `embed` made
 //! outer (its statements wrapped in loops of one iteration after it was
 //! marked) is marked between an `unembed` and the `embed` that gives the
-//! loops back, when that round trip gives the schedule back exactly.
+//! loops back, when that round trip gives the schedule back exactly
+//! (with a `shift` of each loop of one iteration to date 0 before, and
+//! back after, where one was shifted after its `embed`).
 
-use super::{difference_but_marks, precondition, print, ExplainError, Gap, Recovery};
+use super::shape::date_forms;
+use super::{difference_but_marks, precondition, print, shift, ExplainError, Gap, Recovery};
 use crate::apply::Directive;
 use crate::scop::schedule::Mark;
-use crate::scop::Schedule;
+use crate::scop::{Schedule, Scop};
 
 /// The marks of `target`, loop by loop, as directives. A mark its
 /// directive refuses to set is a gap.
@@ -293,6 +296,19 @@ fn vectorize_inside_embeds(
     if levels == 0 || !unmarked_inside {
         return Ok(false);
     }
+    // `unembed` takes a loop of one iteration at a constant date only.
+    for &s in &inside {
+        for level in depth + 1..=depth + levels {
+            let date = date_form(r.scop, &r.current, s, level)?;
+            let n = r.scop.statements[s].iterators.len();
+            if let Some(by) =
+                date.filter(|f| f[..n].iter().all(|&v| v == 0) && f[n..].iter().any(|&v| v != 0))
+            {
+                let beta = r.beta(s)?;
+                r.push(shift(beta, level, &by[n..]))?;
+            }
+        }
+    }
     for _ in 0..levels {
         r.push(Directive::Unembed {
             beta: beta.to_vec(),
@@ -305,12 +321,67 @@ fn vectorize_inside_embeds(
             r.push(Directive::Embed { beta })?;
         }
     }
+    for &s in &inside {
+        for level in depth + 1..=depth + levels {
+            if let Some(by) = shift_back(r, &before, s, level)? {
+                let beta = r.beta(s)?;
+                r.push(shift(beta, level, &by))?;
+            }
+        }
+    }
     let d_marks = |s: usize| {
         let marks = &r.current.statements[s].marks;
         marks.get(depth - 1).cloned().unwrap_or_default()
     };
     let marks_kept = marks_but_at(&before, &r.current, &inside, depth - 1, d_marks);
     Ok(marks_kept && difference_but_marks(r.scop, &before, &r.current)?.is_none())
+}
+
+/// What `embed` did not give back of statement `s`'s loop of one
+/// iteration at `depth`: its date in `was` less its date now, as the
+/// parameters' coefficients then the constant, where the two differ by
+/// those alone (a loop of one iteration `shift`ed after its `embed`:
+/// 2mm's `shift([2, 0, 0, 0], 3, [0, 2, 0, 0], -1)`).
+fn shift_back(
+    r: &Recovery<'_>,
+    was: &Schedule,
+    s: usize,
+    depth: usize,
+) -> Result<Option<Vec<i64>>, ExplainError> {
+    let n = r.scop.statements[s].iterators.len();
+    let (Some(was), Some(now)) = (
+        date_form(r.scop, was, s, depth)?,
+        date_form(r.scop, &r.current, s, depth)?,
+    ) else {
+        return Ok(None);
+    };
+    if was[..n] != now[..n] {
+        return Ok(None);
+    }
+    let by: Option<Vec<i64>> = now[n..]
+        .iter()
+        .zip(&was[n..])
+        .map(|(a, b)| a.checked_sub(*b))
+        .collect();
+    Ok(by.filter(|by| by.iter().any(|&v| v != 0)))
+}
+
+/// Statement `s`'s date at `depth` in `schedule` as an affine form of its
+/// iterators, the parameters and 1, where one equality gives it.
+fn date_form(
+    scop: &Scop,
+    schedule: &Schedule,
+    s: usize,
+    depth: usize,
+) -> Result<Option<Vec<i64>>, ExplainError> {
+    let Some(piece) = schedule.statements[s].pieces.first() else {
+        return Ok(None);
+    };
+    let n = scop.statements[s].iterators.len();
+    Ok(date_forms(piece, scop.params.len(), n)?
+        .get(depth - 1)
+        .cloned()
+        .flatten())
 }
 
 /// Whether `statements` have the same loops in `now` as in `was`, with

@@ -216,6 +216,18 @@ impl<'a> Recovery<'a> {
     }
 }
 
+/// `α_depth := α_depth − by·(parameters, 1)` for the statements under
+/// `beta` (`by`: the parameters' coefficients, then the constant).
+fn shift(beta: Vec<i64>, depth: usize, by: &[i64]) -> Directive {
+    let (params, constant) = by.split_at(by.len().saturating_sub(1));
+    Directive::Shift {
+        beta,
+        depth,
+        params: params.to_vec(),
+        constant: constant.first().copied().unwrap_or(0),
+    }
+}
+
 /// The directives that turn `scop`'s original schedule into `target`,
 /// replayed and checked. Exact: every step given is applied with the
 /// dependence check, and the final schedule equals `target` (on the part

@@ -22,7 +22,7 @@ mod points;
 
 use super::shape::StatementShape;
 use super::strips::Tile;
-use super::{ExplainError, Recovery};
+use super::{shift, ExplainError, Recovery};
 use crate::apply::Directive;
 use points::{point_reverse, point_shift, point_skew, point_skews_by_tiles, rebased, skewing_loop};
 
@@ -226,18 +226,6 @@ pub(super) fn recover(
     }
     fuse_strip_loops(r, target)?;
     Ok(tile_dates(r, target, &stands)? && point_skews_by_tiles(r, target, &stands)?)
-}
-
-/// `α_depth := α_depth − by·(parameters, 1)` for the statements under
-/// `beta` (`by`: the parameters' coefficients, then the constant).
-fn shift(beta: Vec<i64>, depth: usize, by: &[i64]) -> Directive {
-    let (params, constant) = by.split_at(by.len().saturating_sub(1));
-    Directive::Shift {
-        beta,
-        depth,
-        params: params.to_vec(),
-        constant: constant.first().copied().unwrap_or(0),
-    }
 }
 
 /// The `split` of the loop at position `at` that puts the statements

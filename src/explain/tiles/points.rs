@@ -7,9 +7,10 @@
 //!
 //! Must not know: recipe syntax, the other phases.
 
-use super::{shift, Member};
+use super::Member;
 use crate::apply::Directive;
 use crate::explain::shape::StatementShape;
+use crate::explain::shift;
 use crate::explain::strips::Tile;
 use crate::explain::{ExplainError, Recovery};
 use crate::poly::PolyError;
