@@ -357,6 +357,12 @@ fn reversed_shifted_and_nested_tiles_are_explained() {
             "interchange([1, 0, 0, 0], 3, 4);",
         ),
         (
+            "point-loop-of-one-statement-shifted",
+            "tests/kernels/bicg.c",
+            "tile_band([1], 1, [5]);\nshift([1, 0, 1, 0], 2, [0, 0], 1);\n",
+            "shift([1, 0, 1, 0], 2, [], 1);",
+        ),
+        (
             "point-loop-of-one-statement-skewed",
             "tests/kernels/doitgen.c",
             "stripmine([], 3, 16);\nskew([0, 0, 0, 0, 0], 4, 1, 1);\n",

@@ -24,7 +24,9 @@ use super::shape::StatementShape;
 use super::strips::Tile;
 use super::{shift, ExplainError, Recovery};
 use crate::apply::Directive;
-use points::{point_reverse, point_shift, point_skew, point_skews_by_tiles, rebased, skewing_loop};
+use points::{
+    point_reverse, point_shifts, point_skew, point_skews_by_tiles, rebased, skewing_loop,
+};
 
 /// A statement of a loop being stripped: the target depth of its tile,
 /// the skew of its point loop after the strip, if any (the factor, and
@@ -36,6 +38,8 @@ struct Member {
     skew: Option<(i64, usize)>,
     /// Whether its strip reads its point date negated.
     reversed: bool,
+    /// What its strip adds to its point date ([`Tile::offset`]).
+    offset: Vec<i64>,
 }
 
 /// Adds the tiles; `Ok(false)` when they cannot be added this way. With
@@ -120,8 +124,12 @@ pub(super) fn recover(
                 continue;
             };
             // The statements of the loop share its strip; the point
-            // loop of each may have been skewed after it on its own.
-            let same = (t.size, &t.offset, t.sign) == (tile.size, &tile.offset, tile.sign);
+            // loop of each may have been skewed or shifted after it on
+            // its own (a shift that moves no tile loop: bicg's
+            // `shift([1, 0, 1, 0], 2, [0, 0], 1)` of one statement).
+            let offsets_fit = t.offset == tile.offset
+                || (t.tile_shift().is_none() && tile.tile_shift().is_none());
+            let same = (t.size, t.sign) == (tile.size, tile.sign) && offsets_fit;
             if !same || stripped[m].contains(&point) != restrip {
                 return Ok(false);
             }
@@ -134,6 +142,7 @@ pub(super) fn recover(
                 depth: t.depth,
                 skew: t.point_skew.zip(by).map(|((_, factor), by)| (factor, by)),
                 reversed: t.point_reversed,
+                offset: t.offset.clone(),
             });
         }
         if !apart.is_empty() {
@@ -157,14 +166,14 @@ pub(super) fn recover(
             point_skew(r, m, alone, at, (factor, by), true)?;
         }
         point_reverse(r, &members, &loop_beta, at)?;
-        point_shift(r, tile, &loop_beta, at, true)?;
+        point_shifts(r, tile, &members, &loop_beta, at, true)?;
         r.push(Directive::Stripmine {
             beta: loop_beta.clone(),
             depth: at + 1,
             size: tile.size,
         })?;
         // The strip put a loop at `at`.
-        point_shift(r, tile, &loop_beta, at + 1, false)?;
+        point_shifts(r, tile, &members, &loop_beta, at + 1, false)?;
         point_reverse(r, &members, &loop_beta, at + 1)?;
         for &(m, alone, (factor, by)) in &skewed {
             let by = if by >= at { by + 1 } else { by };
@@ -355,10 +364,13 @@ fn band(
             return Ok(());
         };
         for (k, (t, p)) in by_loop.iter().zip(points).enumerate() {
+            // Its point loop may be shifted after the band on its own.
             let same = shape.tiles.iter().find(|u| {
+                let offsets_fit =
+                    u.offset == t.offset || (u.tile_shift().is_none() && t.tile_shift().is_none());
                 u.depth == t.depth
-                    && (u.size, &u.offset, u.sign, u.point_skew)
-                        == (t.size, &t.offset, t.sign, t.point_skew)
+                    && (u.size, u.sign, u.point_skew) == (t.size, t.sign, t.point_skew)
+                    && offsets_fit
                     && u.points.contains(p)
             });
             let Some(u) = same.filter(|_| !stripped[m].contains(p)) else {
@@ -369,6 +381,7 @@ fn band(
                 depth: u.depth,
                 skew: None,
                 reversed: u.point_reversed,
+                offset: u.offset.clone(),
             });
         }
         members.push(m);
@@ -388,7 +401,7 @@ fn band(
             point_skew(r, s, false, at + k, (factor, by), true)?;
         }
         point_reverse(r, &reversals[k], &loop_beta, at + k)?;
-        point_shift(r, t, &loop_beta, at + k, true)?;
+        point_shifts(r, t, &reversals[k], &loop_beta, at + k, true)?;
     }
     r.push(Directive::TileBand {
         beta: loop_beta.clone(),
@@ -397,7 +410,7 @@ fn band(
     })?;
     for (k, t) in by_loop.iter().enumerate() {
         // The band put `n` tile loops at `at`.
-        point_shift(r, t, &loop_beta, at + n + k, false)?;
+        point_shifts(r, t, &reversals[k], &loop_beta, at + n + k, false)?;
         point_reverse(r, &reversals[k], &loop_beta, at + n + k)?;
         if let (Some((_, factor)), Some(by)) = (t.point_skew, skewing[k]) {
             let by = if by >= at { by + n } else { by };

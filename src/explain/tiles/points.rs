@@ -1,7 +1,8 @@
 //! The point loops of the tile phase moved around their strips: a strip
 //! that reads the point date shifted, skewed by another date, or negated
 //! is made between a `shift`, `skew` or `reverse` of the point loop to
-//! that date and the one back; a statement may read the strip at another
+//! that date and the one back (each statement's own where the statements
+//! of the loop differ: [`point_shifts`]); a statement may read the strip at another
 //! date of its own ([`rebased`]); and a point loop skewed by its tile
 //! loop gets that `skew` after the tiles.
 //!
@@ -173,4 +174,31 @@ pub(super) fn point_shift(
     });
     let by = by.collect::<Result<Vec<i64>, _>>()?;
     r.push(shift(loop_beta.to_vec(), at + 1, &by))
+}
+
+/// [`point_shift`] of the loop at `at` under `loop_beta`, where its
+/// `members` strip it with `tile`'s offset; else each member's point loop
+/// shifted on its own by its offset (to what its strip reads when
+/// `to_strip`, else back).
+pub(super) fn point_shifts(
+    r: &mut Recovery<'_>,
+    tile: &Tile,
+    members: &[Member],
+    loop_beta: &[i64],
+    at: usize,
+    to_strip: bool,
+) -> Result<(), ExplainError> {
+    if members.iter().all(|m| m.offset == tile.offset) {
+        return point_shift(r, tile, loop_beta, at, to_strip);
+    }
+    for m in members.iter().filter(|m| m.offset.iter().any(|&v| v != 0)) {
+        let by = m.offset.iter().map(|&v| match to_strip {
+            true => v.checked_neg().ok_or(PolyError::Overflow),
+            false => Ok(v),
+        });
+        let by = by.collect::<Result<Vec<i64>, _>>()?;
+        let beta = r.beta(m.statement)?;
+        r.push(shift(beta, at + 1, &by))?;
+    }
+    Ok(())
 }
