@@ -304,7 +304,7 @@ fn replayed_saying(
 }
 
 /// Found by the random tester: tile loops reversed or shifted after the
-/// strip, a point loop shifted or skewed after it (its strip reads the
+/// strip (the loop of all its statements, or of one of them), a point loop shifted or skewed after it (its strip reads the
 /// date before; the loop of all its statements, or of one of them), a
 /// tile of a point loop tiled already, a tile of a tile loop, and a tile
 /// loop moved inside its point loop. Each
@@ -361,6 +361,12 @@ fn reversed_shifted_and_nested_tiles_are_explained() {
             "tests/kernels/bicg.c",
             "tile_band([1], 1, [5]);\nshift([1, 0, 1, 0], 2, [0, 0], 1);\n",
             "shift([1, 0, 1, 0], 2, [], 1);",
+        ),
+        (
+            "tile-loop-of-one-statement-reversed",
+            "tests/kernels/bicg.c",
+            "tile_band([1], 1, [5]);\nreverse([1, 0, 0], 1);\n",
+            "reverse([1, 0, 0], 1);",
         ),
         (
             "point-loop-of-one-statement-skewed",

@@ -129,7 +129,7 @@ pub(super) fn recover(
             // `shift([1, 0, 1, 0], 2, [0, 0], 1)` of one statement).
             let offsets_fit = t.offset == tile.offset
                 || (t.tile_shift().is_none() && tile.tile_shift().is_none());
-            let same = (t.size, t.sign) == (tile.size, tile.sign) && offsets_fit;
+            let same = t.size == tile.size && offsets_fit;
             if !same || stripped[m].contains(&point) != restrip {
                 return Ok(false);
             }
@@ -369,7 +369,7 @@ fn band(
                 let offsets_fit =
                     u.offset == t.offset || (u.tile_shift().is_none() && t.tile_shift().is_none());
                 u.depth == t.depth
-                    && (u.size, u.sign, u.point_skew) == (t.size, t.sign, t.point_skew)
+                    && (u.size, u.point_skew) == (t.size, t.point_skew)
                     && offsets_fit
                     && u.points.contains(p)
             });
@@ -499,9 +499,22 @@ fn tile_dates(
                 give(r, d)?;
             }
             if tile.sign < 0 {
+                // The loop's, where every statement in it runs its tile
+                // backwards; else the statement's own.
                 let beta = r.beta(s)?;
+                let loop_beta = beta[..=at].to_vec();
+                let mut shared = true;
+                for (m, other) in target.iter().enumerate() {
+                    if m != s && r.beta(m)?.starts_with(&loop_beta) {
+                        let at_m = stands[m].get(at).copied();
+                        shared &= other
+                            .tiles
+                            .iter()
+                            .any(|u| Some(u.depth) == at_m && u.sign < 0);
+                    }
+                }
                 let d = Directive::Reverse {
-                    beta: beta[..=at].to_vec(),
+                    beta: if shared { loop_beta } else { beta },
                     depth: at + 1,
                 };
                 give(r, d)?;
