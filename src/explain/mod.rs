@@ -46,7 +46,8 @@
 //! an error, never printed as an answer.
 //!
 //! What is not recovered yet (pieces whose directives act on each other,
-//! a point date `reshape`d after its strip) is a [`Gap`] that names the
+//! a tile loop shared by statements whose point loops are ordered inside
+//! it) is a [`Gap`] that names the
 //! statement and the reason; the part recovered before it is still
 //! given. Data-layout directives change the program, not the schedule:
 //! the CLI keeps a recipe's as calls around the explanation where they

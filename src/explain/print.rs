@@ -99,6 +99,12 @@ pub fn call(d: &Directive) -> String {
             depth,
             factor,
         } => format!("grain({}, {depth}, {factor})", beta(b)),
+        Directive::Reshape {
+            beta: b,
+            depth,
+            iterator,
+            amount,
+        } => format!("reshape({}, {depth}, {iterator}, {amount})", beta(b)),
         Directive::Parallelize {
             beta: b,
             depth,
@@ -297,6 +303,21 @@ pub fn comment(d: &Directive) -> String {
         }
         Directive::Grain { depth, factor, .. } => {
             format!("loop {depth} runs on multiples of {factor}: a stride of {factor}")
+        }
+        Directive::Reshape {
+            depth,
+            iterator,
+            amount,
+            ..
+        } => {
+            let k = amount.unsigned_abs();
+            let sign = if *amount < 0 { '+' } else { '-' };
+            let times = if k == 1 {
+                String::new()
+            } else {
+                format!("{k}·")
+            };
+            format!("reshape: loop {depth} becomes itself {sign} {times}iterator {iterator}")
         }
         Directive::Embed { .. } => {
             "a loop of one iteration around the statement, for a constant date".to_string()

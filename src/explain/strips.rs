@@ -43,6 +43,11 @@ pub(super) struct Tile {
     /// reversed after the strip): it is reversed for the strip and back
     /// after it, and `offset` is relative to the negated date.
     pub point_reversed: bool,
+    /// The iterators' coefficients the strip adds to the point date (the
+    /// point loop `reshape`d by iterators after the strip: seidel-2d's
+    /// `2t + 3i + j` in a strip of `2t + i + j`): it is reshaped for the
+    /// strip and back after it. Empty for none.
+    pub point_reshape: Vec<i64>,
 }
 
 impl Tile {
@@ -204,6 +209,7 @@ pub(super) fn read_tiles(
                     offset: e[n..].to_vec(),
                     stride: 1,
                     reversed: false,
+                    reshape: Vec::new(),
                 };
                 (Some(read), Some(d))
             }
@@ -247,7 +253,10 @@ pub(super) fn read_tiles(
                     others.sort_unstable();
                     read
                 }
-                None => continue,
+                None => match reshaped_read(forms, e, n, &read_exactly, inside)? {
+                    Some(read) => read,
+                    None => continue,
+                },
             },
         };
         if others.iter().any(|&(_, v)| v % size != 0) {
@@ -307,6 +316,7 @@ pub(super) fn read_tiles(
                 points: strip.read.points.clone(),
                 point_skew: strip.read.skew,
                 point_reversed: strip.read.reversed,
+                point_reshape: strip.read.reshape.clone(),
                 size: strip.size,
                 skews: strip
                     .combination
@@ -336,6 +346,9 @@ struct StripRead {
     offset: Vec<i64>,
     stride: i64,
     reversed: bool,
+    /// The iterators' coefficients the strip adds to the point date (the
+    /// point loop `reshape`d after the strip); empty for none.
+    reshape: Vec<i64>,
 }
 
 /// What the strip's form `e` reads of the dates' `forms` (on `n`
@@ -394,6 +407,7 @@ fn stripped_dates(
             offset,
             stride: 1,
             reversed: false,
+            reshape: Vec::new(),
         }));
     }
     // A date `f` with `f = g·e` on the iterators, `g ≠ 1`: the point
@@ -419,6 +433,7 @@ fn stripped_dates(
             offset: minus(&scaled, &f[n..], if reversed { -1 } else { 1 })?,
             stride,
             reversed,
+            reshape: Vec::new(),
         }));
     }
     // The candidates for `f`: free and inside the tile loop first.
@@ -444,10 +459,59 @@ fn stripped_dates(
                 offset,
                 stride: 1,
                 reversed: false,
+                reshape: Vec::new(),
             }));
         }
     }
     Ok(None)
+}
+
+/// What a strip of `e` reads where no date gives it with at most one
+/// other ([`stripped_dates`]): the first date inside the tile loop (past
+/// `inside`) that no other strip reads exactly, plus what `e` adds to it
+/// on the iterators (the point loop `reshape`d after the strip) and in
+/// parameters and constant. `None` where `e` has no iterator or no date
+/// is such. Exact.
+fn reshaped_read(
+    forms: &[Option<Vec<i64>>],
+    e: &[i64],
+    n: usize,
+    read_exactly: &[usize],
+    inside: usize,
+) -> Result<Option<StripRead>, PolyError> {
+    if e[..n].iter().all(|&v| v == 0) {
+        return Ok(None);
+    }
+    let with_form = || {
+        forms
+            .iter()
+            .enumerate()
+            .filter_map(|(k, f)| Some((k + 1, f.as_ref().filter(|f| f.len() == e.len())?)))
+    };
+    let Some((_, f)) = with_form().find(|&(k, _)| k > inside && !read_exactly.contains(&k)) else {
+        return Ok(None);
+    };
+    let minus = |x: &[i64], y: &[i64]| {
+        x.iter()
+            .zip(y)
+            .map(|(a, b)| a.checked_sub(*b).ok_or(PolyError::Overflow))
+            .collect::<Result<Vec<i64>, _>>()
+    };
+    let reshape = minus(&e[..n], &f[..n])?;
+    if reshape.iter().all(|&v| v == 0) {
+        return Ok(None);
+    }
+    Ok(Some(StripRead {
+        points: with_form()
+            .filter(|(_, h)| *h == f)
+            .map(|(d, _)| d)
+            .collect(),
+        skew: None,
+        offset: minus(&e[n..], &f[n..])?,
+        stride: 1,
+        reversed: false,
+        reshape,
+    }))
 }
 
 /// A strip's read and the date it adds: `(depth, the row's coefficient)`.
@@ -518,7 +582,7 @@ fn multiple(x: &[i64], y: &[i64]) -> Option<i64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{strip_plus_whole_strips, stripped_dates, StripRead, Tile};
+    use super::{reshaped_read, strip_plus_whole_strips, stripped_dates, StripRead, Tile};
 
     #[test]
     fn a_strip_reads_the_date_it_equals_first_else_one_plus_an_offset() {
@@ -530,6 +594,7 @@ mod tests {
             offset,
             stride: 1,
             reversed: false,
+            reshape: Vec::new(),
         };
         let exact = stripped_dates(&forms, &[1, 0, 0], 1, &[], 0).expect("exact");
         assert_eq!(exact, Some(read(vec![2], None, vec![0, 0])));
@@ -559,6 +624,44 @@ mod tests {
     }
 
     #[test]
+    fn a_strip_no_date_gives_reads_the_free_point_date_reshaped() {
+        // seidel-2d's point dates (t, t + i, 2t + 3i + j) on (t, i, j, n,
+        // 1), inside three tile dates: the strip of `2t + i + j` reads the
+        // third, less `2i` (a `reshape` of it after the strip), where the
+        // other strips read the first two.
+        let forms = vec![
+            None,
+            None,
+            None,
+            Some(vec![1, 0, 0, 0, 0]),
+            Some(vec![1, 1, 0, 0, 0]),
+            Some(vec![2, 3, 1, 0, 0]),
+        ];
+        let e = [2, 1, 1, 0, 0];
+        assert_eq!(
+            stripped_dates(&forms, &e, 3, &[4, 5], 3).expect("exact"),
+            None
+        );
+        let read = reshaped_read(&forms, &e, 3, &[4, 5], 3).expect("exact");
+        assert_eq!(
+            read,
+            Some(StripRead {
+                points: vec![6],
+                skew: None,
+                offset: vec![0, 0],
+                stride: 1,
+                reversed: false,
+                reshape: vec![0, -2, 0],
+            })
+        );
+        // No date inside the tile loops is free.
+        assert_eq!(
+            reshaped_read(&forms, &e, 3, &[4, 5, 6], 3).expect("exact"),
+            None
+        );
+    }
+
+    #[test]
     fn a_strip_of_a_date_grained_after_it_reads_the_date_divided_by_its_stride() {
         // Dates (T, 8t, i) on (t, i, n, 1): the strip of `t + 1` reads
         // `8t` plus 8, divided by 8.
@@ -572,6 +675,7 @@ mod tests {
                 offset: vec![0, 8],
                 stride: 8,
                 reversed: false,
+                reshape: Vec::new(),
             })
         );
         // Dates (T, −t + n, i): the strip of `t` reads the second date
@@ -586,6 +690,7 @@ mod tests {
                 offset: vec![1, 0],
                 stride: 1,
                 reversed: true,
+                reshape: Vec::new(),
             })
         );
     }
@@ -601,6 +706,7 @@ mod tests {
             offset,
             sign: 1,
             point_reversed: false,
+            point_reshape: Vec::new(),
         };
         assert_eq!(tile(vec![0, 0]).tile_shift(), None);
         assert!(!tile(vec![0, 0]).shifts_point());

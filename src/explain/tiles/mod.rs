@@ -25,7 +25,8 @@ use super::strips::Tile;
 use super::{shift, ExplainError, Recovery};
 use crate::apply::Directive;
 use points::{
-    point_reverse, point_shifts, point_skew, point_skews_by_tiles, rebased, skewing_loop,
+    point_reshapes, point_reverse, point_shifts, point_skew, point_skews_by_tiles, rebased,
+    skewing_loop,
 };
 
 /// A statement of a loop being stripped: the target depth of its tile,
@@ -40,6 +41,8 @@ struct Member {
     reversed: bool,
     /// What its strip adds to its point date ([`Tile::offset`]).
     offset: Vec<i64>,
+    /// What its strip adds on the iterators ([`Tile::point_reshape`]).
+    reshape: Vec<i64>,
 }
 
 /// Adds the tiles; `Ok(false)` when they cannot be added this way. With
@@ -129,7 +132,7 @@ pub(super) fn recover(
             // `shift([1, 0, 1, 0], 2, [0, 0], 1)` of one statement).
             let offsets_fit = t.offset == tile.offset
                 || (t.tile_shift().is_none() && tile.tile_shift().is_none());
-            let same = t.size == tile.size && offsets_fit;
+            let same = t.size == tile.size && offsets_fit && t.point_reshape == tile.point_reshape;
             if !same || stripped[m].contains(&point) != restrip {
                 return Ok(false);
             }
@@ -143,6 +146,7 @@ pub(super) fn recover(
                 skew: t.point_skew.zip(by).map(|((_, factor), by)| (factor, by)),
                 reversed: t.point_reversed,
                 offset: t.offset.clone(),
+                reshape: t.point_reshape.clone(),
             });
         }
         if !apart.is_empty() {
@@ -165,6 +169,7 @@ pub(super) fn recover(
         for &(m, alone, (factor, by)) in &skewed {
             point_skew(r, m, alone, at, (factor, by), true)?;
         }
+        point_reshapes(r, &members, at, true)?;
         point_reverse(r, &members, &loop_beta, at)?;
         point_shifts(r, tile, &members, &loop_beta, at, true)?;
         r.push(Directive::Stripmine {
@@ -175,6 +180,7 @@ pub(super) fn recover(
         // The strip put a loop at `at`.
         point_shifts(r, tile, &members, &loop_beta, at + 1, false)?;
         point_reverse(r, &members, &loop_beta, at + 1)?;
+        point_reshapes(r, &members, at + 1, false)?;
         for &(m, alone, (factor, by)) in &skewed {
             let by = if by >= at { by + 1 } else { by };
             point_skew(r, m, alone, at + 1, (factor, by), false)?;
@@ -369,7 +375,8 @@ fn band(
                 let offsets_fit =
                     u.offset == t.offset || (u.tile_shift().is_none() && t.tile_shift().is_none());
                 u.depth == t.depth
-                    && (u.size, u.point_skew) == (t.size, t.point_skew)
+                    && (u.size, u.point_skew, &u.point_reshape)
+                        == (t.size, t.point_skew, &t.point_reshape)
                     && offsets_fit
                     && u.points.contains(p)
             });
@@ -382,6 +389,7 @@ fn band(
                 skew: None,
                 reversed: u.point_reversed,
                 offset: u.offset.clone(),
+                reshape: u.point_reshape.clone(),
             });
         }
         members.push(m);
@@ -400,6 +408,7 @@ fn band(
         if let (Some((_, factor)), Some(by)) = (t.point_skew, skewing[k]) {
             point_skew(r, s, false, at + k, (factor, by), true)?;
         }
+        point_reshapes(r, &reversals[k], at + k, true)?;
         point_reverse(r, &reversals[k], &loop_beta, at + k)?;
         point_shifts(r, t, &reversals[k], &loop_beta, at + k, true)?;
     }
@@ -412,6 +421,7 @@ fn band(
         // The band put `n` tile loops at `at`.
         point_shifts(r, t, &reversals[k], &loop_beta, at + n + k, false)?;
         point_reverse(r, &reversals[k], &loop_beta, at + n + k)?;
+        point_reshapes(r, &reversals[k], at + n + k, false)?;
         if let (Some((_, factor)), Some(by)) = (t.point_skew, skewing[k]) {
             let by = if by >= at { by + n } else { by };
             point_skew(r, s, false, at + n + k, (factor, by), false)?;

@@ -69,7 +69,8 @@ pub(super) fn rebased(tile: &Tile, shape: &StatementShape, point: usize, n: usiz
         shape.rows.get(k)
     };
     let (old, new) = (form(*tile.points.first()?)?, form(point)?);
-    if tile.point_skew.is_some() || tile.point_reversed || old[..n] != new[..n] {
+    let moved = tile.point_skew.is_some() || tile.point_reversed || !tile.point_reshape.is_empty();
+    if moved || old[..n] != new[..n] {
         return None;
     }
     let offset = tile
@@ -199,6 +200,34 @@ pub(super) fn point_shifts(
         let by = by.collect::<Result<Vec<i64>, _>>()?;
         let beta = r.beta(m.statement)?;
         r.push(shift(beta, at + 1, &by))?;
+    }
+    Ok(())
+}
+
+/// The `reshape`s of each member's point loop at `at` by the iterators
+/// its strip adds ([`Member::reshape`]): to what the strip reads when
+/// `to_strip`, else back; each statement alone (its iterators).
+pub(super) fn point_reshapes(
+    r: &mut Recovery<'_>,
+    members: &[Member],
+    at: usize,
+    to_strip: bool,
+) -> Result<(), ExplainError> {
+    for m in members {
+        for (k, &c) in m.reshape.iter().enumerate().filter(|(_, &c)| c != 0) {
+            // `reshape` subtracts `amount` times the iterator.
+            let amount = match to_strip {
+                true => c.checked_neg().ok_or(PolyError::Overflow)?,
+                false => c,
+            };
+            let beta = r.beta(m.statement)?;
+            r.push(Directive::Reshape {
+                beta,
+                depth: at + 1,
+                iterator: k + 1,
+                amount,
+            })?;
+        }
     }
     Ok(())
 }
