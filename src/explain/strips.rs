@@ -368,16 +368,7 @@ fn stripped_dates(
     read_exactly: &[usize],
     inside: usize,
 ) -> Result<Option<StripRead>, PolyError> {
-    let minus = |x: &[i64], y: &[i64], by: i64| {
-        x.iter()
-            .zip(y)
-            .map(|(a, b)| {
-                b.checked_mul(by)
-                    .and_then(|b| a.checked_sub(b))
-                    .ok_or(PolyError::Overflow)
-            })
-            .collect::<Result<Vec<i64>, _>>()
-    };
+    let minus = less_times;
     let with_form = || {
         forms
             .iter()
@@ -491,13 +482,7 @@ fn reshaped_read(
     let Some((_, f)) = with_form().find(|&(k, _)| k > inside && !read_exactly.contains(&k)) else {
         return Ok(None);
     };
-    let minus = |x: &[i64], y: &[i64]| {
-        x.iter()
-            .zip(y)
-            .map(|(a, b)| a.checked_sub(*b).ok_or(PolyError::Overflow))
-            .collect::<Result<Vec<i64>, _>>()
-    };
-    let reshape = minus(&e[..n], &f[..n])?;
+    let reshape = less_times(&e[..n], &f[..n], 1)?;
     if reshape.iter().all(|&v| v == 0) {
         return Ok(None);
     }
@@ -507,11 +492,23 @@ fn reshaped_read(
             .map(|(d, _)| d)
             .collect(),
         skew: None,
-        offset: minus(&e[n..], &f[n..])?,
+        offset: less_times(&e[n..], &f[n..], 1)?,
         stride: 1,
         reversed: false,
         reshape,
     }))
+}
+
+/// `x − by·y`, element by element, checked.
+fn less_times(x: &[i64], y: &[i64], by: i64) -> Result<Vec<i64>, PolyError> {
+    x.iter()
+        .zip(y)
+        .map(|(a, b)| {
+            b.checked_mul(by)
+                .and_then(|b| a.checked_sub(b))
+                .ok_or(PolyError::Overflow)
+        })
+        .collect()
 }
 
 /// A strip's read and the date it adds: `(depth, the row's coefficient)`.

@@ -169,12 +169,20 @@ pub(super) fn point_shift(
     if !tile.shifts_point() {
         return Ok(());
     }
-    let by = tile.offset.iter().map(|&v| match to_strip {
-        true => v.checked_neg().ok_or(PolyError::Overflow),
-        false => Ok(v),
-    });
-    let by = by.collect::<Result<Vec<i64>, _>>()?;
+    let by = toward(&tile.offset, to_strip)?;
     r.push(shift(loop_beta.to_vec(), at + 1, &by))
+}
+
+/// The `shift` amounts that move a point date by `offset` to what its
+/// strip reads (`to_strip`: `α := α + offset`), else back.
+fn toward(offset: &[i64], to_strip: bool) -> Result<Vec<i64>, PolyError> {
+    offset
+        .iter()
+        .map(|&v| match to_strip {
+            true => v.checked_neg().ok_or(PolyError::Overflow),
+            false => Ok(v),
+        })
+        .collect()
 }
 
 /// [`point_shift`] of the loop at `at` under `loop_beta`, where its
@@ -193,11 +201,7 @@ pub(super) fn point_shifts(
         return point_shift(r, tile, loop_beta, at, to_strip);
     }
     for m in members.iter().filter(|m| m.offset.iter().any(|&v| v != 0)) {
-        let by = m.offset.iter().map(|&v| match to_strip {
-            true => v.checked_neg().ok_or(PolyError::Overflow),
-            false => Ok(v),
-        });
-        let by = by.collect::<Result<Vec<i64>, _>>()?;
+        let by = toward(&m.offset, to_strip)?;
         let beta = r.beta(m.statement)?;
         r.push(shift(beta, at + 1, &by))?;
     }
