@@ -193,6 +193,16 @@ fn parallel_options(o: &ParallelOptions) -> String {
     s
 }
 
+/// `− factor·` as the comment writes it: `- 2·`, `+ ` (Clay's sign:
+/// the directive subtracts `factor` times the loop or iterator).
+fn less_times(factor: i64) -> String {
+    let sign = if factor < 0 { '+' } else { '-' };
+    match factor.unsigned_abs() {
+        1 => format!("{sign} "),
+        k => format!("{sign} {k}·"),
+    }
+}
+
 /// What `d` does, in words, for the comment after it.
 pub fn comment(d: &Directive) -> String {
     match d {
@@ -204,13 +214,7 @@ pub fn comment(d: &Directive) -> String {
             factor,
             ..
         } => {
-            let k = factor.unsigned_abs();
-            let sign = if *factor < 0 { '+' } else { '-' };
-            let times = if k == 1 {
-                String::new()
-            } else {
-                format!("{k}·")
-            };
+            let less = less_times(*factor);
             // An outer loop skewed by an inner one runs over their
             // diagonals.
             let wavefront = if other > depth {
@@ -218,7 +222,7 @@ pub fn comment(d: &Directive) -> String {
             } else {
                 String::new()
             };
-            format!("skew: loop {depth} becomes itself {sign} {times}loop {other}{wavefront}")
+            format!("skew: loop {depth} becomes itself {less}loop {other}{wavefront}")
         }
         Directive::Shift {
             depth,
@@ -310,14 +314,8 @@ pub fn comment(d: &Directive) -> String {
             amount,
             ..
         } => {
-            let k = amount.unsigned_abs();
-            let sign = if *amount < 0 { '+' } else { '-' };
-            let times = if k == 1 {
-                String::new()
-            } else {
-                format!("{k}·")
-            };
-            format!("reshape: loop {depth} becomes itself {sign} {times}iterator {iterator}")
+            let less = less_times(*amount);
+            format!("reshape: loop {depth} becomes itself {less}iterator {iterator}")
         }
         Directive::Embed { .. } => {
             "a loop of one iteration around the statement, for a constant date".to_string()
