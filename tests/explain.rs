@@ -778,7 +778,9 @@ fn tile_loops_skewed_by_their_point_loops_are_explained() {
 
 /// Found by the random tester (explanations twice as long as the
 /// recipe): Clay's `tile`, a `stripmine` and one swap of its tile loop
-/// outwards, is explained as itself, on sibling loops as one.
+/// outwards, is explained as itself, on sibling loops as one; so is a
+/// `tile` of one statement of a loop, with no swap (not `split`,
+/// `stripmine` and `fuse`s).
 #[test]
 fn a_tile_is_explained_as_itself() {
     let dir = common::scratch("explain-tile");
@@ -795,9 +797,91 @@ fn a_tile_is_explained_as_itself() {
             "tile([0], 3, 2, 4);\n",
             "tile([0], 3, 2, 4);",
         ),
+        (
+            "a-tile-of-one-statement-of-the-loop",
+            "recipes/gemm/gemm.c",
+            "tile([0, 0, 0], 1, 1, 4);\n",
+            "tile([0, 0, 0], 1, 1, 4);",
+        ),
+        (
+            "a-tile-of-one-statement-of-two-loops",
+            "tests/kernels/3mm.c",
+            "tile([0, 0, 0], 1, 1, 8);\n",
+            "tile([0, 0, 0], 1, 1, 8);",
+        ),
     ];
     for (name, kernel, recipe, says) in cases {
         let (outcome, explained) = replayed_saying(&dir, name, kernel, recipe, says);
         assert_eq!(outcome, Outcome::Replayed(1), "{name}:\n{explained}");
+    }
+}
+
+/// Found by the random tester: a `peel` or an `iss` whose side holds no
+/// instance (gemm's peel of the strips where `j ≤ −2·nj − 3`; five of
+/// seidel-2d's six pieces) leaves pieces that say nothing of when an
+/// instance runs, and holes in the β dates of those that do. The
+/// schedule of the pieces with instances is explained, then each hole
+/// made again by an `iss` that holds everywhere; the replay is the same
+/// schedule on the domains.
+#[test]
+fn pieces_without_instances_are_explained_as_holes() {
+    let dir = common::scratch("explain-empty-pieces");
+    let cases = [
+        (
+            "a-peel-of-no-strip-then-a-tile-of-the-rest",
+            "tests/kernels/gemm.c",
+            "stripmine([], 2, 4);\npeel([0, 0, 0], {0, 2, 0 | 2});\ntile_band([0, 0, 1], 3, [2]);\n",
+            "iss([0, 0], {| | 0});",
+        ),
+        (
+            "splits-of-no-time-step",
+            "tests/kernels/seidel-2d.c",
+            "fuse([0]);\nunroll_noepilog([0, 0, 0], 4);\nunroll([0, 0], 2);\n\
+             iss([0], {1 | | 2, 0 | 2});\ntile_band([0, 0], 2, [8, 5]);\n\
+             peel([0, 1, 0, 0], {0, -1 | -3});\niss([0], i < 1);\nstripmine([0, 1, 0, 1], 4, 5);\n\
+             parallelize([0, 3, 0, 0], 4, schedule = guided);\n",
+            "iss([0], {| | 0});",
+        ),
+    ];
+    for (name, kernel, recipe, says) in cases {
+        replayed_saying(&dir, name, kernel, recipe, says);
+    }
+}
+
+/// Found by the random tester: `parallelize(…, collapse = 2)` marks the
+/// loop inside too, so the explanation gives it once, not again on the
+/// inner loop; a date that differs from the one before by a multiple of
+/// one iterator (`−2j` from `j`) is one `reshape`, not a `reverse` and a
+/// `grain`; and loops grained by 5, one of them by 10, share one `grain`
+/// by 5 (17 directives before). Each comes back as long as the recipe.
+#[test]
+fn collapses_reshapes_and_shared_grains_are_explained_as_themselves() {
+    let dir = common::scratch("explain-collapse-reshape");
+    let cases = [
+        (
+            "collapse-then-reshape",
+            "tests/kernels/mirror.c",
+            "parallelize([0], 1, collapse = 2);\nreshape([0], 2, 2, 3);\n",
+            "parallelize([0], 1, collapse = 2);",
+            2,
+        ),
+        (
+            "a-reshape",
+            "tests/kernels/chained-assign.c",
+            "reshape([2], 1, 1, 3);\n",
+            "reshape([2], 1, 1, 3);",
+            1,
+        ),
+        (
+            "a-grain-of-all-and-one-more",
+            "tests/kernels/fold-types.c",
+            "iss([0], c1 >= 2);\ngrain([0, 6], 2, 2);\ngrain([0], 2, 5);\n",
+            "grain([0], 2, 5);",
+            3,
+        ),
+    ];
+    for (name, kernel, recipe, says, length) in cases {
+        let (outcome, explained) = replayed_saying(&dir, name, kernel, recipe, says);
+        assert_eq!(outcome, Outcome::Replayed(length), "{name}:\n{explained}");
     }
 }

@@ -114,6 +114,7 @@ fn transformation(have: &Rows, want: &Rows, n: usize) -> Option<Vec<RowOp>> {
     if basis.len() != n || have.iter().filter(|r| moves(r, n)).count() != n {
         return None;
     }
+    let reshape = reshaped(have, want, n);
     let mut have = have.clone();
     let mut ops = Vec::new();
     for p in 0..want.len() {
@@ -144,6 +145,15 @@ fn transformation(have: &Rows, want: &Rows, n: usize) -> Option<Vec<RowOp>> {
             other: depth(other),
             factor,
         },
+        RowOp::Reshape {
+            depth: d,
+            iterator,
+            amount,
+        } => RowOp::Reshape {
+            depth: depth(d),
+            iterator,
+            amount,
+        },
         shift @ RowOp::Shift { .. } => shift,
     };
     let (h, w) = (square(&have), square(want));
@@ -168,7 +178,39 @@ fn transformation(have: &Rows, want: &Rows, n: usize) -> Option<Vec<RowOp>> {
     }
     let square_ops = unit_then_strides(&h, &w).or_else(|| product(&quotient(&w, &h)?))?;
     ops.extend(square_ops.into_iter().map(placed));
-    simplified(ops)
+    let ops = simplified(ops)?;
+    match reshape {
+        Some(one) if ops.len() > 1 => Some(vec![one]),
+        _ => Some(ops),
+    }
+}
+
+/// The `reshape` that gives `want` from `have` where they differ in one
+/// date only, by a multiple of one iterator (`−2i` from `i`: one
+/// directive, where the row operations take a `reverse` and a `grain`).
+fn reshaped(have: &Rows, want: &Rows, n: usize) -> Option<RowOp> {
+    if have.len() != want.len() {
+        return None;
+    }
+    let mut differing = have
+        .iter()
+        .zip(want)
+        .enumerate()
+        .filter(|(_, (h, w))| h[..n] != w[..n]);
+    let (depth, (h, w)) = differing.next()?;
+    if differing.next().is_some() {
+        return None;
+    }
+    let mut columns = (0..n).filter(|&i| h[i] != w[i]);
+    let iterator = columns.next()?;
+    if columns.next().is_some() {
+        return None;
+    }
+    Some(RowOp::Reshape {
+        depth: depth + 1,
+        iterator: iterator + 1,
+        amount: h[iterator].checked_sub(w[iterator])?,
+    })
 }
 
 /// The positions of the first rows of `rows` (iterator parts) that are
@@ -246,6 +288,23 @@ fn give(
         }
         return Ok(());
     }
+    // The steps they all start with, given once here; the rest below.
+    let lists: Vec<&[RowOp]> = under.iter().map(|&s| &ops[s][..]).collect();
+    let (common, rests) = common_start(&lists);
+    let left: Vec<Vec<RowOp>>;
+    let ops = if prefix.is_empty() || common.is_empty() {
+        ops
+    } else {
+        for op in &common {
+            r.push(op.directive(prefix))?;
+        }
+        let mut rest = ops.to_vec();
+        for (&s, tail) in under.iter().zip(rests) {
+            rest[s] = tail;
+        }
+        left = rest;
+        &left
+    };
     let mut children: Vec<i64> = under
         .iter()
         .filter_map(|&s| betas[s].get(prefix.len()).copied())
@@ -258,6 +317,69 @@ fn give(
         give(r, ops, betas, &beta)?;
     }
     Ok(())
+}
+
+/// The row operations every list of `lists` starts with, and what is
+/// left of each after them. A `grain` by `f` starts a `grain` of the same
+/// date by a multiple `g` of `f` (the rest then starts with the `grain`
+/// by `g / f`): fold-types' loops grained by 5, and one by 10, are one
+/// `grain` by 5 of them all and one by 2.
+fn common_start(lists: &[&[RowOp]]) -> (Vec<RowOp>, Vec<Vec<RowOp>>) {
+    let mut rests: Vec<Vec<RowOp>> = lists.iter().map(|l| l.to_vec()).collect();
+    let mut common = Vec::new();
+    loop {
+        let Some(first) = rests.first().and_then(|r| r.first()).cloned() else {
+            break;
+        };
+        // The step they share: the first list's, or its `grain` by the
+        // factor all the lists' first `grain`s of that date are
+        // multiples of.
+        let shared = match &first {
+            RowOp::Grain { depth, .. } => {
+                let factors: Option<Vec<i64>> = rests
+                    .iter()
+                    .map(|r| match r.first() {
+                        Some(RowOp::Grain {
+                            depth: d,
+                            factor: f,
+                        }) if d == depth => Some(*f),
+                        _ => None,
+                    })
+                    .collect();
+                let Some(factors) = factors else {
+                    break;
+                };
+                let g = factors.iter().fold(0, |g, &f| gcd(g, i128::from(f)));
+                let Some(g) = i64::try_from(g).ok().filter(|&g| g > 1) else {
+                    break;
+                };
+                for (r, f) in rests.iter_mut().zip(&factors) {
+                    if *f == g {
+                        r.remove(0);
+                    } else {
+                        r[0] = RowOp::Grain {
+                            depth: *depth,
+                            factor: f / g,
+                        };
+                    }
+                }
+                common.push(RowOp::Grain {
+                    depth: *depth,
+                    factor: g,
+                });
+                continue;
+            }
+            other => other.clone(),
+        };
+        if !rests.iter().all(|r| r.first() == Some(&shared)) {
+            break;
+        }
+        for r in &mut rests {
+            r.remove(0);
+        }
+        common.push(shared);
+    }
+    (common, rests)
 }
 
 /// The α dates of `piece` as affine forms, when every one is one.
@@ -273,6 +395,43 @@ pub(super) fn alpha_rows(
 mod tests {
     use super::super::row_ops::applied as apply;
     use super::*;
+
+    /// Loops grained by 5 and one by 10 share a `grain` by 5; a common
+    /// `reverse` first is shared too; lists that start differently share
+    /// nothing.
+    #[test]
+    fn lists_share_their_first_steps_and_a_grain_that_divides_each() {
+        let grain = |factor| RowOp::Grain { depth: 2, factor };
+        let (five, ten) = ([grain(5)], [RowOp::Reverse(1), grain(10)]);
+        let reversed_five = [RowOp::Reverse(1), grain(5)];
+        let (common, rests) = common_start(&[&reversed_five, &ten]);
+        assert_eq!(common, vec![RowOp::Reverse(1), grain(5)]);
+        assert_eq!(rests, vec![vec![], vec![grain(2)]]);
+        let (common, rests) = common_start(&[&five, &ten]);
+        assert!(common.is_empty());
+        assert_eq!(rests, vec![five.to_vec(), ten.to_vec()]);
+        let (common, _) = common_start(&[&[grain(4)], &[grain(6)]]);
+        assert_eq!(common, vec![grain(2)]);
+    }
+
+    /// `(i, j)` to `(i, −2j)`: one `reshape` by 3 of the second date, not
+    /// a `reverse` and a `grain`; where two dates differ, or one date in
+    /// two iterators, no one `reshape` gives it.
+    #[test]
+    fn a_date_less_a_multiple_of_one_iterator_is_one_reshape() {
+        let have: Rows = vec![vec![1, 0, 0], vec![0, 1, 0]];
+        let minus_2j: Rows = vec![vec![1, 0, 0], vec![0, -2, 0]];
+        let reshape = RowOp::Reshape {
+            depth: 2,
+            iterator: 2,
+            amount: 3,
+        };
+        assert_eq!(transformation(&have, &minus_2j, 2), Some(vec![reshape]));
+        let both: Rows = vec![vec![2, 0, 0], vec![0, -2, 0]];
+        assert_eq!(reshaped(&have, &both, 2), None);
+        let two_columns: Rows = vec![vec![1, 0, 0], vec![1, -2, 0]];
+        assert_eq!(reshaped(&have, &two_columns, 2), None);
+    }
 
     #[test]
     fn a_date_with_a_stride_is_built_then_grained() {

@@ -57,6 +57,19 @@ pub(super) fn marks(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Ga
                     ),
                 }));
             };
+            // A mark another directive set already (a `collapse`'s on
+            // the loops inside the first) is not given again.
+            let set_already = |m: &Mark| {
+                (0..betas.len())
+                    .filter(|&t| betas[t].starts_with(loop_beta))
+                    .all(|t| {
+                        r.current.statements[t]
+                            .marks
+                            .get(k)
+                            .is_some_and(|c| c.contains(m))
+                    })
+            };
+            let marks: Vec<Mark> = marks.into_iter().filter(|m| !set_already(m)).collect();
             let short = shortest_prefix(&betas, loop_beta);
             for d in print::mark_directives(&short, loop_beta, &marks) {
                 let refusal = match push_mark(r, d) {

@@ -29,12 +29,17 @@
 //! 5. **Tidying**: the same directive on sibling loops merged into one
 //!    ([`siblings`]), directives that undo each other dropped
 //!    ([`undone`]), a `stripmine` and the swap of its tile loop outwards
-//!    joined into one `tile` ([`joined`]), each where the schedule after
-//!    them is the same.
+//!    joined into one `tile`, and so are a statement's `split`, the
+//!    `stripmine` of its loop and the `fuse` back ([`joined`]), each where
+//!    the schedule after them is the same.
 //!
 //! Where the phases leave a gap and the target holds a strip that
 //! `linearize` left in its dates, the schedule before that `linearize`
 //! is explained instead, then the `linearize` given ([`linearized`]).
+//! Where a gap is left and some pieces hold no instance, the target
+//! without them is explained, then the holes they leave in the β dates
+//! made again ([`empty_pieces`]). Schedules are compared on the
+//! statements' domains ([`difference`]).
 //!
 //! Steps that are illegal on their own (a `split` before the `fuse` that
 //! brings the statements back together) are wrapped in a `group`, which
@@ -56,6 +61,7 @@
 //! Must not know: recipe syntax beyond [`print`], code generation, the
 //! CLI.
 
+mod empty_pieces;
 mod joined;
 mod linearized;
 mod loops;
@@ -238,7 +244,14 @@ pub fn explain(
     deps: &[Dependence],
     target: &Schedule,
 ) -> Result<Explanation, ExplainError> {
-    explain_within(scop, deps, target, linearized::MAX_LINEARIZES)
+    let plain = explain_within(scop, deps, target, linearized::MAX_LINEARIZES)?;
+    if plain.gap.is_some() {
+        // An overflow or a refusal there leaves the phases' answer.
+        if let Ok(Some(e)) = empty_pieces::explained(scop, deps, target) {
+            return Ok(e);
+        }
+    }
+    Ok(plain)
 }
 
 /// [`explain`], undoing at most `linearizes` linearized strips one inside
@@ -468,8 +481,9 @@ fn still_violated(
         .is_some_and(|(a, b)| b < a))
 }
 
-/// How `a` and `b` differ (the first statement whose relation or marks
-/// differ), or `None` when they are the same schedule. Exact.
+/// How `a` and `b` differ (the first statement whose relation on its
+/// domain or whose marks differ), or `None` when they are the same
+/// schedule. Exact.
 pub fn difference(scop: &Scop, a: &Schedule, b: &Schedule) -> Result<Option<String>, PolyError> {
     for ((st, x), y) in scop.statements.iter().zip(&a.statements).zip(&b.statements) {
         let same = x.marks.len() == y.marks.len()
@@ -490,24 +504,45 @@ fn same_mark_set(x: &[Mark], y: &[Mark]) -> bool {
     x.len() == y.len() && x.iter().all(|m| y.contains(m)) && y.iter().all(|m| x.contains(m))
 }
 
-/// [`difference`] in the relations only.
+/// [`difference`] in the relations only, on the statements' domains:
+/// what a schedule says of instances that do not exist is no difference
+/// (an `iss` or `peel` whose side holds no instance gives a piece that is
+/// empty there).
 fn difference_but_marks(
     scop: &Scop,
     a: &Schedule,
     b: &Schedule,
 ) -> Result<Option<String>, PolyError> {
     for ((st, x), y) in scop.statements.iter().zip(&a.statements).zip(&b.statements) {
-        let as_map = |pieces: &[crate::poly::BasicMap]| -> Option<Map> {
-            let first = pieces.first()?;
-            let mut m = Map::empty(first.space().clone());
-            for p in pieces {
-                m.push(p.clone());
+        // The pieces as one relation, in the space of `x`'s first: the
+        // dates' names are no difference.
+        let Some(space) = x.pieces.first().map(|p| p.space().clone()) else {
+            if y.pieces.is_empty() {
+                continue;
             }
-            Some(m)
+            return Ok(Some(format!("give {} another schedule", st.name)));
         };
-        let same = match (as_map(&x.pieces), as_map(&y.pieces)) {
-            (Some(mx), Some(my)) => mx.space().n_out() == my.space().n_out() && mx.is_equal(&my)?,
-            (None, None) => true,
+        let as_map = |pieces: &[crate::poly::BasicMap]| -> Result<Option<Map>, PolyError> {
+            let mut m = Map::empty(space.clone());
+            for p in pieces {
+                if p.space().n_out() != space.n_out() {
+                    return Ok(None);
+                }
+                for b in Map::from_basic(p.clone()).renamed(&space)?.basics() {
+                    m.push(b.clone());
+                }
+            }
+            Ok(Some(m))
+        };
+        // Equal as written (cheap where the rows are the same), else on
+        // the domain.
+        let same = match (as_map(&x.pieces)?, as_map(&y.pieces)?) {
+            (Some(mx), Some(my)) if !y.pieces.is_empty() => {
+                mx.is_equal(&my)?
+                    || mx
+                        .intersect_domain(&st.domain)?
+                        .is_equal(&my.intersect_domain(&st.domain)?)?
+            }
             _ => false,
         };
         if !same {

@@ -254,6 +254,12 @@ pub fn comment(d: &Directive) -> String {
         }
         Directive::Tile {
             depth, outer, size, ..
+        } if outer == depth => format!(
+            "tile loop {depth} by {size} for these statements alone: their strips of {size} share \
+             the loop with the others' iterations"
+        ),
+        Directive::Tile {
+            depth, outer, size, ..
         } => format!(
             "tile loop {depth} by {size}, its tile loop swapped with loop {outer}: strips of {size} \
              outside"
@@ -276,6 +282,13 @@ pub fn comment(d: &Directive) -> String {
         {
             "index-set split that holds nowhere: empty new children of the loop, after the others \
              (the target counts them)"
+                .to_string()
+        }
+        Directive::Iss { form, .. }
+            if form.alphas.iter().chain(&form.iters).chain(&form.params).all(|&v| v == 0) =>
+        {
+            "index-set split that holds everywhere: every iteration moves to new children of the \
+             loop, after the old ones, which stay empty (the target counts them)"
                 .to_string()
         }
         Directive::Iss { form, .. } => format!(

@@ -28,6 +28,12 @@ pub(super) enum RowOp {
         depth: usize,
         factor: i64,
     },
+    /// `α_depth := α_depth − amount·x_iterator` (iterators from 1).
+    Reshape {
+        depth: usize,
+        iterator: usize,
+        amount: i64,
+    },
     /// `α_depth := α_depth − params·n − constant`.
     Shift {
         depth: usize,
@@ -56,6 +62,16 @@ impl RowOp {
                 depth,
                 other,
                 factor,
+            },
+            RowOp::Reshape {
+                depth,
+                iterator,
+                amount,
+            } => Directive::Reshape {
+                beta,
+                depth,
+                iterator,
+                amount,
             },
             RowOp::Shift {
                 depth,
@@ -302,6 +318,14 @@ pub(super) fn row_op(m: &mut [Vec<i64>], op: &RowOp) -> Option<()> {
                 *v = v.checked_mul(factor)?;
             }
         }
+        RowOp::Reshape {
+            depth,
+            iterator,
+            amount,
+        } => {
+            let v = m.get_mut(depth - 1)?.get_mut(iterator - 1)?;
+            *v = v.checked_sub(amount)?;
+        }
         RowOp::Shift { .. } => return None,
     }
     Some(())
@@ -330,6 +354,15 @@ fn inverted(ops: Vec<RowOp>) -> Option<Vec<RowOp>> {
                 depth,
                 other,
                 factor: factor.checked_neg()?,
+            }),
+            RowOp::Reshape {
+                depth,
+                iterator,
+                amount,
+            } => Some(RowOp::Reshape {
+                depth,
+                iterator,
+                amount: amount.checked_neg()?,
             }),
             RowOp::Grain { .. } | RowOp::Shift { .. } => None,
         })
