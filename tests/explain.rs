@@ -814,6 +814,20 @@ fn a_tile_is_explained_as_itself() {
         let (outcome, explained) = replayed_saying(&dir, name, kernel, recipe, says);
         assert_eq!(outcome, Outcome::Replayed(1), "{name}:\n{explained}");
     }
+    // Two statements of one loop tiled by 4 and by 3 share the loop with
+    // the third's iterations, and their point loop: each statement's
+    // `tile` (the gap "it shares tile loops with statements whose point
+    // loops are ordered inside them" before).
+    let cases = [(
+        "tiles-of-two-sizes-in-one-loop",
+        "tests/kernels/atax.c",
+        "group { tile([1, 0], 1, 1, 4); tile([1, 1, 0], 1, 1, 3); }\nreverse([1, 1, 0], 2);\n",
+        "tile([1, 1, 0], 1, 1, 3);",
+    )];
+    for (name, kernel, recipe, says) in cases {
+        let (outcome, explained) = replayed_saying(&dir, name, kernel, recipe, says);
+        assert_eq!(outcome, Outcome::Replayed(3), "{name}:\n{explained}");
+    }
 }
 
 /// Found by the random tester: a `peel` or an `iss` whose side holds no

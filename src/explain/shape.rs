@@ -100,7 +100,10 @@ pub(super) fn shapes(
     // first, then moved out, place them.
     let mut betas: Vec<Vec<i64>> = out.iter().map(|s| s.beta.clone()).collect();
     if let Err(s) = dense_tree(&mut betas) {
-        let banded: Option<Vec<Vec<i64>>> = out.iter().map(beta_before_strips).collect();
+        let banded: Option<Vec<Vec<i64>>> = out
+            .iter()
+            .map(|shape| beta_before_strips(shape, &out))
+            .collect();
         let banded = banded.filter(|b| {
             let mut dense = b.clone();
             dense_tree(&mut dense).is_ok()
@@ -140,34 +143,73 @@ pub(super) fn shapes(
 /// (`β·STRIP_KEYS + the tile's`, 0 where the loop is not stripped, so
 /// that every statement's dates compare as pairs; the tree is made dense
 /// afterwards), and before the strips those loops are apart
-/// ([`super::tiles`] fuses their strip loops). `None` where that does not
+/// ([`super::tiles`] fuses their strip loops). A tile loop that is
+/// another statement's own loop (atax's `tile([1, 0], 1, 1, 4)` of the
+/// first statement of a loop alone: its tile loop is the others' `i`) is
+/// a strip of that loop for this statement only: its point loop, right
+/// inside it, was that loop, so the point loop's children are the loop's
+/// children where the point loop is among them (the β date after the tile
+/// loop, then the one after the point loop, as two keys; the others' β
+/// date after that loop with a second key 0). `None` where that does not
 /// fit. (`tile_band` keeps each β date after its own loop.)
-fn beta_before_strips(shape: &StatementShape) -> Option<Vec<i64>> {
+fn beta_before_strips(shape: &StatementShape, all: &[StatementShape]) -> Option<Vec<i64>> {
     /// More than any β date of a tile loop (its statements' point loops).
     const STRIP_KEYS: i64 = 1 << 16;
     let full = &shape.full_beta;
     let key = |before: i64, tile: i64| before.checked_mul(STRIP_KEYS)?.checked_add(tile);
+    let fits = |b: i64| (0..STRIP_KEYS).contains(&b);
+    // Whether the tile loop at `depth` is another statement's own loop.
+    let fused = |depth: usize| {
+        all.iter().any(|other| {
+            other.kept.contains(&depth)
+                && other.full_beta.get(..depth).is_some()
+                && other.full_beta.get(..depth) == full.get(..depth)
+        })
+    };
     let mut beta = Vec::new();
     let mut before = *full.first()?;
+    // After a fused tile's point loop: the β date after the tile loop,
+    // the first key of the next place (the one after the point loop the
+    // second).
+    let mut outer: Option<i64> = None;
     let mut used = vec![false; shape.tiles.len()];
     let mut at = 0;
     for depth in &shape.kept {
         let strip =
             (0..shape.tiles.len()).find(|&t| !used[t] && shape.tiles[t].points.contains(depth));
         let mut tile = 0;
+        let mut fused_tile = false;
         if let Some(t) = strip {
             used[t] = true;
             at += 1;
             tile = *full.get(at)?;
-            if !(0..STRIP_KEYS).contains(&tile) {
+            if !fits(tile) {
                 return None;
             }
+            let own = &shape.tiles[t];
+            fused_tile = own.points == [*depth] && own.depth + 1 == *depth && fused(own.depth);
         }
-        beta.push(key(before, tile)?);
+        match outer.take() {
+            // Three keys would be needed.
+            Some(_) if strip.is_some() => return None,
+            Some(o) if fits(before) => beta.push(key(o, before)?),
+            Some(_) => return None,
+            None if fused_tile => {
+                // The point loop is the other statements' loop: its
+                // children come where it is among that loop's.
+                beta.push(key(before, 0)?);
+                outer = Some(tile);
+            }
+            None => beta.push(key(before, tile)?),
+        }
         at += 1;
         before = *full.get(at)?;
     }
-    beta.push(key(before, 0)?);
+    match outer {
+        Some(o) if fits(before) => beta.push(key(o, before)?),
+        Some(_) => return None,
+        None => beta.push(key(before, 0)?),
+    }
     used.iter().all(|&u| u).then_some(beta)
 }
 

@@ -133,8 +133,14 @@ pub(super) fn recover(
             let offsets_fit = t.offset == tile.offset
                 || (t.tile_shift().is_none() && tile.tile_shift().is_none());
             let same = t.size == tile.size && offsets_fit && t.point_reshape == tile.point_reshape;
-            if !same || stripped[m].contains(&point) != restrip {
+            if stripped[m].contains(&point) != restrip {
                 return Ok(false);
+            }
+            if !same {
+                // Its own strip of the loop, made apart (atax's two
+                // statements of one loop tiled by 4 and by 3).
+                apart.push(m);
+                continue;
             }
             let Some(by) = skewing_loop(&t, &stands[m]) else {
                 return Ok(false);
@@ -149,7 +155,18 @@ pub(super) fn recover(
                 reshape: t.point_reshape.clone(),
             });
         }
-        if !apart.is_empty() {
+        // One statement stripped where the others keep the loop, its
+        // strip plain: that statement's own `tile`, in the loop.
+        let alone = match members.as_slice() {
+            [m] if !apart.is_empty() => {
+                m.skew.is_none()
+                    && !m.reversed
+                    && m.reshape.iter().all(|&v| v == 0)
+                    && !tile.shifts_point()
+            }
+            _ => false,
+        };
+        if !apart.is_empty() && !alone {
             let Some(split) = split_apart(r, &members, &apart, at)? else {
                 return Ok(false);
             };
@@ -172,10 +189,19 @@ pub(super) fn recover(
         point_reshapes(r, &members, at, true)?;
         point_reverse(r, &members, &loop_beta, at)?;
         point_shifts(r, tile, &members, &loop_beta, at, true)?;
-        r.push(Directive::Stripmine {
-            beta: loop_beta.clone(),
-            depth: at + 1,
-            size: tile.size,
+        r.push(if alone {
+            Directive::Tile {
+                beta: r.beta(s)?,
+                depth: at + 1,
+                outer: at + 1,
+                size: tile.size,
+            }
+        } else {
+            Directive::Stripmine {
+                beta: loop_beta.clone(),
+                depth: at + 1,
+                size: tile.size,
+            }
         })?;
         // The strip put a loop at `at`.
         point_shifts(r, tile, &members, &loop_beta, at + 1, false)?;
