@@ -327,10 +327,7 @@ fn give(
 fn common_start(lists: &[&[RowOp]]) -> (Vec<RowOp>, Vec<Vec<RowOp>>) {
     let mut rests: Vec<Vec<RowOp>> = lists.iter().map(|l| l.to_vec()).collect();
     let mut common = Vec::new();
-    loop {
-        let Some(first) = rests.first().and_then(|r| r.first()).cloned() else {
-            break;
-        };
+    while let Some(first) = rests.first().and_then(|r| r.first()).cloned() {
         // The step they share: the first list's, or its `grain` by the
         // factor all the lists' first `grain`s of that date are
         // multiples of.
