@@ -899,3 +899,35 @@ fn collapses_reshapes_and_shared_grains_are_explained_as_themselves() {
         assert_eq!(outcome, Outcome::Replayed(length), "{name}:\n{explained}");
     }
 }
+
+/// Found by the random tester: a band of `auto`'s tiles, then a tile of
+/// one of its point loops right outside it (and of a tile loop right
+/// outside that tile loop), made after the band. Without the dates
+/// those later `stripmine`s added, the β dates are the band's, strips
+/// made first and moved out; the explanation strips the point loop and
+/// the tile loop again after the band, and replays to the schedule (the
+/// gap "it shares tile loops with statements whose point loops are
+/// ordered inside them" before).
+#[test]
+fn later_tiles_of_a_band_s_loops_are_explained() {
+    let dir = common::scratch("explain-later-tiles");
+    let cases = [
+        (
+            "a-tile-of-a-point-loop-after-a-wavefront",
+            "tests/kernels/fold-types.c",
+            "auto(pluto, wavefront = true, tile = 4);\nembed([3, 0, 1, 0, 0]);\n\
+             skew([4, 0, 0, 0], 3, 4, 1);\ntile_band([3, 0], 3, [8]);\n",
+            "stripmine([4, 0], 3, 8);",
+        ),
+        (
+            "a-tile-of-a-tile-loop-and-of-a-point-loop",
+            "tests/kernels/fold-types.c",
+            "auto(pluto, tile = 8, unroll_jam = false);\ntile_band([3], 2, [2]);\n\
+             tile_band([3, 0, 0, 1], 4, [16]);\n",
+            "stripmine([3, 0, 1], 3, 16);",
+        ),
+    ];
+    for (name, kernel, recipe, says) in cases {
+        replayed_saying(&dir, name, kernel, recipe, says);
+    }
+}

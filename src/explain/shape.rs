@@ -150,20 +150,53 @@ pub(super) fn shapes(
 /// inside it, was that loop, so the point loop's children are the loop's
 /// children where the point loop is among them (the β date after the tile
 /// loop, then the one after the point loop, as two keys; the others' β
-/// date after that loop with a second key 0). `None` where that does not
-/// fit. (`tile_band` keeps each β date after its own loop.)
+/// date after that loop with a second key 0). A tile right outside its
+/// point loop, or right outside the tile loop it strips, where the loop
+/// has another tile further out, was strip-mined after the others: its β
+/// date is left out first. `None` where that does not fit. (`tile_band`
+/// keeps each β date after its own loop.)
 fn beta_before_strips(shape: &StatementShape, all: &[StatementShape]) -> Option<Vec<i64>> {
     /// More than any β date of a tile loop (its statements' point loops).
     const STRIP_KEYS: i64 = 1 << 16;
-    let full = &shape.full_beta;
     let key = |before: i64, tile: i64| before.checked_mul(STRIP_KEYS)?.checked_add(tile);
     let fits = |b: i64| (0..STRIP_KEYS).contains(&b);
+    // A tile right outside its point loop, another tile of that loop
+    // further out (fold-types' `tile_band` of a point loop after
+    // `auto`'s band), or right outside the tile loop it strips: a strip
+    // made after the others, whose `stripmine` put its β date right
+    // after it; without that date, the β dates are those before it.
+    let mut full = shape.full_beta.clone();
+    let mut used = vec![false; shape.tiles.len()];
+    let mut inner: Vec<usize> = (0..shape.tiles.len())
+        .filter(|&t| {
+            let tile = &shape.tiles[t];
+            let [point] = tile.points[..] else {
+                return false;
+            };
+            let of_tile = shape.tiles.iter().any(|u| u.depth == point);
+            tile.depth + 1 == point
+                && (of_tile
+                    || shape
+                        .tiles
+                        .iter()
+                        .any(|u| u.depth < tile.depth && u.points.contains(&point)))
+        })
+        .collect();
+    inner.sort_by_key(|&t| std::cmp::Reverse(shape.tiles[t].depth));
+    for t in inner {
+        used[t] = true;
+        if shape.tiles[t].depth >= full.len() {
+            return None;
+        }
+        full.remove(shape.tiles[t].depth);
+    }
+    let full = &full;
     // Whether the tile loop at `depth` is another statement's own loop.
     let fused = |depth: usize| {
         all.iter().any(|other| {
             other.kept.contains(&depth)
                 && other.full_beta.get(..depth).is_some()
-                && other.full_beta.get(..depth) == full.get(..depth)
+                && other.full_beta.get(..depth) == shape.full_beta.get(..depth)
         })
     };
     let mut beta = Vec::new();
@@ -172,7 +205,6 @@ fn beta_before_strips(shape: &StatementShape, all: &[StatementShape]) -> Option<
     // the first key of the next place (the one after the point loop the
     // second).
     let mut outer: Option<i64> = None;
-    let mut used = vec![false; shape.tiles.len()];
     let mut at = 0;
     for depth in &shape.kept {
         let strip =
