@@ -931,3 +931,24 @@ fn later_tiles_of_a_band_s_loops_are_explained() {
         replayed_saying(&dir, name, kernel, recipe, says);
     }
 }
+
+/// Found by the random tester: a statement tiled, split inside its tile
+/// by `iss`, then one piece `reshape`d alone. The split is made last,
+/// after the tiles, and the piece's `reshape` after it.
+#[test]
+fn a_piece_reshaped_after_its_split_is_explained() {
+    let dir = common::scratch("explain-piece-after-split");
+    let (outcome, explained) = replayed_saying(
+        &dir,
+        "a-piece-reshaped",
+        "tests/kernels/two-regions.c",
+        "auto(pluto, [1]);\niss([1, 0, 0], {0, 0, 1 | | 0, 0 | -3});\n\
+         reshape([1, 0, 0, 1, 0], 4, 2, 3);\n",
+        "reshape([1, 0, 0, 1, 0], 4, 2, 3);",
+    );
+    // The split comes back as itself, written on the iterators.
+    assert!(
+        explained.contains("iss([1, 0, 0], {1 | | -3});"),
+        "{outcome:?}\n{explained}"
+    );
+}

@@ -10,13 +10,15 @@
 //! Where no inequality of the iterators separates two pieces (an `iss`
 //! on a tile loop's date, which has no form in the iterators), a row of
 //! one piece over the α dates that the other breaks on every point
-//! ([`date_cut`]) is the `iss`, written on the dates. The caller replays
-//! and checks it.
+//! ([`date_cut`]) is the `iss`, written on the dates. A piece that one
+//! `reshape` or `shift` changed alone after the split gets it after the
+//! `iss` ([`after_split`]). The caller replays and checks it.
 //!
 //! Must not know: the phases, recipe syntax.
 
 use super::domains::{domain, domain_rows, equal, oriented, separating, side, trimmed};
 use crate::apply::{Directive, SplitForm};
+use crate::explain::shape::date_forms;
 use crate::poly::{BasicMap, ConstraintKind, PolyError};
 use crate::scop::schedule::StatementSchedule;
 use crate::scop::{Schedule, Scop};
@@ -179,6 +181,73 @@ pub(super) fn without_rows(piece: &BasicMap, gone: &[usize]) -> BasicMap {
         .map(|(_, r)| r.clone())
         .collect();
     BasicMap::from_columns(piece.space().clone(), piece.n_local(), rows)
+}
+
+/// The directives that take each piece of `split` (the schedule after the
+/// `iss` and its `reorder`) to the target's piece at its β-vector where
+/// they differ in one α date, as one `reshape` (by a multiple of one
+/// iterator) or one `shift` (by parameters and a constant) of that piece
+/// alone: two-regions' `iss(…); reshape([1, 0, 0, 1, 0], 4, 2, 3);`.
+/// `None` where another difference is left. Exact: the dates are compared
+/// as the affine forms their equalities solve.
+pub(super) fn after_split(
+    scop: &Scop,
+    split: &Schedule,
+    target: &Schedule,
+) -> Result<Option<Vec<Directive>>, PolyError> {
+    let np = scop.params.len();
+    let mut out = Vec::new();
+    for (s, (have, want)) in split.statements.iter().zip(&target.statements).enumerate() {
+        if have.pieces.len() < 2 {
+            continue;
+        }
+        let n = scop.statements[s].iterators.len();
+        for (q, piece) in have.pieces.iter().enumerate() {
+            let Some(beta) = have.beta(q) else {
+                return Ok(None);
+            };
+            let Some(p) = (0..want.pieces.len()).find(|&p| want.beta(p).as_ref() == Some(&beta))
+            else {
+                return Ok(None);
+            };
+            let (a, b) = (
+                date_forms(piece, np, n)?,
+                date_forms(&want.pieces[p], np, n)?,
+            );
+            if a.len() != b.len() {
+                return Ok(None);
+            }
+            let mut differing = a.iter().zip(&b).enumerate().filter(|(_, (x, y))| x != y);
+            let Some((k, (Some(x), Some(y)))) = differing.next() else {
+                continue;
+            };
+            if differing.next().is_some() {
+                return Ok(None);
+            }
+            let columns: Vec<usize> = (0..x.len()).filter(|&c| x[c] != y[c]).collect();
+            let depth = k + 1;
+            let by = |c: usize| x[c].checked_sub(y[c]);
+            let step = match columns[..] {
+                [c] if c < n => Directive::Reshape {
+                    beta: beta.clone(),
+                    depth,
+                    iterator: c + 1,
+                    amount: by(c).ok_or(PolyError::Overflow)?,
+                },
+                _ if columns.iter().all(|&c| c >= n) => Directive::Shift {
+                    beta: beta.clone(),
+                    depth,
+                    params: (n..n + np)
+                        .map(|c| by(c).ok_or(PolyError::Overflow))
+                        .collect::<Result<_, _>>()?,
+                    constant: by(n + np).ok_or(PolyError::Overflow)?,
+                },
+                _ => return Ok(None),
+            };
+            out.push(step);
+        }
+    }
+    Ok(Some(out))
 }
 
 /// The `reorder` of the children of `loop_beta` in `split` that puts each

@@ -122,9 +122,11 @@ fn explained_cut_first(
 }
 
 /// [`super::explain`] of a target with pieces as its schedule without the
-/// split, then one `iss` ([`last::split_last`]); `None` where that is not
-/// the target. Where the schedule without the split is itself explained
-/// only up to a gap, that prefix and its gap.
+/// split, then one `iss` ([`last::split_last`]), then a piece's own
+/// `reshape` or `shift` where one was given after the split
+/// ([`last::after_split`]); `None` where that is not the target. Where
+/// the schedule without the split is itself explained only up to a gap,
+/// that prefix and its gap.
 fn explained_split_last(
     scop: &Scop,
     deps: &[Dependence],
@@ -150,8 +152,25 @@ fn explained_split_last(
     let order = last::reorder(scop, &split, target, beta)?;
     let mut found = recovery.found;
     found.push(last.iss);
-    found.extend(order);
-    replayed_on_pieces(scop, deps, target, &found, None)
+    found.extend(order.iter().cloned());
+    if let Some(e) = replayed_on_pieces(scop, deps, target, &found, None)? {
+        return Ok(Some(e));
+    }
+    // A piece `reshape`d or `shift`ed alone after the split.
+    let mut after = split;
+    if let Some(d) = &order {
+        let Ok(next) = apply::rewrite(scop, deps, &after, d) else {
+            return Ok(None);
+        };
+        after = next;
+    }
+    match last::after_split(scop, &after, target)? {
+        Some(steps) if !steps.is_empty() => {
+            found.extend(steps);
+            replayed_on_pieces(scop, deps, target, &found, None)
+        }
+        _ => Ok(None),
+    }
 }
 
 /// The directives an explanation gives.
