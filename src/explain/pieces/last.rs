@@ -218,8 +218,11 @@ pub(super) fn after_split(
                 return Ok(None);
             }
             let mut differing = a.iter().zip(&b).enumerate().filter(|(_, (x, y))| x != y);
-            let Some((k, (Some(x), Some(y)))) = differing.next() else {
-                continue;
+            let (k, x, y) = match differing.next() {
+                None => continue,
+                Some((k, (Some(x), Some(y)))) => (k, x, y),
+                // A tile date differs.
+                Some(_) => return Ok(None),
             };
             if differing.next().is_some() {
                 return Ok(None);
