@@ -105,7 +105,9 @@ fn holes_made_again(target: &Schedule) -> Result<Option<Vec<Directive>>, Explain
     let dense = |beta: &[i64]| -> Vec<i64> {
         (0..beta.len())
             .map(|k| {
-                let rank = children[&beta[..k]].iter().position(|&d| d == beta[k]);
+                let rank = children
+                    .get(&beta[..k])
+                    .and_then(|dates| dates.iter().position(|&d| d == beta[k]));
                 rank.and_then(|r| i64::try_from(r).ok()).unwrap_or(0)
             })
             .collect()
