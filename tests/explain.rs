@@ -952,3 +952,42 @@ fn a_piece_reshaped_after_its_split_is_explained() {
         "{outcome:?}\n{explained}"
     );
 }
+
+/// Found by the random tester: strips of tile loops that are strips of
+/// tile loops themselves (the innermost strip is made first, then each
+/// strip of it), and a tile loop moved inside its point loop past loops
+/// its statements no longer share (one `interchange` per loop there).
+/// Each was the gap "its tiles are not strips of its loops that
+/// `stripmine` and `interchange` give" before.
+#[test]
+fn tiles_of_tiles_and_tile_loops_inside_parted_loops_are_explained() {
+    let dir = common::scratch("explain-tiles-of-tiles");
+    let cases = [
+        (
+            "a-tile-of-a-tile-of-a-tile-loop",
+            "tests/kernels/two-regions.c",
+            "auto(pluto, target = gpu);\nstripmine([], 2, 2);\nstripmine([2], 2, 4);\n\
+             embed([0, 0, 0, 0]);\n",
+            "stripmine([2, 0], 2, 4);",
+        ),
+        (
+            "tiles-of-tiles-of-an-embedded-loop",
+            "tests/kernels/mvt.c",
+            "embed([0, 0, 0]);\ntile_band([0], 1, [32, 3, 3]);\n\
+             tile_band([0, 0], 2, [1000, 4, 2, 64, 8]);\n\
+             interchange([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 2, 11);\n\
+             tile([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 3, 3, 16);\n",
+            "stripmine([0, 0, 0, 0, 0, 0, 0], 7, 1000);",
+        ),
+        (
+            "a-tile-loop-inside-each-statement-s-loop",
+            "tests/kernels/bicg.c",
+            "auto(spatial, [1], tile = 4);\ninterchange([2], 1, 2);\n\
+             interchange([2, 0], 4, 1);\nreshape([0, 0], 1, 1, -1000);\n",
+            "interchange([2, 0], 3, 4);",
+        ),
+    ];
+    for (name, kernel, recipe, says) in cases {
+        replayed_saying(&dir, name, kernel, recipe, says);
+    }
+}

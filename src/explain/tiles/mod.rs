@@ -2,16 +2,18 @@
 //! schedule the first phases built (the target without them).
 //!
 //! Each statement's current loops are tracked by the target depth each
-//! stands for. For the target's tile dates, outermost first, a tile whose
+//! stands for. For the target's tile dates, outermost first (a strip of
+//! a tile loop after that tile loop, and so on down a chain), a tile whose
 //! point loop is at current depth `d` is `stripmine` of the loop at `d`
 //! (every statement in that loop gets it, and each must have a tile of
 //! that loop in the target, at the same depth where it has one), then
 //! moved outwards by `interchange`s with the loops before it until each
 //! loop before it stands for an earlier target depth, or inwards past
-//! its point loop where the target runs it inside (a strip of the
-//! point date plus an offset that is not whole tiles, plus a multiple
-//! of another date, or negated: the point loop shifted, skewed or
-//! reversed to what the strip reads around the `stripmine`, [`points`]).
+//! its point loop where the target runs it inside (one `interchange`
+//! per loop where its statements' loops part). A strip of the point
+//! date plus an offset that is not whole tiles, plus a multiple of
+//! another date, or negated has the point loop shifted, skewed or
+//! reversed to what the strip reads around the `stripmine` ([`points`]).
 //! Then each tile loop gets its `shift` by whole tiles, its `skew`s in a
 //! wavefront (`T₀ + T₁`) and its `reverse`, each after the tile dates it
 //! adds, and a point loop skewed by its tile loop that `skew`. Where the
@@ -68,14 +70,9 @@ pub(super) fn recover(
         .enumerate()
         .flat_map(|(s, shape)| shape.tiles.iter().map(move |t| (t.depth, s)))
         .collect();
-    // A tile of a tile loop after the tile it strips.
-    let of_tile = |s: usize, depth: usize| {
-        let tiles = &target[s].tiles;
-        tiles.iter().any(|t| {
-            t.depth == depth && t.points.iter().all(|p| tiles.iter().any(|u| u.depth == *p))
-        })
-    };
-    pending.sort_by_key(|&(depth, s)| (of_tile(s, depth), depth, s));
+    // A tile of a tile loop after the tile it strips, which may be a
+    // tile of a tile loop itself (mvt's tiles of tiles of tiles).
+    pending.sort_by_key(|&(depth, s)| (strip_level(&target[s].tiles, depth), depth, s));
     for (depth, s) in pending {
         if stands[s].contains(&depth) {
             continue;
@@ -234,28 +231,36 @@ pub(super) fn recover(
             k -= 1;
         }
         // Or in, while the loop after it stands for an earlier target
-        // depth (a tile loop inside its point loop), where every member
-        // is in that loop.
+        // depth in every member (a tile loop inside its point loop): one
+        // `interchange` per loop after it, where the members' loops part
+        // there (bicg's tile of `j` inside each statement's own `i`).
         let mut k = if k == at { Some(at) } else { None };
         while let Some(t) = k {
-            let beta = r.beta(s)?;
-            let Some(inner) = beta.get(..=t + 1) else {
-                break;
-            };
+            let mut inners: Vec<Vec<i64>> = Vec::new();
             let mut inward = true;
             for m in &members {
                 let st = &stands[m.statement];
                 let earlier = st.get(t + 1).is_some_and(|&d| d < st[t]);
-                inward &= earlier && r.beta(m.statement)?.starts_with(inner);
+                let beta = r.beta(m.statement)?;
+                match beta.get(..=t + 1) {
+                    Some(inner) if earlier => {
+                        if !inners.iter().any(|b| b == inner) {
+                            inners.push(inner.to_vec());
+                        }
+                    }
+                    _ => inward = false,
+                }
             }
             if !inward {
                 break;
             }
-            r.push(Directive::Interchange {
-                beta: inner.to_vec(),
-                d1: t + 1,
-                d2: t + 2,
-            })?;
+            for inner in inners {
+                r.push(Directive::Interchange {
+                    beta: inner,
+                    d1: t + 1,
+                    d2: t + 2,
+                })?;
+            }
             for m in &members {
                 stands[m.statement].swap(t, t + 1);
             }
@@ -267,6 +272,30 @@ pub(super) fn recover(
     }
     fuse_strip_loops(r, target)?;
     Ok(tile_dates(r, target, &stands)? && point_skews_by_tiles(r, target, &stands)?)
+}
+
+/// How many tile loops lie between the tile at `depth` and the loop of
+/// the program it strips in the end: 0 for a strip of a point loop, 1
+/// for a strip of such a tile loop, and so on. A tile strips a tile loop
+/// where each date it may strip is a tile's.
+fn strip_level(tiles: &[Tile], depth: usize) -> usize {
+    let mut level = 0;
+    let mut at = depth;
+    // A chain visits each tile at most once.
+    while level < tiles.len() {
+        let Some(t) = tiles.iter().find(|t| t.depth == at) else {
+            break;
+        };
+        let of_tile = |p: &usize| tiles.iter().any(|u| u.depth == *p);
+        match t.points.as_slice() {
+            [first, ..] if t.points.iter().all(of_tile) => {
+                level += 1;
+                at = *first;
+            }
+            _ => break,
+        }
+    }
+    level
 }
 
 /// The `split` of the loop at position `at` that puts the statements
