@@ -991,3 +991,19 @@ fn tiles_of_tiles_and_tile_loops_inside_parted_loops_are_explained() {
         replayed_saying(&dir, name, kernel, recipe, says);
     }
 }
+
+/// Found by the random tester: a tile loop `grain`ed after `auto`'s
+/// tiles (doitgen's `c₅ = 4·⌊p/32⌋`, a local in the schedule: the gap
+/// "its dates have existential variables" before). The schedule before
+/// the `grain` is explained, then the `grain` given.
+#[test]
+fn a_grained_tile_loop_is_explained_before_its_grain() {
+    let dir = common::scratch("explain-grained-tile");
+    replayed_saying(
+        &dir,
+        "a-grained-tile-loop",
+        "tests/kernels/doitgen.c",
+        "auto(pluto, register_tile = false);\ngrain([0], 3, 4);\n",
+        "grain([0, 0, 0], 3, 4);",
+    );
+}

@@ -38,7 +38,10 @@
 //! is explained instead, then the `linearize` given ([`linearized`]).
 //! Where a gap is left and some pieces hold no instance, the target
 //! without them is explained, then the holes they leave in the β dates
-//! made again ([`empty_pieces`]). Schedules are compared on the
+//! made again ([`empty_pieces`]). Where a gap is left and a tile date
+//! is a multiple of its strip, the schedule before that `grain` is
+//! explained, then the `grain` given ([`grained_tiles`]). Schedules are
+//! compared on the
 //! statements' domains ([`difference`]).
 //!
 //! Steps that are illegal on their own (a `split` before the `fuse` that
@@ -62,6 +65,7 @@
 //! CLI.
 
 mod empty_pieces;
+mod grained_tiles;
 mod joined;
 mod linearized;
 mod loops;
@@ -248,6 +252,9 @@ pub fn explain(
     if plain.gap.is_some() {
         // An overflow or a refusal there leaves the phases' answer.
         if let Ok(Some(e)) = empty_pieces::explained(scop, deps, target) {
+            return Ok(e);
+        }
+        if let Ok(Some(e)) = grained_tiles::explained(scop, deps, target) {
             return Ok(e);
         }
     }

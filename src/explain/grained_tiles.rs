@@ -1,0 +1,235 @@
+//! Grained tile loops: a target whose tile date is a multiple of a
+//! strip, read as the schedule before the `grain` of that tile loop.
+//!
+//! `grain(β, d, k)` multiplies the date at depth `d` by `k`. Where that
+//! date is a tile date, `c = k·⌊p/s⌋` is no affine form: the schedule
+//! writes it with a local, `k·e = c`, and `e` in the strip's rows
+//! (doitgen's `auto(pluto); grain([0], 3, 4);`). The schedule before
+//! the `grain` is the target with `e` made the date again; the dates of
+//! the other statements of that loop, affine forms there, divided by
+//! `k`. That schedule is explained as any is, then one `grain` per such
+//! loop follows, and the whole is replayed on the real schedule and
+//! compared with the target, as every explanation is.
+//!
+//! Must not know: recipe syntax, code generation.
+
+use super::pieces::replayed_on_pieces;
+use super::{explain_within, flattened, linearized, ExplainError, Explanation};
+use crate::apply::Directive;
+use crate::poly::{BasicMap, Constraint, ConstraintKind, PolyError};
+use crate::scop::schedule::{alpha_date, beta_date, constant_date};
+use crate::scop::{Dependence, Schedule, Scop};
+
+/// A loop whose dates the target multiplies: its β-vector (of length
+/// `depth`), its depth and the factor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct GrainedLoop {
+    beta: Vec<i64>,
+    depth: usize,
+    factor: i64,
+}
+
+/// The explanation of `target` through the schedule before the `grain`s
+/// of its tile loops (module docs); `None` where no tile date is a
+/// multiple of a strip, where a statement of such a loop has a date
+/// there that the factor does not divide, or where the phases leave a
+/// gap on the schedule before. Exact: replayed and compared with
+/// `target`.
+pub(super) fn explained(
+    scop: &Scop,
+    deps: &[Dependence],
+    target: &Schedule,
+) -> Result<Option<Explanation>, ExplainError> {
+    let loops = grained_loops(target)?;
+    if loops.is_empty() {
+        return Ok(None);
+    }
+    let mut before = target.clone();
+    for l in &loops {
+        for st in &mut before.statements {
+            for piece in &mut st.pieces {
+                let inside = (0..l.depth)
+                    .all(|k| constant_date(piece, beta_date(k)) == l.beta.get(k).copied());
+                if !inside {
+                    continue;
+                }
+                let Some(p) = ungrained(piece, l.depth, l.factor)? else {
+                    return Ok(None);
+                };
+                *piece = p;
+            }
+        }
+    }
+    let explained = explain_within(scop, deps, &before, linearized::MAX_LINEARIZES)?;
+    if explained.gap.is_some() {
+        return Ok(None);
+    }
+    let mut found = flattened(explained.steps);
+    found.extend(loops.into_iter().map(|l| Directive::Grain {
+        beta: l.beta,
+        depth: l.depth,
+        factor: l.factor,
+    }));
+    replayed_on_pieces(scop, deps, target, &found, None)
+}
+
+/// The loops whose date is `k·e` for a local `e` of one of their pieces
+/// ([`grained_local`]), each once, outermost first.
+fn grained_loops(target: &Schedule) -> Result<Vec<GrainedLoop>, PolyError> {
+    let mut out: Vec<GrainedLoop> = Vec::new();
+    for st in &target.statements {
+        for piece in &st.pieces {
+            for depth in 1..=piece.space().n_out() / 2 {
+                let Some((_, factor)) = grained_local(piece, depth) else {
+                    continue;
+                };
+                let beta: Option<Vec<i64>> = (0..depth)
+                    .map(|k| constant_date(piece, beta_date(k)))
+                    .collect();
+                let Some(beta) = beta else {
+                    continue;
+                };
+                let l = GrainedLoop {
+                    beta,
+                    depth,
+                    factor,
+                };
+                if !out.contains(&l) {
+                    out.push(l);
+                }
+            }
+        }
+    }
+    out.sort_by_key(|l| l.depth);
+    Ok(out)
+}
+
+/// `(e, k)` where the date at `depth` of `piece` appears in one row only,
+/// `k·e = date` for a local `e` and `k ≥ 2`: the tile date grained by `k`.
+fn grained_local(piece: &BasicMap, depth: usize) -> Option<(usize, i64)> {
+    let col = piece.space().out_col(alpha_date(depth));
+    let first_local = piece.space().n_dim_total();
+    let mut rows = piece.constraints().iter().filter(|c| c.coeffs[col] != 0);
+    let (Some(row), None) = (rows.next(), rows.next()) else {
+        return None;
+    };
+    if row.kind != ConstraintKind::Eq || row.constant != 0 {
+        return None;
+    }
+    let others: Vec<usize> = (0..row.coeffs.len())
+        .filter(|&c| c != col && row.coeffs[c] != 0)
+        .collect();
+    let [e] = others[..] else {
+        return None;
+    };
+    // `sign·date + a·e = 0`, so `date = −sign·a·e`.
+    let factor = row.coeffs[e].checked_mul(-row.coeffs[col].signum())?;
+    (e >= first_local && row.coeffs[col].abs() == 1 && factor >= 2).then_some((e, factor))
+}
+
+/// `piece` with its date at `depth` divided by `factor`: a grained tile
+/// date's local made the date, or an affine date whose form `factor`
+/// divides, divided. `None` where the date is neither, or where another
+/// row reads an affine date (it would need scaling too).
+fn ungrained(piece: &BasicMap, depth: usize, factor: i64) -> Result<Option<BasicMap>, PolyError> {
+    let col = piece.space().out_col(alpha_date(depth));
+    if let Some((e, k)) = grained_local(piece, depth) {
+        if k != factor {
+            return Ok(None);
+        }
+        // The local's column becomes the date's; the equality goes.
+        let rows: Vec<Constraint> = piece
+            .constraints()
+            .iter()
+            .filter(|c| c.coeffs[col] == 0)
+            .map(|c| {
+                let mut coeffs = c.coeffs.clone();
+                coeffs[col] = coeffs.remove(e);
+                Constraint {
+                    kind: c.kind,
+                    coeffs,
+                    constant: c.constant,
+                }
+            })
+            .collect();
+        return Ok(Some(BasicMap::from_columns(
+            piece.space().clone(),
+            piece.n_local() - 1,
+            rows,
+        )));
+    }
+    let mut rows = piece.constraints().iter().filter(|c| c.coeffs[col] != 0);
+    let (Some(def), None) = (rows.next(), rows.next()) else {
+        return Ok(None);
+    };
+    let divides = def
+        .coeffs
+        .iter()
+        .enumerate()
+        .all(|(c, &v)| c == col || v % factor == 0)
+        && def.constant % factor == 0;
+    if def.kind != ConstraintKind::Eq || def.coeffs[col].abs() != 1 || !divides {
+        return Ok(None);
+    }
+    let mut coeffs: Vec<i64> = def
+        .coeffs
+        .iter()
+        .enumerate()
+        .map(|(c, &v)| if c == col { v } else { v / factor })
+        .collect();
+    // No overflow: each is a quotient of a value by a factor of 2 or more.
+    coeffs[col] = def.coeffs[col];
+    let divided = Constraint::eq(coeffs, def.constant / factor);
+    let rows: Vec<Constraint> = piece
+        .constraints()
+        .iter()
+        .map(|c| {
+            if c.coeffs[col] != 0 {
+                divided.clone()
+            } else {
+                c.clone()
+            }
+        })
+        .collect();
+    Ok(Some(BasicMap::from_columns(
+        piece.space().clone(),
+        piece.n_local(),
+        rows,
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::poly::{parse_basic_map, Map};
+
+    fn map(text: &str) -> BasicMap {
+        parse_basic_map(text).unwrap_or_else(|e| panic!("{text}: {e:?}"))
+    }
+
+    fn same(a: &BasicMap, b: &BasicMap) -> bool {
+        Map::from_basic(a.clone())
+            .is_equal(&Map::from_basic(b.clone()))
+            .expect("decided")
+    }
+
+    #[test]
+    fn a_tile_date_four_times_a_strip_is_read_before_its_grain() {
+        let grained = map("[n] -> { S[p] -> [0, c1, 0, p, 0] : \
+             exists (e: 32e <= p and 32e >= p - 31 and 4e = c1) }");
+        assert!(grained_local(&grained, 1).is_some_and(|(_, k)| k == 4));
+        assert_eq!(grained_local(&grained, 2), None, "a point date");
+        let before = ungrained(&grained, 1, 4)
+            .expect("exact")
+            .expect("ungrained");
+        let strip = map("[n] -> { S[p] -> [0, c1, 0, p, 0] : 32c1 <= p and 32c1 >= p - 31 }");
+        assert_eq!(before.n_local(), 0);
+        assert!(same(&before, &strip), "{before}");
+        // Another factor, or a date the factor does not divide, is not.
+        assert_eq!(ungrained(&grained, 1, 2).expect("exact"), None);
+        let affine = map("[n] -> { T[p] -> [0, 4p + 2, 0] }");
+        assert_eq!(ungrained(&affine, 1, 4).expect("exact"), None);
+        let divided = ungrained(&affine, 1, 2).expect("exact").expect("divided");
+        assert!(same(&divided, &map("[n] -> { T[p] -> [0, 2p + 1, 0] }")));
+    }
+}
