@@ -1007,3 +1007,25 @@ fn a_grained_tile_loop_is_explained_before_its_grain() {
         "grain([0, 0, 0], 3, 4);",
     );
 }
+
+/// Found by the random tester: `tile` of two sibling loops, then a
+/// `reshape` of both point loops. The loop phase skewed both loops at
+/// once and the tile phase skewed each back for its strip and forwards
+/// after it; the pairs that undo each other go, and the siblings'
+/// directives put together merge: the explanation is as long as the
+/// recipe (8 directives before).
+#[test]
+fn a_skew_undone_on_each_sibling_loop_goes_with_it() {
+    let dir = common::scratch("explain-skew-undone-in-parts");
+    let (outcome, explained) = replayed_saying(
+        &dir,
+        "a-reshape-after-tiles-of-sibling-loops",
+        "recipes/gemm/gemm.c",
+        "tile([0], 2, 2, 5);\nreshape([], 3, 1, -1);\nparallelize([0, 0, 0, 0], 1);\n",
+        "tile_band([0], 2, [5]);",
+    );
+    assert!(
+        matches!(outcome, Outcome::Replayed(3)),
+        "{outcome:?}\n{explained}"
+    );
+}

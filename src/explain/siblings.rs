@@ -4,16 +4,23 @@
 //! `vectorize([0, 0], 2); vectorize([0, 1], 2);` is `vectorize([0], 2);`
 //! where no other loop at depth 2 is under `[0]`. The marks phase gives
 //! its directives loop by loop; they are put in the order of their kinds
-//! first (marks on different loops do not act on each other). Exact: a
+//! first (marks on different loops do not act on each other), and so are
+//! a few directives in a row where that brings siblings together. Exact: a
 //! merge is kept only where the schedule after it is the one the
 //! directives it replaces gave (equal relations and marks).
 
 use super::{difference, ExplainError, Recovery};
 use crate::apply::{self, Directive};
 
+/// The most directives put in the order of their kinds at once, past the
+/// marks (each window is rewritten and compared: the cost grows with it).
+const MAX_WINDOW: usize = 8;
+
 impl Recovery<'_> {
     /// Merges sibling directives: the marks from `marks_from` on, put in
-    /// the order of their kinds, then every run of consecutive siblings.
+    /// the order of their kinds, then every run of consecutive siblings,
+    /// then siblings apart within a few directives, where putting those
+    /// in the order of their kinds gives the same schedule.
     pub(super) fn merge_siblings(&mut self, marks_from: usize) -> Result<(), ExplainError> {
         let end = self.found.len();
         if end > marks_from + 1 {
@@ -29,6 +36,22 @@ impl Recovery<'_> {
             if run > 0 {
                 let one = merged(&self.found[k..=k + run]);
                 self.replace_if_same(k, k + run + 1, one)?;
+            }
+            k += 1;
+        }
+        // Siblings apart, each with its own steps after it (gemm's
+        // `tile_band` then `skew` of the `j` loop, the same of the `k`
+        // loop): a window put in the order of kinds, merged.
+        let mut k = 0;
+        while k < self.found.len() {
+            let last = self.found.len().min(k + MAX_WINDOW);
+            for end in (k + 3..=last).rev() {
+                let n = self.found.len();
+                let one = merged(&by_kind(&self.found[k..end]));
+                self.replace_if_same(k, end, one)?;
+                if self.found.len() < n {
+                    break;
+                }
             }
             k += 1;
         }
