@@ -1029,3 +1029,32 @@ fn a_skew_undone_on_each_sibling_loop_goes_with_it() {
         "{outcome:?}\n{explained}"
     );
 }
+
+/// Found by the random tester: a vector loop whose statements `embed`
+/// wrapped unevenly (two-loops' second statement in a loop of one
+/// iteration, the first not; adi's wavefront with one statement's loop
+/// `embed`ded). The `vectorize` is set between each statement's own
+/// `unembed`s and `embed`s (the gap "its mark set by `vectorize` is one
+/// that directive refuses to set now" before).
+#[test]
+fn vector_loops_around_uneven_embeds_are_explained() {
+    let dir = common::scratch("explain-uneven-embeds");
+    let cases = [
+        (
+            "one-statement-embedded-in-a-vector-loop",
+            "tests/kernels/two-loops.c",
+            "auto(pluto, wavefront = true, tile = 4);\nembed([0, 1]);\n",
+            "unembed([0, 1, 0]);",
+        ),
+        (
+            "one-statement-embedded-in-a-wavefront",
+            "tests/kernels/adi.c",
+            "auto(pluto, wavefront = true);\ninterchange([0, 3, 0], 4, 2);\n\
+             embed([0, 2, 0, 0, 2]);\nreshape([0, 3, 0, 0, 0], 4, 1, 2);\n",
+            "unembed([0, 2, 0, 0, 2, 0]);",
+        ),
+    ];
+    for (name, kernel, recipe, says) in cases {
+        replayed_saying(&dir, name, kernel, recipe, says);
+    }
+}

@@ -283,7 +283,8 @@ fn push_mark(r: &mut Recovery<'_>, d: Directive) -> Result<(), ExplainError> {
 /// around the statements under `beta`, `d` (a `vectorize` of that loop),
 /// then `embed` them back; whether that gave the schedule before, with
 /// `d`'s mark added. Each unembedded loop must be unmarked (`embed` gives
-/// a loop without marks).
+/// a loop without marks); the statements may have different numbers of
+/// them (none, for one `embed` left alone).
 fn vectorize_inside_embeds(
     r: &mut Recovery<'_>,
     d: &Directive,
@@ -298,20 +299,22 @@ fn vectorize_inside_embeds(
                 .is_some_and(|b| b.starts_with(beta))
         })
         .collect();
-    let levels = match inside.first() {
-        Some(&s) => before.statements[s].depth().saturating_sub(depth),
-        None => return Ok(false),
-    };
+    // The loops of one iteration inside the loop, per statement (none
+    // for a statement `embed` left alone).
+    let levels: Vec<usize> = inside
+        .iter()
+        .map(|&s| before.statements[s].depth().saturating_sub(depth))
+        .collect();
     let unmarked_inside = inside.iter().all(|&s| {
         let st = &before.statements[s];
-        st.depth() == depth + levels && st.marks[depth..].iter().all(|m| m.is_empty())
+        st.depth() >= depth && st.marks[depth..].iter().all(|m| m.is_empty())
     });
-    if levels == 0 || !unmarked_inside {
+    if levels.iter().all(|&l| l == 0) || !unmarked_inside {
         return Ok(false);
     }
     // `unembed` takes a loop of one iteration at a constant date only.
-    for &s in &inside {
-        for level in depth + 1..=depth + levels {
+    for (&s, &lv) in inside.iter().zip(&levels) {
+        for level in depth + 1..=depth + lv {
             let date = date_form(r.scop, &r.current, s, level)?;
             let n = r.scop.statements[s].iterators.len();
             if let Some(by) =
@@ -322,20 +325,35 @@ fn vectorize_inside_embeds(
             }
         }
     }
-    for _ in 0..levels {
-        r.push(Directive::Unembed {
-            beta: beta.to_vec(),
-        })?;
-    }
-    r.push(d.clone())?;
-    for _ in 0..levels {
-        for &s in &inside {
-            let beta = r.beta(s)?;
-            r.push(Directive::Embed { beta })?;
+    // Once on the loop where every statement has as many, else on each
+    // statement alone (two-loops' second statement embedded in the
+    // vector loop it shares with the first).
+    if levels.iter().all(|&l| l == levels[0]) {
+        for _ in 0..levels[0] {
+            r.push(Directive::Unembed {
+                beta: beta.to_vec(),
+            })?;
+        }
+    } else {
+        for (&s, &lv) in inside.iter().zip(&levels) {
+            for _ in 0..lv {
+                let beta = r.beta(s)?;
+                r.push(Directive::Unembed { beta })?;
+            }
         }
     }
-    for &s in &inside {
-        for level in depth + 1..=depth + levels {
+    r.push(d.clone())?;
+    let most = levels.iter().copied().max().unwrap_or(0);
+    for round in 0..most {
+        for (&s, &lv) in inside.iter().zip(&levels) {
+            if round < lv {
+                let beta = r.beta(s)?;
+                r.push(Directive::Embed { beta })?;
+            }
+        }
+    }
+    for (&s, &lv) in inside.iter().zip(&levels) {
+        for level in depth + 1..=depth + lv {
             if let Some(by) = shift_back(r, &before, s, level)? {
                 let beta = r.beta(s)?;
                 r.push(shift(beta, level, &by))?;
