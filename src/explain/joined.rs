@@ -6,7 +6,9 @@
 //! statement `split` from the rest of its loop, that loop strip-mined
 //! and the rest `fuse`d back is `tile` of the statement alone with no
 //! swap (`tile([0, 0, 0], 1, 1, 4)` on gemm's first statement, not
-//! `split([0, 0, 0], 1); stripmine([0], 1, 4); fuse([0]);`). Exact: a
+//! `split([0, 0, 0], 1); stripmine([0], 1, 4); fuse([0]);`); and the
+//! same swap of two outer loops before and after a `tile` whose swap
+//! takes one of them is that `tile` swapped with the other. Exact: a
 //! join is kept only where the schedule after it is the one the
 //! directives it replaces gave (equal relations and marks).
 
@@ -60,6 +62,16 @@ impl Recovery<'_> {
             }
             k += 1;
         }
+        // The tiles joined above, swapped further.
+        let mut k = 0;
+        while k + 2 < self.found.len() {
+            if let Some(tile) =
+                tile_swapped_further(&self.found[k], &self.found[k + 1], &self.found[k + 2])
+            {
+                self.replace_if_same(k, k + 3, vec![tile])?;
+            }
+            k += 1;
+        }
         Ok(())
     }
 }
@@ -79,6 +91,49 @@ fn tile_of(strip: &Directive, swap: &Directive) -> Option<Directive> {
         beta: beta.clone(),
         depth: *depth,
         outer,
+        size: *size,
+    })
+}
+
+/// The `tile` that the same `interchange` of two loops outside the strip
+/// before and after a `tile` whose swap takes one of them makes: the
+/// tile loop swapped with the other one instead (syr2k's `interchange(1,
+/// 2); tile(β, 3, 2, 8); interchange(1, 2);` is `tile(β, 3, 1, 8)`), if
+/// they are such a triple; whether it gives their schedule is the
+/// caller's check.
+fn tile_swapped_further(
+    before: &Directive,
+    tile: &Directive,
+    after: &Directive,
+) -> Option<Directive> {
+    let Directive::Interchange { d1, d2, .. } = before else {
+        return None;
+    };
+    let Directive::Interchange { d1: e1, d2: e2, .. } = after else {
+        return None;
+    };
+    let Directive::Tile {
+        beta,
+        depth,
+        outer,
+        size,
+    } = tile
+    else {
+        return None;
+    };
+    let (a, b) = (*d1.min(d2), *d1.max(d2));
+    if (a, b) != (*e1.min(e2), *e1.max(e2)) || b >= *depth || a == b {
+        return None;
+    }
+    let other = match *outer {
+        o if o == a => b,
+        o if o == b => a,
+        _ => return None,
+    };
+    Some(Directive::Tile {
+        beta: beta.clone(),
+        depth: *depth,
+        outer: other,
         size: *size,
     })
 }
@@ -143,6 +198,40 @@ mod tests {
         assert_eq!(tile_of(&strip, &swap(2, 1)), Some(tile));
         assert_eq!(tile_of(&strip, &swap(2, 3)), None);
         assert_eq!(tile_of(&strip, &swap(1, 3)), None);
+    }
+
+    /// The swap of depths 1 and 2 around `tile(β, 3, 2, s)` is `tile(β,
+    /// 3, 1, s)`; around a tile whose swap takes neither, or of a loop
+    /// not outside the strip, it is no tile.
+    #[test]
+    fn a_swap_around_a_tile_moves_its_tile_loop_further() {
+        let swap = |d1, d2| Directive::Interchange {
+            beta: vec![0, 1],
+            d1,
+            d2,
+        };
+        let tile = |outer| Directive::Tile {
+            beta: vec![0, 1, 0],
+            depth: 3,
+            outer,
+            size: 8,
+        };
+        assert_eq!(
+            tile_swapped_further(&swap(1, 2), &tile(2), &swap(2, 1)),
+            Some(tile(1))
+        );
+        assert_eq!(
+            tile_swapped_further(&swap(1, 2), &tile(3), &swap(1, 2)),
+            None
+        );
+        assert_eq!(
+            tile_swapped_further(&swap(2, 3), &tile(2), &swap(2, 3)),
+            None
+        );
+        assert_eq!(
+            tile_swapped_further(&swap(1, 2), &tile(2), &swap(1, 3)),
+            None
+        );
     }
 
     /// gemm's first statement split from the update at depth 1, its loop
