@@ -1069,3 +1069,24 @@ fn vector_loops_around_uneven_embeds_are_explained() {
         replayed_saying(&dir, name, kernel, recipe, says);
     }
 }
+
+/// Found by the random tester: a tile loop `reshape`d by an outer loop
+/// after the tiling (heat-3d's tile date `⌊k/32⌋ − 3t`, a strip of
+/// `k − 96t`): one `skew` of the tile loop, not a `skew` of the point
+/// loop before the strip and another after it.
+#[test]
+fn a_tile_loop_skewed_by_an_outer_loop_is_one_skew() {
+    let dir = common::scratch("explain-tile-skewed-by-outer");
+    let (outcome, explained) = replayed_saying(
+        &dir,
+        "a-tile-loop-reshaped-by-the-time-loop",
+        "tests/kernels/heat-3d.c",
+        "tile_band([0], 4, [32]);\nreshape([0, 1, 0, 0, 0, 0], 4, 1, 3);\n\
+         vectorize([0, 1, 0], 5);\n",
+        "skew([0, 1, 0, 0], 4, 1, 3);",
+    );
+    assert!(
+        matches!(outcome, Outcome::Replayed(3)),
+        "{outcome:?}\n{explained}"
+    );
+}

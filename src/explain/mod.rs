@@ -330,8 +330,12 @@ fn recover(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Gap>, Expla
         // and `interchange`. A tile phase that `apply` refuses, or that
         // does not give the target's dates, leaves the schedule before it.
         let mut tiled = false;
-        for bands in [true, false] {
-            tiled = match tiles::recover(r, &shapes, bands) {
+        // Tile loops skewed by outer loops read as such first, where
+        // there are any, then as point loops skewed around the strips.
+        let outer_skews = shape::with_tiles_skewed_by_outer_loops(&shapes);
+        let readings = outer_skews.iter().chain(std::iter::once(&shapes));
+        for (shapes, bands) in readings.flat_map(|s| [(s, true), (s, false)]) {
+            tiled = match tiles::recover(r, shapes, bands) {
                 Ok(done) => done && difference_but_marks(r.scop, &r.current, target)?.is_none(),
                 Err(ExplainError::Refused(_)) => false,
                 Err(e) => return Err(e),

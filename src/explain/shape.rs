@@ -28,6 +28,33 @@ pub(super) struct StatementShape {
     pub tile_skews: Vec<(usize, usize, i64)>,
 }
 
+/// `shapes` with every tile that a skew of its tile loop by an outer
+/// loop gives read that way ([`Tile::skewed_by_outer_loop`]); `None`
+/// where no tile is such.
+pub(super) fn with_tiles_skewed_by_outer_loops(
+    shapes: &[StatementShape],
+) -> Option<Vec<StatementShape>> {
+    let mut any = false;
+    let out = shapes
+        .iter()
+        .map(|s| StatementShape {
+            tiles: s
+                .tiles
+                .iter()
+                .map(|t| match t.skewed_by_outer_loop() {
+                    Some(u) => {
+                        any = true;
+                        u
+                    }
+                    None => t.clone(),
+                })
+                .collect(),
+            ..s.clone()
+        })
+        .collect();
+    any.then_some(out)
+}
+
 /// Every statement's shape, or the first statement the recovery cannot
 /// express and why.
 pub(super) fn shapes(
