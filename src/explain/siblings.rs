@@ -13,7 +13,7 @@ use super::{difference, ExplainError, Recovery};
 use crate::apply::{self, Directive};
 
 /// The most directives put in the order of their kinds at once, past the
-/// marks (each window is rewritten and compared: the cost grows with it).
+/// marks (a window that merges is rewritten and compared).
 const MAX_WINDOW: usize = 8;
 
 impl Recovery<'_> {
@@ -27,6 +27,67 @@ impl Recovery<'_> {
             let marks = by_kind(&self.found[marks_from..]);
             self.replace_if_same(marks_from, end, merged(&marks))?;
         }
+        self.merge_runs()?;
+        // Siblings apart, each with its own steps after it (gemm's
+        // `tile_band` then `skew` of the `j` loop, the same of the `k`
+        // loop): a window put in the order of kinds, merged. Not marks:
+        // they were put in that order as a whole. The window ends at the
+        // last sibling of its first directive within reach; tried only
+        // where each sibling leaves alone the statements of the
+        // directives it moves before, and they address together every
+        // statement under the prefix they share (cheap checks; the
+        // merge's own is exact).
+        let mut k = 0;
+        while k < self.found.len() {
+            let first = &self.found[k];
+            let last = self.found.len().min(k + MAX_WINDOW);
+            let found: Vec<usize> = match is_mark(first) {
+                true => Vec::new(),
+                false => (k + 2..last)
+                    .filter(|&j| siblings(first, &self.found[j]))
+                    .collect(),
+            };
+            if let Some(&end) = found.last() {
+                let mut addressed = self.under(k);
+                let mut apart = true;
+                for &j in &found {
+                    let moved = self.under(j);
+                    for x in (k + 1..j).filter(|x| !found.contains(x)) {
+                        let other = self.under(x);
+                        let disjoint = moved.iter().zip(&other).all(|(&a, &b)| !(a && b));
+                        apart &= disjoint || commute(&self.found[j], &self.found[x]);
+                    }
+                    for (a, m) in addressed.iter_mut().zip(moved) {
+                        *a |= m;
+                    }
+                }
+                let beta = first.beta();
+                let shared = found.iter().fold(beta.len(), |n, &j| {
+                    let b = self.found[j].beta();
+                    n.min(beta.iter().zip(b).take_while(|(x, y)| x == y).count())
+                });
+                let covered = self.after[end]
+                    .statements
+                    .iter()
+                    .zip(&addressed)
+                    .all(|(st, &a)| {
+                        a || !st.beta(0).is_some_and(|b| b.starts_with(&beta[..shared]))
+                    });
+                if apart && covered {
+                    let one = merged(&by_kind(&self.found[k..=end]));
+                    self.replace_if_same(k, end + 1, one)?;
+                }
+            }
+            k += 1;
+        }
+        // The window may leave siblings side by side (jacobi-2d's two
+        // `interchange`s after the `stripmine`s merged).
+        self.merge_runs()
+    }
+
+    /// Merges every run of consecutive siblings where that gives the same
+    /// schedule.
+    fn merge_runs(&mut self) -> Result<(), ExplainError> {
         let mut k = 0;
         while k < self.found.len() {
             let run = self.found[k + 1..]
@@ -39,23 +100,18 @@ impl Recovery<'_> {
             }
             k += 1;
         }
-        // Siblings apart, each with its own steps after it (gemm's
-        // `tile_band` then `skew` of the `j` loop, the same of the `k`
-        // loop): a window put in the order of kinds, merged.
-        let mut k = 0;
-        while k < self.found.len() {
-            let last = self.found.len().min(k + MAX_WINDOW);
-            for end in (k + 3..=last).rev() {
-                let n = self.found.len();
-                let one = merged(&by_kind(&self.found[k..end]));
-                self.replace_if_same(k, end, one)?;
-                if self.found.len() < n {
-                    break;
-                }
-            }
-            k += 1;
-        }
         Ok(())
+    }
+
+    /// Which statements lie under `found[at]`'s β-vector, by the schedule
+    /// after it.
+    fn under(&self, at: usize) -> Vec<bool> {
+        let beta = self.found[at].beta();
+        self.after[at]
+            .statements
+            .iter()
+            .map(|st| st.beta(0).is_some_and(|b| b.starts_with(beta)))
+            .collect()
     }
 
     /// Replaces `found[from..to]` with `shorter` where it is shorter,
@@ -89,6 +145,35 @@ impl Recovery<'_> {
         self.after.splice(from..to, after);
         Ok(())
     }
+}
+
+/// Whether `a` and `b`, two `skew`s or `shift`s, commute on the same
+/// statements: neither reads the date the other writes (two that write
+/// one date both add to it). A cheap check; the merge that relies on it
+/// is checked exactly.
+fn commute(a: &Directive, b: &Directive) -> bool {
+    let access = |d: &Directive| match d {
+        Directive::Skew { depth, other, .. } => Some((*depth, Some(*other))),
+        Directive::Shift { depth, .. } => Some((*depth, None)),
+        _ => None,
+    };
+    match (access(a), access(b)) {
+        (Some((wa, ra)), Some((wb, rb))) => ra != Some(wb) && rb != Some(wa),
+        _ => false,
+    }
+}
+
+/// Whether `d` only marks loops (the marks are put in the order of their
+/// kinds as a whole, above).
+fn is_mark(d: &Directive) -> bool {
+    matches!(
+        d,
+        Directive::UnrollJam { .. }
+            | Directive::Parallelize { .. }
+            | Directive::Vectorize { .. }
+            | Directive::MapGpu { .. }
+            | Directive::Pack { .. }
+    )
 }
 
 /// `ds` with each sibling of an earlier directive moved right after the
