@@ -171,14 +171,13 @@ fn ungrained(piece: &BasicMap, depth: usize, factor: i64) -> Result<Option<Basic
     if def.kind != ConstraintKind::Eq || def.coeffs[col].abs() != 1 || !divides {
         return Ok(None);
     }
-    let mut coeffs: Vec<i64> = def
+    // No overflow: quotients by a factor of 2 or more.
+    let coeffs: Vec<i64> = def
         .coeffs
         .iter()
         .enumerate()
         .map(|(c, &v)| if c == col { v } else { v / factor })
         .collect();
-    // No overflow: each is a quotient of a value by a factor of 2 or more.
-    coeffs[col] = def.coeffs[col];
     let divided = Constraint::eq(coeffs, def.constant / factor);
     let rows: Vec<Constraint> = piece
         .constraints()

@@ -105,7 +105,7 @@ impl Recovery<'_> {
 
     /// Which statements lie under `found[at]`'s β-vector, by the schedule
     /// after it.
-    fn under(&self, at: usize) -> Vec<bool> {
+    pub(super) fn under(&self, at: usize) -> Vec<bool> {
         let beta = self.found[at].beta();
         self.after[at]
             .statements

@@ -116,9 +116,9 @@ impl Recovery<'_> {
         if beta.len() >= deepest {
             return Ok(None);
         }
-        let moved = self.addressed(k);
+        let moved = self.under(k);
         let fewer = (k + 1..self.found.len()).any(|x| {
-            let on = self.addressed(x);
+            let on = self.under(x);
             undoes(first, &self.found[x])
                 && on != moved
                 && on.iter().zip(&moved).all(|(&a, &m)| !a || m)
@@ -160,17 +160,6 @@ impl Recovery<'_> {
         Ok(Some(out))
     }
 
-    /// Which statements `found[at]` addresses (its β-vector's), by the
-    /// schedule after it.
-    fn addressed(&self, at: usize) -> Vec<bool> {
-        let beta = directive_beta(&self.found[at]);
-        self.after[at]
-            .statements
-            .iter()
-            .map(|st| st.beta(0).is_some_and(|b| b.starts_with(beta)))
-            .collect()
-    }
-
     /// The schedule before `found[k]`.
     fn before(&self, k: usize) -> &Schedule {
         match k {
@@ -183,15 +172,14 @@ impl Recovery<'_> {
     /// or `skew`) on the same statements, with only directives between
     /// that commute with it.
     fn undone_by(&self, k: usize) -> Option<usize> {
-        let addressed = |at: usize| self.addressed(at);
         let first = &self.found[k];
         if !matches!(first, Directive::Shift { .. } | Directive::Skew { .. }) {
             return None;
         }
-        let moved = addressed(k);
+        let moved = self.under(k);
         for x in k + 1..self.found.len() {
             let d = &self.found[x];
-            if undoes(first, d) && addressed(x) == moved {
+            if undoes(first, d) && self.under(x) == moved {
                 return Some(x);
             }
             let both_shifts = matches!(
@@ -252,13 +240,5 @@ fn undoes(before: &Directive, d: &Directive) -> bool {
                 && constant.checked_add(*c) == Some(0)
         }
         _ => false,
-    }
-}
-
-/// The β-vector a `shift` or a `skew` addresses (empty for the others).
-fn directive_beta(d: &Directive) -> &[i64] {
-    match d {
-        Directive::Shift { beta, .. } | Directive::Skew { beta, .. } => beta,
-        _ => &[],
     }
 }
