@@ -23,7 +23,9 @@
 //!    once per subtree whose statements all need the same.
 //! 3. **Tiles** ([`tiles`]): `tile_band` where a band's tiles fit one,
 //!    else `stripmine` and `interchange`s; then a wavefront's `skew`s of
-//!    tile loops.
+//!    tile loops. A strip of a date plus whole strips of an outer date is
+//!    read as a tile loop skewed by that outer loop first, then as the
+//!    point loop skewed around the strip.
 //! 4. **Marks** ([`marks`]): `parallelize`, `vectorize`, `unroll`,
 //!    `unroll_jam`, `pack`, `gpu_block` and `gpu_thread`, per loop.
 //! 5. **Tidying**: the same directive on sibling loops merged into one
@@ -41,8 +43,7 @@
 //! made again ([`empty_pieces`]). Where a gap is left and a tile date
 //! is a multiple of its strip, the schedule before that `grain` is
 //! explained, then the `grain` given ([`grained_tiles`]). Schedules are
-//! compared on the
-//! statements' domains ([`difference`]).
+//! compared on the statements' domains ([`difference`]).
 //!
 //! Steps that are illegal on their own (a `split` before the `fuse` that
 //! brings the statements back together) are wrapped in a `group`, which
