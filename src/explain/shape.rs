@@ -29,7 +29,7 @@ pub(super) struct StatementShape {
 }
 
 /// `shapes` with every tile that a skew of its tile loop by an outer
-/// loop gives read that way ([`Tile::skewed_by_outer_loop`]); `None`
+/// loop gives read that way ([`skewed_by_outer_loop`]); `None`
 /// where no tile is such.
 pub(super) fn with_tiles_skewed_by_outer_loops(
     shapes: &[StatementShape],
@@ -41,7 +41,7 @@ pub(super) fn with_tiles_skewed_by_outer_loops(
             tiles: s
                 .tiles
                 .iter()
-                .map(|t| match t.skewed_by_outer_loop() {
+                .map(|t| match skewed_by_outer_loop(t) {
                     Some(u) => {
                         any = true;
                         u
@@ -53,6 +53,27 @@ pub(super) fn with_tiles_skewed_by_outer_loops(
         })
         .collect();
     any.then_some(out)
+}
+
+/// `tile` read as a skew of its tile loop by an outer loop after the
+/// tiling, where its strip reads the point date plus whole strips of a
+/// date outside the tile loop (heat-3d's `⌊(k − 96t)/32⌋ = ⌊k/32⌋ −
+/// 3t`): one `skew` of the tile loop rather than the point loop's around
+/// the strip. `None` where it is not such a strip (or runs backwards).
+fn skewed_by_outer_loop(tile: &Tile) -> Option<Tile> {
+    let (other, factor) = tile.point_skew?;
+    let plain = tile.sign == 1 && !tile.point_reversed && tile.point_reshape.is_empty();
+    if !plain || other >= tile.depth || factor % tile.size != 0 {
+        return None;
+    }
+    let mut skews = tile.skews.clone();
+    skews.push((other, factor / tile.size));
+    skews.sort_unstable();
+    Some(Tile {
+        point_skew: None,
+        skews,
+        ..tile.clone()
+    })
 }
 
 /// Every statement's shape, or the first statement the recovery cannot

@@ -68,28 +68,6 @@ impl Tile {
             .collect()
     }
 
-    /// The same tile read as a skew of the tile loop by an outer loop
-    /// after the tiling, where its strip reads the point date plus whole
-    /// strips of a date outside the tile loop (heat-3d's `⌊(k − 96t)/32⌋
-    /// = ⌊k/32⌋ − 3t`): one `skew` of the tile loop rather than the point
-    /// loop's around the strip. `None` where it is not such a strip (or
-    /// runs backwards).
-    pub fn skewed_by_outer_loop(&self) -> Option<Tile> {
-        let (other, factor) = self.point_skew?;
-        let plain = self.sign == 1 && !self.point_reversed && self.point_reshape.is_empty();
-        if !plain || other >= self.depth || factor % self.size != 0 {
-            return None;
-        }
-        let mut skews = self.skews.clone();
-        skews.push((other, factor / self.size));
-        skews.sort_unstable();
-        Some(Tile {
-            point_skew: None,
-            skews,
-            ..self.clone()
-        })
-    }
-
     /// Whether the strip is of the point date shifted by an offset that
     /// is not a multiple of `size` (a `shift` of the point loop around
     /// the strip).
