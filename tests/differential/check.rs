@@ -2,7 +2,10 @@
 //! kernel in-process (`session::step`) and classifies the outcome.
 //!
 //! * accepted: the schedule is checked again from scratch
-//!   (`first_violation`), polyc's output (`driver::run`, as the CLI prints
+//!   (`first_violation`) and explained (`explain::explain`; with
+//!   data-layout calls, `polyc --explain`, which keeps them around the
+//!   explanation; an explanation that fails is a failure, a partial one
+//!   is counted), polyc's output (`driver::run`, as the CLI prints
 //!   it) is compiled with gcc and clang (`-O1 -fopenmp -Wall -Wextra
 //!   -Werror`) and run; its output must be byte-identical to the original
 //!   kernel's under the same compiler (gcc's `-Wmaybe-uninitialized`
@@ -459,13 +462,23 @@ fn run_plan(kernel: &Kernel, region: usize, plan: &Plan, progress: &Mutex<Vec<St
         }
     }
     // The accepted schedule explained (`--explain`'s recovery), the
-    // explanation replayed and compared inside `explain`.
-    match polyc::explain::explain(&state.scop, &state.deps, &state.schedule) {
-        Ok(e) => explain_stats::record(&e, &kernel.path, &trace.accepted),
-        Err(e) => {
-            trace.failure = Some(Verdict::new("explain-failed", e.to_string()));
-            return trace;
-        }
+    // explanation replayed and compared inside `explain`. With data-layout
+    // calls, as `--explain` explains it: the calls kept around the
+    // explanation of the others (docs/explain.md), where the program they
+    // rewrote has no original order a recipe starts from.
+    let with_layout = trace.accepted.iter().any(|t| {
+        t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(polyc::session::table::is_data_directive)
+    });
+    let explained = match with_layout {
+        true => explained_by_cli(kernel, region, &trace.accepted),
+        false => polyc::explain::explain(&state.scop, &state.deps, &state.schedule)
+            .map(|e| explain_stats::record(&e, &kernel.path, &trace.accepted))
+            .map_err(|e| e.to_string()),
+    };
+    if let Err(e) = explained {
+        trace.failure = Some(Verdict::new("explain-failed", e));
+        return trace;
     }
     // What the CLI prints for this recipe.
     match cli_output(kernel, region, &trace.accepted) {
@@ -473,6 +486,30 @@ fn run_plan(kernel: &Kernel, region: usize, plan: &Plan, progress: &Mutex<Vec<St
         Err(v) => trace.failure = Some(v),
     }
     trace
+}
+
+/// `polyc --explain` on the accepted `directives`, its explanation
+/// counted ([`explain_stats::record_printed`]); the CLI's complaint where
+/// it fails (it checks the explanation's replay before printing it).
+fn explained_by_cli(kernel: &Kernel, region: usize, directives: &[String]) -> Result<(), String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let recipe = dir.path().join("case.poly");
+    std::fs::write(&recipe, recipe_text(&kernel.path, region, None, directives))
+        .map_err(|e| e.to_string())?;
+    let region_arg = region.to_string();
+    let out = crate::common::polyc(&[
+        &kernel.path,
+        "--recipe",
+        &recipe.to_string_lossy(),
+        "--scop",
+        &region_arg,
+        "--explain",
+    ]);
+    if out.status != 0 {
+        return Err(format!("polyc --explain: {}", out.stderr));
+    }
+    explain_stats::record_printed(&out.stdout, &kernel.path, directives);
+    Ok(())
 }
 
 fn cli_output(kernel: &Kernel, region: usize, directives: &[String]) -> Result<String, Verdict> {
@@ -1513,17 +1550,56 @@ pub mod explain_stats {
     /// counted by their `;`, a group's each). Lengths are compared for
     /// sequences without `auto(...)`, whose one call stands for many.
     pub fn record(e: &Explanation, kernel: &str, accepted: &[String]) {
-        if let Some(gap) = &e.gap {
+        let gap = e
+            .gap
+            .as_ref()
+            .map(|g| (g.statement.clone(), g.reason.clone()));
+        let calls: Vec<String> = e
+            .steps
+            .iter()
+            .flat_map(|s| match s {
+                Step::One(d) => vec![d.clone()],
+                Step::Group(ds) => ds.clone(),
+            })
+            .map(|d| polyc::explain::print::call(&d))
+            .collect();
+        tally(gap, &calls, kernel, accepted);
+    }
+
+    /// [`record`] of an explanation as `--explain` prints it: its calls
+    /// (the lines that are not comments and hold one), and the gap its
+    /// `# not expressed: S: reason.` line names.
+    pub fn record_printed(text: &str, kernel: &str, accepted: &[String]) {
+        let gap = text
+            .lines()
+            .find_map(|l| l.strip_prefix("# not expressed: "))
+            .map(|g| {
+                let g =
+                    g.trim_end_matches(" The directives above are what was recovered before it.");
+                let (statement, reason) = g.split_once(": ").unwrap_or(("", g));
+                (statement.to_string(), reason.to_string())
+            });
+        let calls: Vec<String> = text
+            .lines()
+            .map(|l| l.split("  #").next().unwrap_or("").trim())
+            .filter(|l| !l.starts_with('#') && l.contains(");"))
+            .map(|l| l.trim_end_matches(';').to_string())
+            .collect();
+        tally(gap, &calls, kernel, accepted);
+    }
+
+    /// The counts of one explanation: `gap` (statement, reason) where it
+    /// is partial, else its `calls`.
+    fn tally(gap: Option<(String, String)>, calls: &[String], kernel: &str, accepted: &[String]) {
+        if let Some((statement, reason)) = gap {
             PARTIAL.fetch_add(1, Relaxed);
-            let reason = gap.reason.split(['(', ';']).next().unwrap_or("").trim();
+            let key = reason.split(['(', ';']).next().unwrap_or("").trim();
             if let Ok(mut reasons) = REASONS.lock() {
-                *reasons.entry(reason.to_string()).or_default() += 1;
+                *reasons.entry(key.to_string()).or_default() += 1;
             }
             if std::env::var_os("POLYC_DIFF_PARTIAL").is_some() {
                 eprintln!(
-                    "partial: {kernel}: {}: {}\n  {}",
-                    gap.statement,
-                    gap.reason,
+                    "partial: {kernel}: {statement}: {reason}\n  {}",
                     accepted.join("\n  ")
                 );
             }
@@ -1533,14 +1609,7 @@ pub mod explain_stats {
             COMPLETE_AUTO.fetch_add(1, Relaxed);
             return;
         }
-        let explained: usize = e
-            .steps
-            .iter()
-            .map(|s| match s {
-                Step::One(_) => 1,
-                Step::Group(ds) => ds.len(),
-            })
-            .sum();
+        let explained = calls.len();
         let given: usize = accepted.iter().map(|t| t.matches(';').count().max(1)).sum();
         COMPLETE.fetch_add(1, Relaxed);
         EXPLAINED.fetch_add(explained, Relaxed);
@@ -1548,15 +1617,6 @@ pub mod explain_stats {
         if 2 * explained > 3 * given {
             LONGER.fetch_add(1, Relaxed);
             if std::env::var_os("POLYC_DIFF_LONG").is_some() {
-                let calls: Vec<String> = e
-                    .steps
-                    .iter()
-                    .flat_map(|s| match s {
-                        Step::One(d) => vec![d.clone()],
-                        Step::Group(ds) => ds.clone(),
-                    })
-                    .map(|d| polyc::explain::print::call(&d))
-                    .collect();
                 eprintln!(
                     "long: {kernel}: {explained} for {given}\n  {}\n  as\n  {}",
                     accepted.join("\n  "),
