@@ -492,24 +492,31 @@ fn run_plan(kernel: &Kernel, region: usize, plan: &Plan, progress: &Mutex<Vec<St
 /// counted ([`explain_stats::record_printed`]); the CLI's complaint where
 /// it fails (it checks the explanation's replay before printing it).
 fn explained_by_cli(kernel: &Kernel, region: usize, directives: &[String]) -> Result<(), String> {
-    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let recipe = dir.path().join("case.poly");
-    std::fs::write(&recipe, recipe_text(&kernel.path, region, None, directives))
-        .map_err(|e| e.to_string())?;
-    let region_arg = region.to_string();
-    let out = crate::common::polyc(&[
-        &kernel.path,
-        "--recipe",
-        &recipe.to_string_lossy(),
-        "--scop",
-        &region_arg,
-        "--explain",
-    ]);
+    let out = polyc_on(kernel, region, directives, &["--explain"])?;
     if out.status != 0 {
         return Err(format!("polyc --explain: {}", out.stderr));
     }
     explain_stats::record_printed(&out.stdout, &kernel.path, directives);
     Ok(())
+}
+
+/// The CLI run on region `region` of `kernel` with `directives` as its
+/// recipe, and `args` after; a scratch folder or file that fails is the
+/// error.
+fn polyc_on(
+    kernel: &Kernel,
+    region: usize,
+    directives: &[String],
+    args: &[&str],
+) -> Result<polyc::cli::driver::Outcome, String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let recipe = dir.path().join("case.poly");
+    std::fs::write(&recipe, recipe_text(&kernel.path, region, None, directives))
+        .map_err(|e| e.to_string())?;
+    let (recipe, region) = (recipe.to_string_lossy(), region.to_string());
+    let mut all = vec![kernel.path.as_str(), "--recipe", &recipe, "--scop", &region];
+    all.extend_from_slice(args);
+    Ok(crate::common::polyc(&all))
 }
 
 fn cli_output(kernel: &Kernel, region: usize, directives: &[String]) -> Result<String, Verdict> {
@@ -523,20 +530,8 @@ fn cli_output_for(
     directives: &[String],
     target: &str,
 ) -> Result<String, Verdict> {
-    let dir = tempfile::tempdir().map_err(|e| Verdict::new("harness", e.to_string()))?;
-    let recipe = dir.path().join("case.poly");
-    std::fs::write(&recipe, recipe_text(&kernel.path, region, None, directives))
-        .map_err(|e| Verdict::new("harness", e.to_string()))?;
-    let region_arg = region.to_string();
-    let out = crate::common::polyc(&[
-        &kernel.path,
-        "--recipe",
-        &recipe.to_string_lossy(),
-        "--scop",
-        &region_arg,
-        "--target",
-        target,
-    ]);
+    let out = polyc_on(kernel, region, directives, &["--target", target])
+        .map_err(|e| Verdict::new("harness", e))?;
     // A packed loop's buffer where no block or thread owns it, or shared
     // buffers past a block's 48 KiB (docs/cuda.md).
     if out.status == 1
