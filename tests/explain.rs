@@ -705,13 +705,29 @@ fn linearized_strips_are_explained_before_their_linearize() {
     }
 }
 
-/// A recipe's data-layout calls before and after its other calls are
-/// kept as calls around the explanation of the schedule (on the program
-/// the first ones make), which replays; one among the other calls is a
-/// gap that says so.
+/// A recipe's data-layout calls are kept as calls around the explanation
+/// of the schedule (on the program the first ones make): the first ones
+/// before it (`add_array`s moved there), and from the next one on the
+/// recipe's calls as written. Each explanation replays to the recipe's
+/// schedule and prints the same code. An `auto` after a data-layout call
+/// that other calls precede is a gap that says so.
 #[test]
 fn data_layout_calls_are_kept_around_the_explained_schedule() {
     let dir = common::scratch("explain-data-layout");
+    let same_code = |name: &str, kernel: &str, explained: &str| {
+        let path = dir.join(format!("{name}.explained.poly"));
+        let recipe = dir.join(format!("{name}.poly"));
+        let code = |r: &Path| common::polyc(&[kernel, "--recipe", &r.to_string_lossy()]);
+        let (a, b) = (code(&recipe), code(&path));
+        assert_eq!(
+            (a.status, b.status),
+            (0, 0),
+            "{name}: {}{}",
+            a.stderr,
+            b.stderr
+        );
+        assert_eq!(a.stdout, b.stdout, "{name}: other code from\n{explained}");
+    };
     let recipe = std::fs::read_to_string("tests/recipes/two-loops-contract.poly").expect("recipe");
     let (_, explained) = replayed_saying(
         &dir,
@@ -720,20 +736,54 @@ fn data_layout_calls_are_kept_around_the_explained_schedule() {
         &recipe,
         "fuse([0]);",
     );
-    let at = |s: &str| {
+    let at = |explained: &str, s: &str| {
         explained
             .find(s)
             .unwrap_or_else(|| panic!("{s}:\n{explained}"))
     };
-    assert!(at("t = add_array(\"t\");") < at("group {"), "{explained}");
-    assert!(at("datacopy(\"A\", t, [1], 0, [1, 0]);") < at("fuse([0]);"));
-    assert!(at("fuse([0]);") < at("dimcontract([0], t, 1);"));
-    let among = "bt = add_array(\"Bt\");\ngroup {\n  replace_array(\"B\", bt);\n  \
-                 datacopy(bt, \"B\", [0], true, [0, 1, 0, 0]);\n}\nreverse([1], 1);\n\
-                 dimreorder([], bt, [1, 0]);\nreverse([1], 1);\n";
-    let (outcome, explained) = explained_recipe(&dir, "among", "tests/kernels/gemm.c", among);
+    assert!(at(&explained, "t = add_array(\"t\");") < at(&explained, "group {"));
+    assert!(at(&explained, "datacopy(\"A\", t, [1], 0, [1, 0]);") < at(&explained, "fuse([0]);"));
+    assert!(at(&explained, "fuse([0]);") < at(&explained, "dimcontract([0], t, 1);"));
+    same_code("contract", "tests/kernels/two-loops.c", &explained);
+    // A data-layout call among the other calls: the ones after it are
+    // kept as written, on the schedule the explanation gives.
+    let layout = "bt = add_array(\"Bt\");\ngroup {\n  replace_array(\"B\", bt);\n  \
+                  datacopy(bt, \"B\", [0], true, [0, 1, 0, 0]);\n}\n";
+    let among = format!(
+        "{layout}stripmine([1], 1, 8);\ninterchange([1], 1, 2);\n\
+         dimreorder([], bt, [1, 0]);\niss([1, 0], c1 >= ni / 2 + 1);\n"
+    );
+    let (_, explained) = replayed_saying(
+        &dir,
+        "among",
+        "tests/kernels/gemm.c",
+        &among,
+        "stripmine([1], 1, 8);",
+    );
+    let kept = at(&explained, "as written.\ndimreorder([], bt, [1, 0]);\n");
     assert!(
-        matches!(&outcome, Outcome::Gap(g) if g.contains("not only before and after the recipe's other calls")),
+        at(&explained, "interchange([1, 0], 1, 2);") < kept,
+        "{explained}"
+    );
+    assert!(
+        explained.ends_with("iss([1, 0], c1 >= ni / 2 + 1);\n"),
+        "{explained}"
+    );
+    same_code("among", "tests/kernels/gemm.c", &explained);
+    // An array added among the other calls is added first, so an `auto`
+    // of a nest after it is explained.
+    let added = "reverse([0, 0], 2);\nt = add_array(\"t\");\nauto(pluto, [1]);\n";
+    let (_, explained) = replayed_saying(&dir, "added", "tests/kernels/2mm.c", added, "tile_band(");
+    assert!(at(&explained, "t = add_array(\"t\");") < at(&explained, "reverse([0], 2);"));
+    same_code("added", "tests/kernels/2mm.c", &explained);
+    // An `auto` after a data-layout call that other calls precede.
+    let auto_after = "ct = add_array(\"Ct\");\nreverse([0, 0], 2);\ngroup {\n  \
+                      replace_array(\"C\", ct);\n  datacopy(ct, \"C\", [1], true, [1, 0, 1, 0]);\n}\n\
+                      auto(pluto, [2]);\n";
+    let (outcome, explained) =
+        explained_recipe(&dir, "auto-after", "tests/kernels/2mm.c", auto_after);
+    assert!(
+        matches!(&outcome, Outcome::Gap(g) if g.contains("`auto` runs after one that the recipe's other calls precede")),
         "{outcome:?}\n{explained}"
     );
 }
@@ -1005,8 +1055,9 @@ fn tiles_of_tiles_and_tile_loops_inside_parted_loops_are_explained() {
 
 /// Found by the random tester: a tile loop `grain`ed after `auto`'s
 /// tiles (doitgen's `c₅ = 4·⌊p/32⌋`, a local in the schedule: the gap
-/// "its dates have existential variables" before). The schedule before
-/// the `grain` is explained, then the `grain` given.
+/// "its dates have existential variables" before), and a tile loop
+/// `grain`ed for one of its statements (syr2k's second, by its own β).
+/// The schedule before the `grain` is explained, then the `grain` given.
 #[test]
 fn a_grained_tile_loop_is_explained_before_its_grain() {
     let dir = common::scratch("explain-grained-tile");
@@ -1017,6 +1068,14 @@ fn a_grained_tile_loop_is_explained_before_its_grain() {
         "auto(pluto, register_tile = false);\ngrain([0], 3, 4);\n",
         "grain([0, 0, 0], 3, 4);",
     );
+    let (outcome, explained) = replayed_saying(
+        &dir,
+        "a-tile-loop-grained-for-one-statement",
+        "tests/kernels/syr2k.c",
+        "stripmine([0], 1, 5);\ngrain([0, 0, 1, 0], 1, 4);\n",
+        "grain([0, 0, 1, 0, 0], 1, 4);",
+    );
+    assert_eq!(outcome, Outcome::Replayed(2), "{explained}");
 }
 
 /// Found by the random tester: `tile` of two sibling loops, then a

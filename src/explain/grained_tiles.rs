@@ -7,8 +7,12 @@
 //! (doitgen's `auto(pluto); grain([0], 3, 4);`). The schedule before
 //! the `grain` is the target with `e` made the date again; the dates of
 //! the other statements of that loop, affine forms there, divided by
-//! `k`. That schedule is explained as any is, then one `grain` per such
-//! loop follows, and the whole is replayed on the real schedule and
+//! `k`. Where a date there is not divisible (a strip of a statement the
+//! `grain` of one statement's β left alone: syr2k's
+//! `stripmine([0], 1, 5); grain([0, 0, 1, 0], 1, 4);`), only the grained
+//! statements' dates are made the strip again. That schedule is explained
+//! as any is, then one `grain` per such loop (or grained statement, on
+//! its own β) follows, and the whole is replayed on the real schedule and
 //! compared with the target, as every explanation is.
 //!
 //! Must not know: recipe syntax, code generation.
@@ -45,19 +49,18 @@ pub(super) fn explained(
         return Ok(None);
     }
     let mut before = target.clone();
-    for l in &loops {
-        for st in &mut before.statements {
-            for piece in &mut st.pieces {
-                let inside = (0..l.depth)
-                    .all(|k| constant_date(piece, beta_date(k)) == l.beta.get(k).copied());
-                if !inside {
-                    continue;
-                }
-                let Some(p) = ungrained(piece, l.depth, l.factor)? else {
-                    return Ok(None);
-                };
-                *piece = p;
-            }
+    let mut grains = Vec::new();
+    for l in loops {
+        // The loop grained for all its statements, else each grained
+        // statement alone (`grain` of its own β).
+        if let Some(whole) = ungrained_under(&before, &l, false)? {
+            before = whole;
+            grains.push(l);
+        } else if let Some(alone) = ungrained_under(&before, &l, true)? {
+            before = alone;
+            grains.extend(grained_statements(target, &l));
+        } else {
+            return Ok(None);
         }
     }
     let explained = explain_within(scop, deps, &before, linearized::MAX_LINEARIZES)?;
@@ -65,12 +68,63 @@ pub(super) fn explained(
         return Ok(None);
     }
     let mut found = flattened(explained.steps);
-    found.extend(loops.into_iter().map(|l| Directive::Grain {
+    found.extend(grains.into_iter().map(|l| Directive::Grain {
         beta: l.beta,
         depth: l.depth,
         factor: l.factor,
     }));
     replayed_on_pieces(scop, deps, target, &found, None)
+}
+
+/// `schedule` with the pieces inside `l` ungrained ([`ungrained`]): all
+/// of them, or with `alone` only those whose date there is `l`'s grained
+/// tile date; `None` where one cannot be.
+fn ungrained_under(
+    schedule: &Schedule,
+    l: &GrainedLoop,
+    alone: bool,
+) -> Result<Option<Schedule>, PolyError> {
+    let mut out = schedule.clone();
+    for piece in out.statements.iter_mut().flat_map(|st| &mut st.pieces) {
+        let inside =
+            (0..l.depth).all(|k| constant_date(piece, beta_date(k)) == l.beta.get(k).copied());
+        let grained = grained_local(piece, l.depth).is_some_and(|(_, k)| k == l.factor);
+        if !inside || (alone && !grained) {
+            continue;
+        }
+        let Some(p) = ungrained(piece, l.depth, l.factor)? else {
+            return Ok(None);
+        };
+        *piece = p;
+    }
+    Ok(Some(out))
+}
+
+/// One `grain` per statement of `target` whose tile date inside `l` is
+/// grained: on the statement's own β-vector, which selects its pieces.
+fn grained_statements(target: &Schedule, l: &GrainedLoop) -> Vec<GrainedLoop> {
+    let mut out: Vec<GrainedLoop> = Vec::new();
+    for piece in target.statements.iter().flat_map(|st| &st.pieces) {
+        let inside =
+            (0..l.depth).all(|k| constant_date(piece, beta_date(k)) == l.beta.get(k).copied());
+        if !inside || grained_local(piece, l.depth).is_none_or(|(_, k)| k != l.factor) {
+            continue;
+        }
+        let beta: Option<Vec<i64>> = (0..=piece.space().n_out() / 2)
+            .map(|k| constant_date(piece, beta_date(k)))
+            .collect();
+        if let Some(beta) = beta {
+            let g = GrainedLoop {
+                beta,
+                depth: l.depth,
+                factor: l.factor,
+            };
+            if !out.contains(&g) {
+                out.push(g);
+            }
+        }
+    }
+    out
 }
 
 /// The loops whose date is `k·e` for a local `e` of one of their pieces
