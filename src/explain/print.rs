@@ -427,8 +427,9 @@ pub fn recipe(e: &Explanation, header: &[String]) -> String {
 }
 
 /// [`recipe`] with the recipe lines `before` and `after` the explained
-/// directives (data-layout calls, kept as the recipe gave them); `after`
-/// is left out where a gap stopped the explanation.
+/// directives, kept as the recipe gave them: its first data-layout calls,
+/// and its calls from the next data-layout call on; `after` is left out
+/// where a gap stopped the explanation.
 pub fn recipe_between(
     e: &Explanation,
     header: &[String],
@@ -468,11 +469,13 @@ pub fn recipe_between(
              before it.\n",
             gap.statement, gap.reason
         )),
-        None if e.steps.is_empty() => out.push_str("# (the original schedule: no directive)\n"),
+        None if e.steps.is_empty() && after.is_empty() => {
+            out.push_str("# (the original schedule: no directive)\n")
+        }
         None => {}
     }
     if e.gap.is_none() && !after.is_empty() {
-        out.push_str("# The recipe's data-layout calls on that schedule.\n");
+        out.push_str("# The recipe's calls from its next data-layout call on, as written.\n");
         for line in after {
             out.push_str(&format!("{line}\n"));
         }

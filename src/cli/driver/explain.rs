@@ -4,12 +4,14 @@
 use super::recipes::LoadedRecipe;
 use super::{region_dependences, region_error, Outcome};
 use crate::cli::Cli;
-use crate::explain::{explain, print};
+use crate::explain::{difference, explain, print};
 use crate::lang::c::SourceFile;
-use crate::lang::recipe::{Call, Recipe, Value};
+use crate::lang::recipe::print::calls_text;
+use crate::lang::recipe::{parse_recipe, Call, Recipe};
 use crate::scop::{Schedule, Scop};
 use crate::session::run_recipe;
-use crate::session::table::is_data_directive;
+use crate::session::table::{is_auto, is_data_directive, lookup};
+use crate::syntax::print::expr_text;
 
 /// The recipe that gives `schedules`' schedule of the one selected region
 /// from its original one. `original` is the region list before the
@@ -63,37 +65,37 @@ pub(super) fn explained(
     ];
     if let Some(o) = original.get(k).filter(|o| !same_accesses(o, scop)) {
         // The schedule is one of the rewritten program, which a recipe
-        // replayed on the original does not start from: where the
-        // recipe's data-layout calls come first and last, they are kept
-        // around the explanation of the others.
+        // replayed on the original does not start from: the recipe's
+        // data-layout calls are kept around the explanation of the others.
         let layout = match (recipe, &cli.schedule) {
             (Some(r), None) => layout_around(file, o, r)?,
-            _ => None,
+            _ => Err(NOT_A_RECIPE),
         };
-        if let Some(layout) = layout {
-            let deps = region_dependences(file, &layout.scop)?;
-            let e = explain(&layout.scop, &deps, &layout.target).map_err(|e| {
-                region_error(
-                    file,
-                    scop,
-                    format!("polyc could not explain the schedule: {e}"),
-                )
-            })?;
-            return Ok(print::recipe_between(
-                &e,
-                &header,
-                &layout.before,
-                &layout.after,
-            ));
-        }
+        let reason = match layout {
+            Ok(layout) => {
+                let deps = region_dependences(file, &layout.scop)?;
+                let e = explain(&layout.scop, &deps, &layout.target).map_err(|e| {
+                    region_error(
+                        file,
+                        scop,
+                        format!("polyc could not explain the schedule: {e}"),
+                    )
+                })?;
+                let text = print::recipe_between(&e, &header, &layout.before, &layout.after);
+                if e.gap.is_some() || replays_to(file, o, &text, scop, &schedules[k])? {
+                    return Ok(text);
+                }
+                NOT_REPLAYED
+            }
+            Err(reason) => reason,
+        };
         let e = crate::explain::Explanation {
             steps: Vec::new(),
             gap: Some(crate::explain::Gap {
                 statement: "the region".to_string(),
-                reason: "data-layout directives changed its arrays or accesses, and not \
-                         only before and after the recipe's other calls; they are not \
-                         recovered"
-                    .to_string(),
+                reason: format!(
+                    "data-layout directives changed its arrays or accesses, and {reason}"
+                ),
             }),
         };
         return Ok(print::recipe(&e, &header));
@@ -126,12 +128,29 @@ fn same_accesses(a: &Scop, b: &Scop) -> bool {
     a.arrays.len() == b.arrays.len() && shape(a) == shape(b)
 }
 
-/// A recipe's data-layout calls kept around the explanation: the ones
-/// before its first other call, written as calls (`before`), make the
-/// program the schedule is explained on (`scop`, starting from its
-/// original order); the schedule the other calls give it (`target`) is
-/// explained; the ones after its last other call (`after`) rewrite the
-/// program on that schedule, as they did in the recipe.
+/// Why a recipe's data-layout calls cannot be kept around an
+/// explanation (each completes "data-layout directives changed its
+/// arrays or accesses, and …").
+const NOT_A_RECIPE: &str = "only a recipe's data-layout calls are kept around an explanation";
+const AUTO_AFTER: &str = "`auto` runs after one that the recipe's other calls precede; a \
+                          schedule is explained only from the original order of the \
+                          program it schedules";
+const NO_SPELLING: &str = "a call kept as written has an argument with no plain spelling";
+const NOT_FROM_ORIGINAL: &str = "the program the recipe's first calls make does not start from \
+                                 its original order";
+const NOT_REPLAYED: &str = "the calls kept as written do not replay to the same program on \
+                            the explanation";
+
+/// A recipe's data-layout calls kept around the explanation. The calls
+/// before its first other call (`before`; `add_array` and `get_array_id`
+/// outside a group are moved there, as they read and change neither the
+/// schedule nor an access) make the program the schedule is explained on
+/// (`scop`, starting from its original order). The schedule the other
+/// calls give it up to the next data-layout call (`target`) is
+/// explained. From that call on, the calls are kept as written
+/// (`after`): their β-vectors and checks read the schedule of that
+/// moment, which the explanation gives again. A `group` is cut at its
+/// start.
 struct LayoutAround {
     before: Vec<String>,
     after: Vec<String>,
@@ -139,33 +158,39 @@ struct LayoutAround {
     target: Schedule,
 }
 
-/// [`LayoutAround`] of `recipe` on the region `original`; `None` where a
-/// data-layout call sits among the other calls, a `group` holds calls of
-/// both kinds, a call's arguments are not plain values, or the program
-/// the first calls make does not start from its own original order.
+/// [`LayoutAround`] of `recipe` on the region `original`, or why there is
+/// none: an `auto` among the calls kept as written, an argument with no
+/// plain spelling, or a program from the first calls that does not start
+/// from its own original order.
 fn layout_around(
     file: &SourceFile,
     original: &Scop,
     recipe: &LoadedRecipe,
-) -> Result<Option<LayoutAround>, Outcome> {
-    let calls = &recipe.recipe.calls;
+) -> Result<Result<LayoutAround, &'static str>, Outcome> {
+    let calls = declarations_first(&recipe.recipe.calls);
     let data = |c: &Call| is_data_directive(&c.name);
-    let first = calls.iter().position(|c| !data(c)).unwrap_or(calls.len());
-    let last = calls
-        .iter()
-        .rposition(|c| !data(c))
-        .map_or(first, |p| p + 1);
-    let across = |cut: usize| {
-        cut > 0
+    // The start of the group that holds `cut` and a call before it.
+    let group_start = |mut cut: usize| {
+        while cut > 0
             && cut < calls.len()
             && calls[cut - 1].group.is_some()
             && calls[cut - 1].group == calls[cut].group
+        {
+            cut -= 1;
+        }
+        cut
     };
-    if calls[first..last].iter().any(data) || across(first) || across(last) {
-        return Ok(None);
+    let first = group_start(calls.iter().position(|c| !data(c)).unwrap_or(calls.len()));
+    let kept = calls[first..]
+        .iter()
+        .position(data)
+        .map_or(calls.len(), |p| group_start(first + p).max(first));
+    if calls[kept..].iter().any(|c| is_auto(&c.name)) {
+        return Ok(Err(AUTO_AFTER));
     }
-    let (Some(before), Some(after)) = (written(&calls[..first]), written(&calls[last..])) else {
-        return Ok(None);
+    let (Some(before), Some(after)) = (calls_text(&calls[..first]), calls_text(&calls[kept..]))
+    else {
+        return Ok(Err(NO_SPELLING));
     };
     let deps = region_dependences(file, original)?;
     let run = |upto: usize| {
@@ -174,13 +199,13 @@ fn layout_around(
         };
         run_recipe(original, &deps, Schedule::original(original), &prefix).ok()
     };
-    let (Some(made), Some(scheduled)) = (run(first), run(last)) else {
-        return Ok(None);
+    let (Some(made), Some(scheduled)) = (run(first), run(kept)) else {
+        return Ok(Err(NOT_FROM_ORIGINAL));
     };
     if made.schedule != Schedule::original(&made.scop) {
-        return Ok(None);
+        return Ok(Err(NOT_FROM_ORIGINAL));
     }
-    Ok(Some(LayoutAround {
+    Ok(Ok(LayoutAround {
         before,
         after,
         scop: made.scop,
@@ -188,59 +213,75 @@ fn layout_around(
     }))
 }
 
-/// `calls` as recipe lines, each call with its binding (`t =
-/// add_array("t");`), the calls of one `group` inside `group { … }`;
-/// `None` where an argument is not a plain value (an affine constraint).
-fn written(calls: &[Call]) -> Option<Vec<String>> {
-    let mut lines = Vec::new();
-    let mut open = None;
-    for c in calls {
-        if c.group != open {
-            if open.is_some() {
-                lines.push("}".to_string());
-            }
-            if c.group.is_some() {
-                lines.push("group {".to_string());
-            }
-            open.clone_from(&c.group);
-        }
-        let args: Option<Vec<String>> = c
-            .args
-            .iter()
-            .map(|a| {
-                let v = value_text(&a.value)?;
-                Some(match &a.name {
-                    Some(n) => format!("{n} = {v}"),
-                    None => v,
-                })
-            })
-            .collect();
-        let bind = c
-            .bind
-            .as_ref()
-            .map_or(String::new(), |(v, _)| format!("{v} = "));
-        let indent = if open.is_some() { "  " } else { "" };
-        lines.push(format!("{indent}{bind}{}({});", c.name, args?.join(", ")));
-    }
-    if open.is_some() {
-        lines.push("}".to_string());
-    }
-    Some(lines)
+/// `calls` with the `add_array`s and `get_array_id`s outside a group
+/// moved first, in their order: they only name arrays. The first one
+/// that must stay (in a group, or binding a variable the recipe binds
+/// again) keeps the later ones where they are, so that the arrays are
+/// added in the recipe's order.
+fn declarations_first(calls: &[Call]) -> Vec<Call> {
+    let declares =
+        |c: &Call| lookup(&c.name).is_some_and(|d| matches!(d.name, "add_array" | "get_array_id"));
+    let bound_once = |c: &Call| {
+        c.bind.as_ref().is_none_or(|(v, _)| {
+            calls
+                .iter()
+                .filter(|d| d.bind.as_ref().is_some_and(|(w, _)| w == v))
+                .count()
+                == 1
+        })
+    };
+    let stays = calls
+        .iter()
+        .position(|c| declares(c) && (c.group.is_some() || !bound_once(c)))
+        .unwrap_or(calls.len());
+    let (mut first, rest): (Vec<Call>, Vec<Call>) =
+        calls[..stays].iter().cloned().partition(|c| declares(c));
+    first.extend(rest);
+    first.extend_from_slice(&calls[stays..]);
+    first
 }
 
-/// A plain argument as the recipe language writes it.
-fn value_text(v: &Value) -> Option<String> {
-    let list = |xs: &[i64]| xs.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
-    Some(match v {
-        Value::Int(n) => n.to_string(),
-        Value::Beta(b) => format!("[{}]", list(b)),
-        Value::Label(l) => format!("@{l}"),
-        Value::Sections(s) => {
-            let parts: Vec<String> = s.iter().map(|x| list(x)).collect();
-            format!("{{{}}}", parts.join(" | "))
-        }
-        Value::Str(s) if !s.contains(['"', '\\']) => format!("\"{s}\""),
-        Value::Ident(name) => name.clone(),
-        Value::Str(_) | Value::Constraint(_) => return None,
-    })
+/// Whether the recipe `text` (an explanation) gives, replayed on the
+/// region `original`, the program `scop` and its schedule `schedule`.
+fn replays_to(
+    file: &SourceFile,
+    original: &Scop,
+    text: &str,
+    scop: &Scop,
+    schedule: &Schedule,
+) -> Result<bool, Outcome> {
+    let Ok(recipe) = parse_recipe(text, &[]) else {
+        return Ok(false);
+    };
+    let deps = region_dependences(file, original)?;
+    let Ok(replayed) = run_recipe(original, &deps, Schedule::original(original), &recipe) else {
+        return Ok(false);
+    };
+    Ok(same_program(scop, &replayed.scop)
+        && matches!(difference(scop, schedule, &replayed.schedule), Ok(None)))
+}
+
+/// Whether `a` and `b` are the same program: arrays, context, and each
+/// statement's domain, body and accesses.
+fn same_program(a: &Scop, b: &Scop) -> bool {
+    let statement = |s: &crate::scop::Statement| {
+        let accesses: Vec<String> = s
+            .accesses
+            .iter()
+            .map(|x| format!("{:?} {} {}", x.kind, x.array, x.relation))
+            .collect();
+        (
+            s.name.clone(),
+            s.domain.to_string(),
+            expr_text(&s.body),
+            accesses,
+        )
+    };
+    a.arrays == b.arrays
+        && a.context.to_string() == b.context.to_string()
+        && a.statements.len() == b.statements.len()
+        && a.statements
+            .iter()
+            .zip(&b.statements)
+            .all(|(x, y)| statement(x) == statement(y))
 }

@@ -8,10 +8,12 @@
 //! unbalanced brackets and unterminated strings; [`syntax`] parses with pest
 //! (`grammar/recipe.pest`) and words pest's errors; [`build`] turns the parse
 //! tree into [`Recipe`], resolving variables through [`vars`]. [`clay`] finds
-//! a recipe embedded in a C region as `/* Clay … */`.
+//! a recipe embedded in a C region as `/* Clay … */`; [`print`] writes
+//! calls back as text.
 
 pub mod build;
 pub mod clay;
+pub mod print;
 pub mod syntax;
 pub mod tokens;
 pub mod vars;
