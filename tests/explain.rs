@@ -1149,3 +1149,28 @@ fn a_tile_loop_skewed_by_an_outer_loop_is_one_skew() {
         "{outcome:?}\n{explained}"
     );
 }
+
+/// Found by the random tester on a fresh seed: a strip of a date that
+/// is no affine form of the iterators, `auto`'s wavefront of tiles
+/// strip-mined (floyd-warshall) or its tile loops tiled again by a
+/// `tile_band` (jacobi-1d). The schedule before the `stripmine` or
+/// `tile` is explained, then it is given.
+#[test]
+fn strips_of_tile_loops_and_wavefronts_are_explained() {
+    let dir = common::scratch("explain-stripped-dates");
+    let (outcome, explained) = replayed_saying(
+        &dir,
+        "a-strip-of-a-wavefront",
+        "tests/kernels/floyd-warshall.c",
+        "auto(spatial, line = 16);\nstripmine([0], 2, 5);\n",
+        "stripmine([0, 0], 2, 5);",
+    );
+    assert_eq!(outcome, Outcome::Replayed(4), "{explained}");
+    replayed_saying(
+        &dir,
+        "a-band-over-a-wavefront-of-tiles",
+        "tests/kernels/jacobi-1d.c",
+        "auto(pluto, wavefront = true);\ntile_band([0], 1, [4, 16, 2, 8]);\n",
+        "tile([0, 0, 0, 0], 4, 1, 4);",
+    );
+}

@@ -42,8 +42,11 @@
 //! without them is explained, then the holes they leave in the β dates
 //! made again ([`empty_pieces`]). Where a gap is left and a tile date
 //! is a multiple of its strip, the schedule before that `grain` is
-//! explained, then the `grain` given ([`grained_tiles`]). Schedules are
-//! compared on the statements' domains ([`difference`]).
+//! explained, then the `grain` given ([`grained_tiles`]). Where a gap is
+//! left and a date is only a strip of a later date (a strip of a tile
+//! loop or of a wavefront), the schedule before that `stripmine` or
+//! `tile` is explained, then it is given ([`stripped_dates`]). Schedules
+//! are compared on the statements' domains ([`difference`]).
 //!
 //! Steps that are illegal on their own (a `split` before the `fuse` that
 //! brings the statements back together) are wrapped in a `group`, which
@@ -76,6 +79,7 @@ pub mod print;
 mod row_ops;
 mod shape;
 mod siblings;
+mod stripped_dates;
 mod strips;
 mod structure;
 mod tiles;
@@ -249,6 +253,17 @@ pub fn explain(
     deps: &[Dependence],
     target: &Schedule,
 ) -> Result<Explanation, ExplainError> {
+    explain_undoing_strips(scop, deps, target, stripped_dates::MAX_STRIPS)
+}
+
+/// [`explain`], undoing at most `strips` strips of later dates one inside
+/// the other ([`stripped_dates`]) where the phases leave a gap.
+fn explain_undoing_strips(
+    scop: &Scop,
+    deps: &[Dependence],
+    target: &Schedule,
+    strips: usize,
+) -> Result<Explanation, ExplainError> {
     let plain = explain_within(scop, deps, target, linearized::MAX_LINEARIZES)?;
     if plain.gap.is_some() {
         // An overflow or a refusal there leaves the phases' answer.
@@ -256,6 +271,9 @@ pub fn explain(
             return Ok(e);
         }
         if let Ok(Some(e)) = grained_tiles::explained(scop, deps, target) {
+            return Ok(e);
+        }
+        if let Ok(Some(e)) = stripped_dates::explained(scop, deps, target, strips) {
             return Ok(e);
         }
     }
