@@ -1174,3 +1174,19 @@ fn strips_of_tile_loops_and_wavefronts_are_explained() {
         "tile([0, 0, 0, 0], 4, 1, 4);",
     );
 }
+
+/// Found by the random tester on a fresh seed: a `peel` of a tile loop
+/// (mvt's `c ≤ 4` on `auto`'s tile date, `⌊j/1024⌋ ≤ 4`) cuts the pieces
+/// on a strip date. The cut is read over the iterators (`j ≤ 5119`), as
+/// the strip rows make it, and given as an `iss`.
+#[test]
+fn a_peel_of_a_tile_loop_is_cut_over_the_iterators() {
+    let dir = common::scratch("explain-strip-cut");
+    replayed_saying(
+        &dir,
+        "a-peel-of-a-tile-loop",
+        "tests/kernels/mvt.c",
+        "auto(pluto);\npeel([0, 0], {0 | -5});\nsplit([0, 0, 1, 0, 0], 1);\n",
+        "iss([0, 0], {0, 1 | | | -5120});",
+    );
+}

@@ -9,7 +9,9 @@
 //!
 //! Must not know: the phases, recipe syntax.
 
-use super::domains::{domain, equal, oriented, separating, splits, trimmed, Domain};
+use super::domains::{
+    domain, domain_reading, equal, oriented, separating, splits, trimmed, Domain,
+};
 use crate::apply::{self, Directive, SplitForm};
 use crate::explain::shape::date_forms;
 use crate::explain::{ExplainError, Gap};
@@ -33,6 +35,9 @@ pub(super) struct Cut {
     pub directives: Vec<Directive>,
     pub schedule: Schedule,
     pub units: Vec<Unit>,
+    /// Whether the target's cuts on strip dates were read over the
+    /// iterators ([`super::domains::domain_reading`]).
+    pub strip_cuts: bool,
 }
 
 /// A piece to cut: its statement, its index, and the target pieces it
@@ -40,12 +45,15 @@ pub(super) struct Cut {
 type ToCut = (usize, usize, Vec<usize>);
 
 /// The cut of the original schedule into the target's pieces, or the
-/// first statement whose pieces it does not give and why. Exact: every
-/// side and every match is decided by emptiness tests.
+/// first statement whose pieces it does not give and why; with
+/// `strip_cuts`, the target's cuts on strip dates read over the
+/// iterators (a `peel` of a tile loop). Exact: every side and every match
+/// is decided by emptiness tests.
 pub(super) fn cut(
     scop: &Scop,
     deps: &[Dependence],
     target: &Schedule,
+    strip_cuts: bool,
 ) -> Result<Result<Cut, Gap>, ExplainError> {
     let gap = |s: usize, reason: &str| {
         Ok(Err(Gap {
@@ -57,7 +65,7 @@ pub(super) fn cut(
     for (s, st) in target.statements.iter().enumerate() {
         let mut domains = Vec::new();
         for p in 0..st.pieces.len() {
-            match domain(scop, s, st, p)? {
+            match domain_reading(scop, s, st, p, strip_cuts)? {
                 Some(d) => domains.push(d),
                 None => return gap(s, "a β date of one of its pieces is not a constant"),
             }
@@ -132,6 +140,7 @@ pub(super) fn cut(
         directives,
         schedule: current,
         units,
+        strip_cuts,
     }))
 }
 

@@ -15,7 +15,9 @@
 //!    `iss`.
 //!
 //! [`domains`] reads a piece's domain off its rows and decides sides and
-//! matches exactly.
+//! matches exactly. Where neither gives a complete explanation, the cut
+//! first is tried again with the target's cuts on strip dates (a `peel`
+//! of a tile loop) read over the iterators.
 //!
 //! Must not know: recipe syntax beyond the directives, code generation.
 
@@ -46,7 +48,7 @@ pub(super) fn explain(
     deps: &[Dependence],
     target: &Schedule,
 ) -> Result<Explanation, ExplainError> {
-    let cut = cut::cut(scop, deps, target).ok();
+    let cut = cut::cut(scop, deps, target, false).ok();
     let first = match &cut {
         Some(Ok(cut)) => explained_cut_first(scop, deps, target, cut).ok().flatten(),
         _ => None,
@@ -65,6 +67,15 @@ pub(super) fn explain(
         .min_by_key(|e| length(e));
     if let Some(e) = shortest {
         return Ok(e.clone());
+    }
+    // Cuts on strip dates (a `peel` of a tile loop) read over the
+    // iterators, where nothing else is complete.
+    if let Ok(Ok(strips)) = cut::cut(scop, deps, target, true) {
+        if let Ok(Some(e)) = explained_cut_first(scop, deps, target, &strips) {
+            if e.gap.is_none() {
+                return Ok(e);
+            }
+        }
     }
     if let Some(e) = first.or(last) {
         return Ok(e);
@@ -377,7 +388,7 @@ mod tests {
         let (scop, deps) = scop_of("trisolv");
         let split = iss(&[0], &[-1], &[], 9);
         let target = after(&scop, &deps, std::slice::from_ref(&split));
-        let cut = cut(&scop, &deps, &target)
+        let cut = cut(&scop, &deps, &target, false)
             .expect("no error")
             .expect("a cut");
         assert_eq!(cut.directives, vec![split]);
@@ -489,5 +500,33 @@ mod tests {
         row[np] = -1;
         assert!(implies(&second, &Constraint::ineq(row.clone(), 9)).expect("exact"));
         assert!(!implies(&second, &Constraint::ineq(row, 8)).expect("exact"));
+    }
+
+    /// A split on a strip date, `c1 <= 2` on trisolv's strips of 4 of
+    /// `i` (its second part), is left out of the domain as written and
+    /// read over the iterator through the strip: `⌊i/4⌋ <= 2` is
+    /// `i <= 11`.
+    #[test]
+    fn a_split_on_a_strip_date_is_read_over_the_iterator() {
+        let (scop, deps) = scop_of("trisolv");
+        let strip = Directive::Stripmine {
+            beta: vec![0],
+            depth: 1,
+            size: 4,
+        };
+        let target = after(&scop, &deps, &[strip, iss(&[0], &[-1], &[], 2)]);
+        let st = &target.statements[0];
+        let np = scop.params.len();
+        let mut row = vec![0; np + 1];
+        row[np] = -1;
+        let plain = domains::domain(&scop, 0, st, 1)
+            .expect("no error")
+            .expect("a domain");
+        assert!(!implies(&plain, &Constraint::ineq(row.clone(), 11)).expect("exact"));
+        let read = domains::domain_reading(&scop, 0, st, 1, true)
+            .expect("no error")
+            .expect("a domain");
+        assert!(implies(&read, &Constraint::ineq(row.clone(), 11)).expect("exact"));
+        assert!(!implies(&read, &Constraint::ineq(row, 10)).expect("exact"));
     }
 }

@@ -6,7 +6,7 @@
 //! Must not know: the phases, recipe syntax.
 
 use super::cut::Cut;
-use super::domains::{domain, Domain};
+use super::domains::{domain, with_strip_cuts_over_iterators, Domain};
 use crate::apply::dates::drop_dates;
 use crate::explain::shape::date_forms;
 use crate::explain::ExplainError;
@@ -67,7 +67,17 @@ pub(super) fn view(
             statements: cut
                 .units
                 .iter()
-                .map(|u| unpadded(scop, &target.statements[u.statement], u.statement, u.target))
+                .map(|u| {
+                    let s = u.statement;
+                    match cut.strip_cuts {
+                        true => {
+                            let read =
+                                with_strip_cuts_over_iterators(scop, s, &target.statements[s])?;
+                            unpadded(scop, &read, s, u.target)
+                        }
+                        false => unpadded(scop, &target.statements[s], s, u.target),
+                    }
+                })
                 .collect::<Result<_, _>>()?,
         },
     };
