@@ -46,16 +46,7 @@ fn value(v: &Value) -> String {
             "{{{}}}",
             s.iter().map(|x| ints(x)).collect::<Vec<_>>().join("|")
         ),
-        Value::Constraint(c) => {
-            let op = match c.op {
-                CmpOp::Lt => "<",
-                CmpOp::Le => "<=",
-                CmpOp::Gt => ">",
-                CmpOp::Ge => ">=",
-                CmpOp::Eq => "==",
-            };
-            format!("{} {op} {}", expr(&c.lhs), expr(&c.rhs))
-        }
+        Value::Constraint(c) => format!("{} {} {}", expr(&c.lhs), c.op.text(), expr(&c.rhs)),
         Value::Str(s) => format!("{s:?}"),
         Value::Ident(i) => format!("ident:{i}"),
     }

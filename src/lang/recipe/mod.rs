@@ -94,6 +94,19 @@ pub enum CmpOp {
     Eq,
 }
 
+impl CmpOp {
+    /// The operator as written (`==` for either spelling of equality).
+    pub fn text(self) -> &'static str {
+        match self {
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+            CmpOp::Eq => "==",
+        }
+    }
+}
+
 /// A symbolic expression; whether it is affine (a product or a division by a
 /// constant) is checked by the directive that reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]

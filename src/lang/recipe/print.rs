@@ -2,7 +2,7 @@
 //! recipe as the user wrote it (its data-layout calls and the calls after
 //! them). Parsing the text again gives the same calls, spans aside.
 
-use super::{AffineConstraint, AffineExpr, Call, CmpOp, Value};
+use super::{AffineConstraint, AffineExpr, Call, Value};
 
 /// `calls` as recipe lines, each call with its binding (`t =
 /// add_array("t");`), the calls of one `group` inside `group { … }`;
@@ -65,14 +65,8 @@ fn value_text(v: &Value) -> Option<String> {
 
 /// `c1 >= N / 2 + 1`, parenthesised only where the grammar needs it.
 pub fn constraint_text(c: &AffineConstraint) -> String {
-    let op = match c.op {
-        CmpOp::Lt => "<",
-        CmpOp::Le => "<=",
-        CmpOp::Gt => ">",
-        CmpOp::Ge => ">=",
-        CmpOp::Eq => "==",
-    };
-    format!("{} {op} {}", expr_text(&c.lhs, 0), expr_text(&c.rhs, 0))
+    let (lhs, rhs) = (expr_text(&c.lhs, 0), expr_text(&c.rhs, 0));
+    format!("{lhs} {} {rhs}", c.op.text())
 }
 
 /// How tightly an expression binds: a sum, a product, a negation or an
