@@ -154,8 +154,9 @@ fn unstripped(target: &Schedule, strip: &Strip) -> Option<Schedule> {
     let at = alpha_date(strip.depth);
     for st in &mut before.statements {
         let inside = |piece: &BasicMap| {
-            (0..strip.depth)
-                .all(|k| constant_date(piece, beta_date(k)) == strip.beta.get(k).copied())
+            piece.space().n_out() > beta_date(strip.depth)
+                && (0..strip.depth)
+                    .all(|k| constant_date(piece, beta_date(k)) == strip.beta.get(k).copied())
         };
         if !st.pieces.iter().any(inside) {
             continue;
@@ -164,6 +165,9 @@ fn unstripped(target: &Schedule, strip: &Strip) -> Option<Schedule> {
             return None;
         }
         for piece in &mut st.pieces {
+            if piece.space().n_out() <= at + 1 {
+                return None;
+            }
             let zero_after = constant_date(piece, at + 1) == Some(0);
             if !inside(piece) {
                 if constant_date(piece, at) != Some(0) || !zero_after {
