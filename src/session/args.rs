@@ -136,6 +136,25 @@ impl Args<'_> {
         Ok(v)
     }
 
+    /// A list of integers that become coefficients of the generated loops
+    /// (`tile_band`'s sizes): each at most [`MAX_DATE_COEFFICIENT`] in
+    /// magnitude.
+    pub fn coefficient_list(&self, k: usize) -> Result<Vec<i64>, RecipeError> {
+        let list = self.list(k)?;
+        match list
+            .iter()
+            .find(|v| v.checked_abs().is_none_or(|m| m > MAX_DATE_COEFFICIENT))
+        {
+            Some(&v) => Err(self.above_cap(
+                k,
+                v,
+                &format!("elements between -{MAX_DATE_COEFFICIENT} and {MAX_DATE_COEFFICIENT}"),
+                "it becomes a coefficient of the generated loops, which count with C `int`s",
+            )),
+            None => Ok(list),
+        }
+    }
+
     /// An argument beyond polyc's limit (`allowed`: "at most 1024").
     fn above_cap(&self, k: usize, v: i64, allowed: &str, why: &str) -> RecipeError {
         RecipeError::Rejected(

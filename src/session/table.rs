@@ -194,7 +194,7 @@ pub const DIRECTIVES: &[DirectiveSpec] = &[
             Ok(Directive::TileBand {
                 beta: a.beta(0)?,
                 depth: a.depth(1)?,
-                sizes: a.list(2)?,
+                sizes: a.coefficient_list(2)?,
             })
         },
     ),
