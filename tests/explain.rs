@@ -1190,3 +1190,20 @@ fn a_peel_of_a_tile_loop_is_cut_over_the_iterators() {
         "iss([0, 0], {0, 1 | | | -5120});",
     );
 }
+
+/// A recipe's `context(…)` calls are kept first: the directives found may
+/// be legal only under the parameters' values they allow. The explanation
+/// replays, and it is checked through the recipe language before it is
+/// printed.
+#[test]
+fn a_recipes_context_is_kept_before_the_explanation() {
+    let dir = common::scratch("explain-context");
+    let (outcome, explained) = replayed_saying(
+        &dir,
+        "context-first",
+        "tests/kernels/trisolv.c",
+        "stripmine([0], 1, 4);\ncontext([1, 1, -100]);\n",
+        "context([1, 1, -100]);\ntile_band([0], 1, [4]);",
+    );
+    assert_eq!(outcome, Outcome::Replayed(2), "{explained}");
+}

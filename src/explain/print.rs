@@ -441,9 +441,7 @@ pub fn recipe_between(
         out.push_str(&format!("# {line}\n"));
     }
     if !before.is_empty() {
-        out.push_str(
-            "# The recipe's data-layout calls: the program the schedule is explained on.\n",
-        );
+        out.push_str("# The recipe's calls that make the program the schedule is explained on.\n");
         for line in before {
             out.push_str(&format!("{line}\n"));
         }

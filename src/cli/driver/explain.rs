@@ -10,7 +10,7 @@ use crate::lang::recipe::print::calls_text;
 use crate::lang::recipe::{parse_recipe, Call, Recipe};
 use crate::scop::{Schedule, Scop};
 use crate::session::run_recipe;
-use crate::session::table::{is_auto, is_data_directive, lookup};
+use crate::session::table::{is_auto, is_context, is_data_directive, lookup};
 use crate::syntax::print::expr_text;
 
 /// The recipe that gives `schedules`' schedule of the one selected region
@@ -89,16 +89,8 @@ pub(super) fn explained(
             }
             Err(reason) => reason,
         };
-        let e = crate::explain::Explanation {
-            steps: Vec::new(),
-            gap: Some(crate::explain::Gap {
-                statement: "the region".to_string(),
-                reason: format!(
-                    "data-layout directives changed its arrays or accesses, and {reason}"
-                ),
-            }),
-        };
-        return Ok(print::recipe(&e, &header));
+        let reason = format!("data-layout directives changed its arrays or accesses, and {reason}");
+        return Ok(print::recipe(&not_kept(reason), &header));
     }
     let deps = region_dependences(file, scop)?;
     let e = explain(scop, &deps, &schedules[k]).map_err(|e| {
@@ -108,7 +100,42 @@ pub(super) fn explained(
             format!("polyc could not explain the schedule: {e}"),
         )
     })?;
-    Ok(print::recipe(&e, &header))
+    // A recipe's `context(…)` calls: the directives found may be legal
+    // only under the parameters' values they allow.
+    let contexts: Vec<Call> = recipe
+        .map(|r| {
+            let calls = r.recipe.calls.iter().filter(|c| is_context(&c.name));
+            calls
+                .map(|c| Call {
+                    group: None,
+                    ..c.clone()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let Some(before) = calls_text(&contexts) else {
+        return Ok(print::recipe(&not_kept(NO_SPELLING.to_string()), &header));
+    };
+    let text = print::recipe_between(&e, &header, &before, &[]);
+    let o = original.get(k).unwrap_or(scop);
+    if e.gap.is_some() || replays_to(file, o, &text, scop, &schedules[k])? {
+        return Ok(text);
+    }
+    Ok(print::recipe(
+        &not_kept(NOT_REPLAYED_AS_A_RECIPE.to_string()),
+        &header,
+    ))
+}
+
+/// An explanation that gives nothing, and says why.
+fn not_kept(reason: String) -> crate::explain::Explanation {
+    crate::explain::Explanation {
+        steps: Vec::new(),
+        gap: Some(crate::explain::Gap {
+            statement: "the region".to_string(),
+            reason,
+        }),
+    }
 }
 
 /// Whether `a` and `b` have the same arrays, statements and accesses (by
@@ -140,6 +167,10 @@ const NOT_FROM_ORIGINAL: &str = "the program the recipe's first calls make does 
                                  its original order";
 const NOT_REPLAYED: &str = "the calls kept as written do not replay to the same program on \
                             the explanation";
+/// Why an explanation is not printed: it does not replay through the
+/// recipe language as it did through `apply` (a polyc bug).
+const NOT_REPLAYED_AS_A_RECIPE: &str = "the directives found do not replay as a recipe to its \
+                                        schedule (a polyc bug)";
 
 /// A recipe's data-layout calls kept around the explanation. The calls
 /// before its first other call (`before`; `add_array` and `get_array_id`
@@ -168,7 +199,7 @@ fn layout_around(
     recipe: &LoadedRecipe,
 ) -> Result<Result<LayoutAround, &'static str>, Outcome> {
     let calls = declarations_first(&recipe.recipe.calls);
-    let data = |c: &Call| is_data_directive(&c.name);
+    let data = |c: &Call| is_data_directive(&c.name) || is_context(&c.name);
     // The start of the group that holds `cut` and a call before it.
     let group_start = |mut cut: usize| {
         while cut > 0
@@ -213,14 +244,17 @@ fn layout_around(
     }))
 }
 
-/// `calls` with the `add_array`s and `get_array_id`s outside a group
-/// moved first, in their order: they only name arrays. The first one
-/// that must stay (in a group, or binding a variable the recipe binds
-/// again) keeps the later ones where they are, so that the arrays are
-/// added in the recipe's order.
+/// `calls` with the `add_array`s, `get_array_id`s and `context`s outside a
+/// group moved first, in their order: the first ones only name arrays,
+/// and a narrower context earlier only drops dependences from the checks
+/// before it. The first one that must stay (in a group, or binding a
+/// variable the recipe binds again) keeps the later ones where they are,
+/// so that the arrays are added in the recipe's order.
 fn declarations_first(calls: &[Call]) -> Vec<Call> {
-    let declares =
-        |c: &Call| lookup(&c.name).is_some_and(|d| matches!(d.name, "add_array" | "get_array_id"));
+    let declares = |c: &Call| {
+        is_context(&c.name)
+            || lookup(&c.name).is_some_and(|d| matches!(d.name, "add_array" | "get_array_id"))
+    };
     let bound_once = |c: &Call| {
         c.bind.as_ref().is_none_or(|(v, _)| {
             calls
