@@ -776,6 +776,20 @@ fn data_layout_calls_are_kept_around_the_explained_schedule() {
     let (_, explained) = replayed_saying(&dir, "added", "tests/kernels/2mm.c", added, "tile_band(");
     assert!(at(&explained, "t = add_array(\"t\");") < at(&explained, "reverse([0], 2);"));
     same_code("added", "tests/kernels/2mm.c", &explained);
+    // A data-layout call that changes no access (`dimreorder` by the
+    // identity) still makes the schedule of its moment the program's
+    // original order: it is kept as the others are (found by the random
+    // tester, whose explanation of such a recipe did not replay).
+    let identity = "reverse([1], 1);\nreverse([0], 1);\ndimreorder([1], \"B\", [0]);\n\
+                    parallelize([0, 0], 1);\n";
+    let (_, explained) = replayed_saying(
+        &dir,
+        "identity",
+        "tests/kernels/two-loops.c",
+        identity,
+        "as written.\ndimreorder([1], \"B\", [0]);\nparallelize([0, 0], 1);",
+    );
+    same_code("identity", "tests/kernels/two-loops.c", &explained);
     // An `auto` after a data-layout call that other calls precede.
     let auto_after = "ct = add_array(\"Ct\");\nreverse([0, 0], 2);\ngroup {\n  \
                       replace_array(\"C\", ct);\n  datacopy(ct, \"C\", [1], true, [1, 0, 1, 0]);\n}\n\

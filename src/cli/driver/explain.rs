@@ -63,7 +63,15 @@ pub(super) fn explained(
         format!("  polyc {} --recipe THIS_FILE", file.name),
         "Each directive is checked as it is replayed; a group's together.".to_string(),
     ];
-    if let Some(o) = original.get(k).filter(|o| !same_accesses(o, scop)) {
+    // A data-layout call that changed no access (`dimreorder` by the
+    // identity) may still have made the schedule of its moment the
+    // program's original order.
+    let data_calls =
+        recipe.is_some_and(|r| r.recipe.calls.iter().any(|c| is_data_directive(&c.name)));
+    if let Some(o) = original
+        .get(k)
+        .filter(|o| data_calls || !same_accesses(o, scop))
+    {
         // The schedule is one of the rewritten program, which a recipe
         // replayed on the original does not start from: the recipe's
         // data-layout calls are kept around the explanation of the others.
