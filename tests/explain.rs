@@ -631,7 +631,11 @@ fn strides_empty_parts_and_point_loops_skewed_by_tiles_are_explained() {
 /// theirs (lu's). Each strip is made of the dates as they were, and the
 /// reversal or shift given around it (heat-3d's around its one
 /// `tile_band`: the statement reversed, the band, the reversal again
-/// inside its tile); the explanation replays to the schedule.
+/// inside its tile); the explanation replays to the schedule. A point
+/// loop shifted after a band whose first statement has one date twice
+/// (fdtd-2d's `t` and `t` beside the others' `t` and `t + i`, seed 2727):
+/// that statement's tiles read the shifted date and the other in the
+/// band's order, as the loop's other statements do.
 #[test]
 fn point_loops_reversed_or_shifted_after_their_strips_are_explained() {
     let dir = common::scratch("explain-points-after-strips");
@@ -648,6 +652,18 @@ fn point_loops_reversed_or_shifted_after_their_strips_are_explained() {
             "auto(pluto, tile = 8, unroll_jam = false);\nshift([0, 0, 0], 6, [0], -1);\n\
              shift([0, 0], 3, [2], -2);\n",
             "shift([0, 0, 0], 3, [2], -2);",
+        ),
+        (
+            "first-point-loop-shifted-where-a-statement-repeats-a-date",
+            "tests/kernels/fdtd-2d.c",
+            "auto(pluto, tile = 4);\nshift([0], 4, [], -1);\n",
+            "shift([0], 4, [], -1);",
+        ),
+        (
+            "second-point-loop-shifted-where-a-statement-repeats-a-date",
+            "tests/kernels/fdtd-2d.c",
+            "auto(pluto, wavefront = true, tile = 4);\nshift([0], 5, [0, 0, 0], -1);\n",
+            "shift([0], 5, [], -1);",
         ),
     ];
     for (name, kernel, recipe, says) in cases {
@@ -1069,11 +1085,13 @@ fn tiles_of_tiles_and_tile_loops_inside_parted_loops_are_explained() {
 
 /// Found by the random tester: a tile loop `grain`ed after `auto`'s
 /// tiles (doitgen's `c₅ = 4·⌊p/32⌋`, a local in the schedule: the gap
-/// "its dates have existential variables" before), and a tile loop
-/// `grain`ed for one of its statements (syr2k's second, by its own β).
-/// The schedule before the `grain` is explained, then the `grain` given.
+/// "its dates have existential variables" before), a tile loop
+/// `grain`ed for one of its statements (syr2k's second, by its own β),
+/// and a point loop `grain`ed inside its tiles (gesummv: the gap "its
+/// tiles are not strips" before). The schedule before the `grain` is
+/// explained, then the `grain` given.
 #[test]
-fn a_grained_tile_loop_is_explained_before_its_grain() {
+fn grained_tile_and_point_loops_are_explained_before_their_grain() {
     let dir = common::scratch("explain-grained-tile");
     replayed_saying(
         &dir,
@@ -1090,6 +1108,21 @@ fn a_grained_tile_loop_is_explained_before_its_grain() {
         "grain([0, 0, 1, 0, 0], 1, 4);",
     );
     assert_eq!(outcome, Outcome::Replayed(2), "{explained}");
+    // A point loop of `auto`'s tiles grained: its dates `5j`, `5N`, `0`
+    // are no strips' of the tile loop around them (`32c ≤ j`), so the
+    // `grain` comes after the tiles (found by the random tester, seed
+    // 2727).
+    let (outcome, explained) = replayed_saying(
+        &dir,
+        "a-point-loop-grained-after-its-tiles",
+        "tests/kernels/gesummv.c",
+        "auto(pluto, fuse = max);\ngrain([0, 0, 0], 3, 5);\n",
+        "grain([0, 0, 0], 3, 5);",
+    );
+    assert!(
+        explained.trim_end().ends_with("a stride of 5"),
+        "the grain last: {outcome:?}\n{explained}"
+    );
 }
 
 /// Found by the random tester: `tile` of two sibling loops, then a

@@ -25,7 +25,9 @@
 //!    else `stripmine` and `interchange`s; then a wavefront's `skew`s of
 //!    tile loops. A strip of a date plus whole strips of an outer date is
 //!    read as a tile loop skewed by that outer loop first, then as the
-//!    point loop skewed around the strip.
+//!    point loop skewed around the strip. Last, where a statement's tiles
+//!    strip one date that another date repeats shifted (a point loop
+//!    `shift`ed after the tiles), the tiles read the two in order.
 //! 4. **Marks** ([`marks`]): `parallelize`, `vectorize`, `unroll`,
 //!    `unroll_jam`, `pack`, `gpu_block` and `gpu_thread`, per loop.
 //! 5. **Tidying**: the same directive on sibling loops merged into one
@@ -41,8 +43,9 @@
 //! Where a gap is left and some pieces hold no instance, the target
 //! without them is explained, then the holes they leave in the β dates
 //! made again ([`empty_pieces`]). Where a gap is left and a tile date
-//! is a multiple of its strip, the schedule before that `grain` is
-//! explained, then the `grain` given ([`grained_tiles`]). Where a gap is
+//! is a multiple of its strip (or a point date a multiple of an affine
+//! form), the schedule before that `grain` is explained, then the
+//! `grain` given ([`grained_dates`]). Where a gap is
 //! left and a date is only a strip of a later date (a strip of a tile
 //! loop or of a wavefront), the schedule before that `stripmine` or
 //! `tile` is explained, then it is given ([`stripped_dates`]). Schedules
@@ -69,7 +72,7 @@
 //! CLI.
 
 mod empty_pieces;
-mod grained_tiles;
+mod grained_dates;
 mod joined;
 mod linearized;
 mod loops;
@@ -270,7 +273,7 @@ fn explain_undoing_strips(
         if let Ok(Some(e)) = empty_pieces::explained(scop, deps, target) {
             return Ok(e);
         }
-        if let Ok(Some(e)) = grained_tiles::explained(scop, deps, target) {
+        if let Ok(Some(e)) = grained_dates::explained(scop, deps, target) {
             return Ok(e);
         }
         if let Ok(Some(e)) = stripped_dates::explained(scop, deps, target, strips) {
@@ -350,9 +353,14 @@ fn recover(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Gap>, Expla
         // does not give the target's dates, leaves the schedule before it.
         let mut tiled = false;
         // Tile loops skewed by outer loops read as such first, where
-        // there are any, then as point loops skewed around the strips.
+        // there are any, then as point loops skewed around the strips;
+        // last, tiles of one date spread over its shifted copies.
         let outer_skews = shape::with_tiles_skewed_by_outer_loops(&shapes);
-        let readings = outer_skews.iter().chain(std::iter::once(&shapes));
+        let spread = shape::with_tiles_spread_over_shifted_copies(&shapes)?;
+        let readings = outer_skews
+            .iter()
+            .chain(std::iter::once(&shapes))
+            .chain(spread.iter());
         for (shapes, bands) in readings.flat_map(|s| [(s, true), (s, false)]) {
             tiled = match tiles::recover(r, shapes, bands) {
                 Ok(done) => done && difference_but_marks(r.scop, &r.current, target)?.is_none(),

@@ -1,5 +1,6 @@
-//! Grained tile loops: a target whose tile date is a multiple of a
-//! strip, read as the schedule before the `grain` of that tile loop.
+//! Grained dates: a target whose tile date is a multiple of a strip, or
+//! whose point date inside tiles is a multiple of an affine form, read
+//! as the schedule before the `grain` of that loop.
 //!
 //! `grain(β, d, k)` multiplies the date at depth `d` by `k`. Where that
 //! date is a tile date, `c = k·⌊p/s⌋` is no affine form: the schedule
@@ -10,9 +11,13 @@
 //! `k`. Where a date there is not divisible (a strip of a statement the
 //! `grain` of one statement's β left alone: syr2k's
 //! `stripmine([0], 1, 5); grain([0, 0, 1, 0], 1, 4);`), only the grained
-//! statements' dates are made the strip again. That schedule is explained
-//! as any is, then one `grain` per such loop (or grained statement, on
-//! its own β) follows, and the whole is replayed on the real schedule and
+//! statements' dates are made the strip again. Where no tile date is
+//! grained, or that gives no explanation, a point date that is `k·f`
+//! for an affine form `f` of the iterators is read the same way: the
+//! tiles around it strip `f`, not `k·f` (gesummv's `auto(pluto, fuse =
+//! max); grain([0, 0, 0], 3, 5);`). That schedule is explained as any
+//! is, then one `grain` per such loop (or grained statement, on its own
+//! β) follows, and the whole is replayed on the real schedule and
 //! compared with the target, as every explanation is.
 //!
 //! Must not know: recipe syntax, code generation.
@@ -20,7 +25,7 @@
 use super::pieces::replayed_on_pieces;
 use super::{explain_within, flattened, linearized, ExplainError, Explanation};
 use crate::apply::Directive;
-use crate::poly::{BasicMap, Constraint, ConstraintKind, PolyError};
+use crate::poly::{gcd_of, BasicMap, Constraint, ConstraintKind, PolyError};
 use crate::scop::schedule::{alpha_date, beta_date, constant_date};
 use crate::scop::{Dependence, Schedule, Scop};
 
@@ -44,10 +49,29 @@ pub(super) fn explained(
     deps: &[Dependence],
     target: &Schedule,
 ) -> Result<Option<Explanation>, ExplainError> {
-    let loops = grained_loops(target)?;
-    if loops.is_empty() {
-        return Ok(None);
+    // Tile dates first, as before point dates were read; then with the
+    // point dates a factor divides too.
+    for with_point_dates in [false, true] {
+        let loops = grained_loops(target, with_point_dates);
+        if loops.is_empty() {
+            continue;
+        }
+        if let Some(e) = explained_before(scop, deps, target, loops)? {
+            return Ok(Some(e));
+        }
     }
+    Ok(None)
+}
+
+/// The explanation of `target` as the schedule before the `grain`s of
+/// `loops`, then those `grain`s; `None` where a loop cannot be ungrained
+/// or the phases leave a gap on the schedule before.
+fn explained_before(
+    scop: &Scop,
+    deps: &[Dependence],
+    target: &Schedule,
+    loops: Vec<GrainedLoop>,
+) -> Result<Option<Explanation>, ExplainError> {
     let mut before = target.clone();
     let mut grains = Vec::new();
     for l in loops {
@@ -88,7 +112,7 @@ fn ungrained_under(
     for piece in out.statements.iter_mut().flat_map(|st| &mut st.pieces) {
         let inside =
             (0..l.depth).all(|k| constant_date(piece, beta_date(k)) == l.beta.get(k).copied());
-        let grained = grained_local(piece, l.depth).is_some_and(|(_, k)| k == l.factor);
+        let grained = grain_factor(piece, l.depth) == Some(l.factor);
         if !inside || (alone && !grained) {
             continue;
         }
@@ -107,7 +131,7 @@ fn grained_statements(target: &Schedule, l: &GrainedLoop) -> Vec<GrainedLoop> {
     for piece in target.statements.iter().flat_map(|st| &st.pieces) {
         let inside =
             (0..l.depth).all(|k| constant_date(piece, beta_date(k)) == l.beta.get(k).copied());
-        if !inside || grained_local(piece, l.depth).is_none_or(|(_, k)| k != l.factor) {
+        if !inside || grain_factor(piece, l.depth) != Some(l.factor) {
             continue;
         }
         let beta: Option<Vec<i64>> = (0..=piece.space().n_out() / 2)
@@ -128,13 +152,20 @@ fn grained_statements(target: &Schedule, l: &GrainedLoop) -> Vec<GrainedLoop> {
 }
 
 /// The loops whose date is `k·e` for a local `e` of one of their pieces
-/// ([`grained_local`]), each once, outermost first.
-fn grained_loops(target: &Schedule) -> Result<Vec<GrainedLoop>, PolyError> {
+/// ([`grained_local`]), and with `point_dates` those where it is `k·f`
+/// for an affine form `f` of the iterators ([`grained_affine`]), each
+/// once, outermost first.
+fn grained_loops(target: &Schedule, point_dates: bool) -> Vec<GrainedLoop> {
     let mut out: Vec<GrainedLoop> = Vec::new();
     for st in &target.statements {
         for piece in &st.pieces {
             for depth in 1..=piece.space().n_out() / 2 {
-                let Some((_, factor)) = grained_local(piece, depth) else {
+                let factor = match grained_local(piece, depth) {
+                    Some((_, k)) => Some(k),
+                    None if point_dates => grained_affine(piece, depth, true),
+                    None => None,
+                };
+                let Some(factor) = factor else {
                     continue;
                 };
                 let beta: Option<Vec<i64>> = (0..depth)
@@ -155,7 +186,48 @@ fn grained_loops(target: &Schedule) -> Result<Vec<GrainedLoop>, PolyError> {
         }
     }
     out.sort_by_key(|l| l.depth);
-    Ok(out)
+    out
+}
+
+/// The factor by which the date at `depth` of `piece` is grained: a tile
+/// date's ([`grained_local`]) or an affine date's ([`grained_affine`]).
+fn grain_factor(piece: &BasicMap, depth: usize) -> Option<i64> {
+    grained_local(piece, depth)
+        .map(|(_, k)| k)
+        .or_else(|| grained_affine(piece, depth, false))
+}
+
+/// `k ≥ 2` where the date at `depth` of `piece` appears in one row only,
+/// an equality `date = k·f` for an affine form `f` of the iterators and
+/// parameters that is not constant (and, with `on_iterators`, reads an
+/// iterator): `k` the greatest common divisor of `f`'s coefficients and
+/// constant.
+fn grained_affine(piece: &BasicMap, depth: usize, on_iterators: bool) -> Option<i64> {
+    let space = piece.space();
+    let col = space.out_col(alpha_date(depth));
+    let mut rows = piece.constraints().iter().filter(|c| c.coeffs[col] != 0);
+    let (Some(row), None) = (rows.next(), rows.next()) else {
+        return None;
+    };
+    if row.kind != ConstraintKind::Eq || row.coeffs[col].abs() != 1 {
+        return None;
+    }
+    let first_local = space.n_dim_total();
+    let reads_local = row.coeffs[first_local..].iter().any(|&v| v != 0);
+    let reads_date =
+        (0..space.n_out()).any(|d| d != alpha_date(depth) && row.coeffs[space.out_col(d)] != 0);
+    let reads_iterator = (0..space.n_in()).any(|d| row.coeffs[space.in_col(d)] != 0);
+    let constant = row
+        .coeffs
+        .iter()
+        .enumerate()
+        .all(|(c, &v)| c == col || v == 0);
+    if reads_local || reads_date || constant || (on_iterators && !reads_iterator) {
+        return None;
+    }
+    let form = row.coeffs.iter().enumerate().filter(|&(c, _)| c != col);
+    let factor = gcd_of(form.map(|(_, &v)| v).chain([row.constant])).ok()?;
+    (factor >= 2).then_some(factor)
 }
 
 /// `(e, k)` where the date at `depth` of `piece` appears in one row only,
@@ -284,5 +356,21 @@ mod tests {
         assert_eq!(ungrained(&affine, 1, 4).expect("exact"), None);
         let divided = ungrained(&affine, 1, 2).expect("exact").expect("divided");
         assert!(same(&divided, &map("[n] -> { T[p] -> [0, 2p + 1, 0] }")));
+    }
+
+    #[test]
+    fn a_point_date_is_grained_by_the_gcd_of_its_form() {
+        let affine = map("[n] -> { T[p] -> [0, 4p + 2, 0] }");
+        assert_eq!(grained_affine(&affine, 1, true), Some(2));
+        assert_eq!(grain_factor(&affine, 1), Some(2));
+        let on_parameter = map("[n] -> { T[p] -> [0, 5n, 0] }");
+        assert_eq!(grained_affine(&on_parameter, 1, true), None, "no iterator");
+        assert_eq!(grained_affine(&on_parameter, 1, false), Some(5));
+        let constant = map("[n] -> { T[p] -> [0, 6, 0] }");
+        assert_eq!(grained_affine(&constant, 1, false), None, "a constant");
+        let unit = map("[n] -> { T[p] -> [0, 2p + 1, 0] }");
+        assert_eq!(grained_affine(&unit, 1, false), None);
+        let strip = map("[n] -> { T[p] -> [0, c1, 0, p, 0] : 32c1 <= p and 32c1 >= p - 31 }");
+        assert_eq!(grained_affine(&strip, 1, false), None, "a tile date");
     }
 }
