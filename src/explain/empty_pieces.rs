@@ -12,7 +12,11 @@
 //! hole is made again: `iss` on the constant form `0 ≥ 0` (every instance
 //! goes to the second part, after the loop's children, the first part is
 //! empty) until the loop has enough children, then one `reorder` puts
-//! the children that hold instances at the target's β dates. The whole is
+//! the children that hold instances at the target's β dates. A hole among
+//! the outermost dates (mirror's `peel([0], {2 | -2})`, which peels
+//! nothing and moves the loop to 1) is the `peel` of the whole of the
+//! loop after it: `iss` on `0 ≥ 0`, then the `split` after the loop's
+//! last child. The whole is
 //! replayed on the real schedule and compared with the target on the
 //! domains, as every explanation is.
 //!
@@ -22,7 +26,7 @@ use std::collections::BTreeMap;
 
 use super::pieces::replayed_on_pieces;
 use super::{explain_within, flattened, linearized, ExplainError, Explanation};
-use crate::apply::tree::{all_betas, normalize};
+use crate::apply::tree::{all_betas, normalize, PieceRef};
 use crate::apply::{Directive, SplitForm};
 use crate::poly::Map;
 use crate::scop::{Dependence, Schedule, Scop};
@@ -30,8 +34,8 @@ use crate::scop::{Dependence, Schedule, Scop};
 /// The explanation of `target` through its pieces that hold instances
 /// (module docs); `None` where it has no empty piece, where the phases
 /// leave a gap on the rest, or where the holes are not made again (a hole
-/// among the outermost β dates, where `iss` has no loop). Exact: replayed
-/// and compared with `target`.
+/// among the outermost β dates before a statement that is no loop).
+/// Exact: replayed and compared with `target`.
 pub(super) fn explained(
     scop: &Scop,
     deps: &[Dependence],
@@ -83,8 +87,9 @@ fn without_empty_pieces(scop: &Scop, target: &Schedule) -> Result<Option<Schedul
 /// holes made already), `iss(loop, {0})` until the loop has as many
 /// children as its largest β date needs (each doubles them, the children
 /// that hold instances last), then a `reorder` of those to their dates,
-/// the empty copies to the places left, in order. `None` for a hole among
-/// the outermost dates (no loop to split). Exact; cheap.
+/// the empty copies to the places left, in order; the outermost holes
+/// last ([`outermost_holes`]). `None` where those are not made. Exact;
+/// cheap.
 fn holes_made_again(target: &Schedule) -> Result<Option<Vec<Directive>>, ExplainError> {
     let betas = all_betas(target).map_err(|e| ExplainError::NotReplayed(format!("{e:?}")))?;
     // Per loop (its β-vector in the target), its children's β dates.
@@ -120,7 +125,11 @@ fn holes_made_again(target: &Schedule) -> Result<Option<Vec<Directive>>, Explain
     let mut out = Vec::new();
     for (beta, dates) in loops {
         if beta.is_empty() {
-            return Ok(None);
+            let Some(peels) = outermost_holes(&betas, dates) else {
+                return Ok(None);
+            };
+            out.extend(peels);
+            continue;
         }
         let at = dense(beta);
         let Some(&last) = dates.last() else {
@@ -155,6 +164,52 @@ fn holes_made_again(target: &Schedule) -> Result<Option<Vec<Directive>>, Explain
         }
     }
     Ok(Some(out))
+}
+
+/// The directives that make the holes among the outermost β `dates`
+/// (each child of the root that holds instances, by its target date),
+/// after their loops' own holes: the `peel` of the whole of a loop,
+/// `iss([p], {0})` then the `split` after its last child, leaves an empty
+/// copy of the loop at `p` and moves the loop to `p + 1`. The last child
+/// first, so that the earlier ones keep their places. `None` where a
+/// child that needs a hole before it is no loop (a statement at the
+/// root) or the dates overflow. Cheap.
+fn outermost_holes(betas: &[(PieceRef, Vec<i64>)], dates: &[i64]) -> Option<Vec<Directive>> {
+    let mut out = Vec::new();
+    for (x, &date) in dates.iter().enumerate().rev() {
+        let before = match x {
+            0 => -1,
+            _ => dates[x - 1],
+        };
+        let holes = date.checked_sub(before)?.checked_sub(1)?;
+        // The loop's last child, by its β after the first date.
+        let last = betas
+            .iter()
+            .filter(|(_, b)| b.first() == Some(&date))
+            .map(|(_, b)| b[1..].to_vec())
+            .max()?;
+        if holes > 0 && last.is_empty() {
+            return None;
+        }
+        let mut at = i64::try_from(x).ok()?;
+        for _ in 0..holes {
+            out.push(Directive::Iss {
+                beta: vec![at],
+                form: SplitForm {
+                    alphas: Vec::new(),
+                    iters: Vec::new(),
+                    params: Vec::new(),
+                    constant: 0,
+                },
+            });
+            out.push(Directive::Split {
+                beta: std::iter::once(at).chain(last.iter().copied()).collect(),
+                depth: 1,
+            });
+            at = at.checked_add(1)?;
+        }
+    }
+    Some(out)
 }
 
 /// More children than the arithmetic holds.

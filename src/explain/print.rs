@@ -436,6 +436,20 @@ pub fn recipe_between(
     before: &[String],
     after: &[String],
 ) -> String {
+    recipe_around(e, header, before, after, None)
+}
+
+/// [`recipe_between`], then, where `tail` is given, the explanation of
+/// the schedule the recipe's calls after its last data-layout call give,
+/// on the program `after` ends with. `after` and `tail` are left out
+/// where a gap stopped the explanation `e`.
+pub fn recipe_around(
+    e: &Explanation,
+    header: &[String],
+    before: &[String],
+    after: &[String],
+    tail: Option<&Explanation>,
+) -> String {
     let mut out = String::new();
     for line in header {
         out.push_str(&format!("# {line}\n"));
@@ -446,39 +460,54 @@ pub fn recipe_between(
             out.push_str(&format!("{line}\n"));
         }
     }
-    let line = |out: &mut String, indent: &str, d: &Directive| {
-        out.push_str(&format!("{indent}{};  # {}\n", call(d), comment(d)));
-    };
-    for step in &e.steps {
-        match step {
-            Step::One(d) => line(&mut out, "", d),
-            Step::Group(ds) => {
-                out.push_str("group {  # legal only together\n");
-                for d in ds {
-                    line(&mut out, "  ", d);
-                }
-                out.push_str("}\n");
-            }
-        }
+    push_steps(&mut out, e);
+    if e.gap.is_none() && e.steps.is_empty() && after.is_empty() {
+        out.push_str("# (the original schedule: no directive)\n");
     }
-    match &e.gap {
-        Some(gap) => out.push_str(&format!(
-            "# not expressed: {}: {}. The directives above are what was recovered \
-             before it.\n",
-            gap.statement, gap.reason
-        )),
-        None if e.steps.is_empty() && after.is_empty() => {
-            out.push_str("# (the original schedule: no directive)\n")
-        }
-        None => {}
+    if e.gap.is_some() {
+        return out;
     }
-    if e.gap.is_none() && !after.is_empty() {
+    if !after.is_empty() {
         out.push_str("# The recipe's calls from its next data-layout call on, as written.\n");
         for line in after {
             out.push_str(&format!("{line}\n"));
         }
     }
+    if let Some(tail) = tail {
+        out.push_str(
+            "# Then the schedule of the calls after its last data-layout call, explained \
+             from the order those calls start from.\n",
+        );
+        push_steps(&mut out, tail);
+    }
     out
+}
+
+/// `e`'s steps, one call per line with its comment, groups as `group {
+/// … }`, and its gap (if any) as a closing comment.
+fn push_steps(out: &mut String, e: &Explanation) {
+    let line = |out: &mut String, indent: &str, d: &Directive| {
+        out.push_str(&format!("{indent}{};  # {}\n", call(d), comment(d)));
+    };
+    for step in &e.steps {
+        match step {
+            Step::One(d) => line(out, "", d),
+            Step::Group(ds) => {
+                out.push_str("group {  # legal only together\n");
+                for d in ds {
+                    line(out, "  ", d);
+                }
+                out.push_str("}\n");
+            }
+        }
+    }
+    if let Some(gap) = &e.gap {
+        out.push_str(&format!(
+            "# not expressed: {}: {}. The directives above are what was recovered \
+             before it.\n",
+            gap.statement, gap.reason
+        ));
+    }
 }
 
 #[cfg(test)]

@@ -89,8 +89,24 @@ pub(super) fn explained(
                         format!("polyc could not explain the schedule: {e}"),
                     )
                 })?;
-                let text = print::recipe_between(&e, &header, &layout.before, &layout.after);
-                if e.gap.is_some() || replays_to(file, o, &text, scop, &schedules[k])? {
+                let tail = match &layout.tail {
+                    Some((tail_scop, tail_target)) => {
+                        let deps = region_dependences(file, tail_scop)?;
+                        let e = explain(tail_scop, &deps, tail_target).map_err(|e| {
+                            region_error(
+                                file,
+                                scop,
+                                format!("polyc could not explain the schedule: {e}"),
+                            )
+                        })?;
+                        Some(e)
+                    }
+                    None => None,
+                };
+                let text =
+                    print::recipe_around(&e, &header, &layout.before, &layout.after, tail.as_ref());
+                let gap = e.gap.is_some() || tail.as_ref().is_some_and(|t| t.gap.is_some());
+                if gap || replays_to(file, o, &text, scop, &schedules[k])? {
                     return Ok(text);
                 }
                 NOT_REPLAYED
@@ -167,9 +183,13 @@ fn same_accesses(a: &Scop, b: &Scop) -> bool {
 /// explanation (each completes "data-layout directives changed its
 /// arrays or accesses, and …").
 const NOT_A_RECIPE: &str = "only a recipe's data-layout calls are kept around an explanation";
-const AUTO_AFTER: &str = "`auto` runs after one that the recipe's other calls precede; a \
-                          schedule is explained only from the original order of the \
-                          program it schedules";
+const AUTO_AFTER: &str = "`auto` runs between two data-layout calls that the recipe's other \
+                          calls precede; a schedule is explained only from the original \
+                          order of the program it schedules, and the calls between are kept \
+                          as written";
+const TAIL_NOT_FROM_ORIGINAL: &str = "`auto` runs after its last data-layout call, which leaves \
+                                      a schedule that is not the original order of the program \
+                                      it makes";
 const NO_SPELLING: &str = "a call kept as written has an argument with no plain spelling";
 const NOT_FROM_ORIGINAL: &str = "the program the recipe's first calls make does not start from \
                                  its original order";
@@ -189,18 +209,24 @@ const NOT_REPLAYED_AS_A_RECIPE: &str = "the directives found do not replay as a 
 /// explained. From that call on, the calls are kept as written
 /// (`after`): their β-vectors and checks read the schedule of that
 /// moment, which the explanation gives again. A `group` is cut at its
-/// start.
+/// start. Where an `auto` follows the last data-layout call, the calls
+/// are kept as written up to the end of that call only, and the schedule
+/// the rest give is explained too (`tail`: the program that call makes,
+/// which starts from its original order, and the final schedule).
 struct LayoutAround {
     before: Vec<String>,
     after: Vec<String>,
     scop: Scop,
     target: Schedule,
+    tail: Option<(Scop, Schedule)>,
 }
 
 /// [`LayoutAround`] of `recipe` on the region `original`, or why there is
-/// none: an `auto` among the calls kept as written, an argument with no
-/// plain spelling, or a program from the first calls that does not start
-/// from its own original order.
+/// none: an `auto` between two data-layout calls kept as written, or
+/// after the last one where that leaves a schedule other than the
+/// original order of the program it makes; an argument with no plain
+/// spelling; or a program from the first calls that does not start from
+/// its own original order.
 fn layout_around(
     file: &SourceFile,
     original: &Scop,
@@ -224,11 +250,30 @@ fn layout_around(
         .iter()
         .position(data)
         .map_or(calls.len(), |p| group_start(first + p).max(first));
-    if calls[kept..].iter().any(|c| is_auto(&c.name)) {
+    // The end of the last data-layout call (of its group), and whether
+    // an `auto` comes after it: the calls from there on are explained.
+    let last_end = match calls[kept..].iter().rposition(data) {
+        Some(p) => {
+            let mut end = kept + p + 1;
+            while end < calls.len()
+                && calls[end].group.is_some()
+                && calls[end].group == calls[end - 1].group
+            {
+                end += 1;
+            }
+            end
+        }
+        None => kept,
+    };
+    if calls[kept..last_end].iter().any(|c| is_auto(&c.name)) {
         return Ok(Err(AUTO_AFTER));
     }
-    let (Some(before), Some(after)) = (calls_text(&calls[..first]), calls_text(&calls[kept..]))
-    else {
+    let auto_after = calls[last_end..].iter().any(|c| is_auto(&c.name));
+    let as_written = if auto_after { last_end } else { calls.len() };
+    let (Some(before), Some(after)) = (
+        calls_text(&calls[..first]),
+        calls_text(&calls[kept..as_written]),
+    ) else {
         return Ok(Err(NO_SPELLING));
     };
     let deps = region_dependences(file, original)?;
@@ -244,11 +289,24 @@ fn layout_around(
     if made.schedule != Schedule::original(&made.scop) {
         return Ok(Err(NOT_FROM_ORIGINAL));
     }
+    let tail = match auto_after {
+        true => {
+            let (Some(last), Some(whole)) = (run(last_end), run(calls.len())) else {
+                return Ok(Err(TAIL_NOT_FROM_ORIGINAL));
+            };
+            if last.schedule != Schedule::original(&last.scop) {
+                return Ok(Err(TAIL_NOT_FROM_ORIGINAL));
+            }
+            Some((last.scop, whole.schedule))
+        }
+        false => None,
+    };
     Ok(Ok(LayoutAround {
         before,
         after,
         scop: made.scop,
         target: scheduled.schedule,
+        tail,
     }))
 }
 

@@ -113,14 +113,34 @@ pub(super) fn explain(
 
 /// The cut's directives, then each piece's as a statement of its own,
 /// replayed on the real schedule; `None` where they do not give the
-/// target.
+/// target. The pads of other pieces' tiles are set aside at the tiles'
+/// depths, and where that leaves a gap, also below them
+/// ([`view::Pads`]).
 fn explained_cut_first(
     scop: &Scop,
     deps: &[Dependence],
     target: &Schedule,
     cut: &cut::Cut,
 ) -> Result<Option<Explanation>, ExplainError> {
-    let view = view::view(scop, deps, cut, target)?;
+    let at_tiles = explained_cut_first_with(scop, deps, target, cut, view::Pads::AtTiles)?;
+    if at_tiles.as_ref().is_some_and(|e| e.gap.is_none()) {
+        return Ok(at_tiles);
+    }
+    match explained_cut_first_with(scop, deps, target, cut, view::Pads::BelowTiles) {
+        Ok(Some(e)) if e.gap.is_none() => Ok(Some(e)),
+        _ => Ok(at_tiles),
+    }
+}
+
+/// [`explained_cut_first`] with the pads `pads` says set aside.
+fn explained_cut_first_with(
+    scop: &Scop,
+    deps: &[Dependence],
+    target: &Schedule,
+    cut: &cut::Cut,
+    pads: view::Pads,
+) -> Result<Option<Explanation>, ExplainError> {
+    let view = view::view(scop, deps, cut, target, pads)?;
     let mut recovery = Recovery::from(&view.scop, &view.deps, view.current.clone());
     let gap = recover(&mut recovery, &view.target)?;
     let found: Vec<Directive> = cut

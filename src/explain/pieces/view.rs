@@ -25,14 +25,26 @@ pub(super) struct View {
     pub target: Schedule,
 }
 
-/// The [`View`] of `cut`. Exact: a dependence between two units holds the
-/// pairs of the original whose source is in the first and target in the
-/// second.
+/// Where [`unpadded`] looks for the dates a tile of another piece padded
+/// a piece with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Pads {
+    /// At the depths of the other pieces' tile dates.
+    AtTiles,
+    /// Also deeper: the tile loop moved outwards after its strip (a
+    /// `tile` of one piece leaves the pad at the `stripmine`'s depth).
+    BelowTiles,
+}
+
+/// The [`View`] of `cut`, with the pads `pads` says set aside. Exact: a
+/// dependence between two units holds the pairs of the original whose
+/// source is in the first and target in the second.
 pub(super) fn view(
     scop: &Scop,
     deps: &[Dependence],
     cut: &Cut,
     target: &Schedule,
+    pads: Pads,
 ) -> Result<View, ExplainError> {
     let mut domains = Vec::new();
     for u in &cut.units {
@@ -73,9 +85,9 @@ pub(super) fn view(
                         true => {
                             let read =
                                 with_strip_cuts_over_iterators(scop, s, &target.statements[s])?;
-                            unpadded(scop, &read, s, u.target)
+                            unpadded(scop, &read, s, u.target, pads)
                         }
-                        false => unpadded(scop, &target.statements[s], s, u.target),
+                        false => unpadded(scop, &target.statements[s], s, u.target, pads),
                     }
                 })
                 .collect::<Result<_, _>>()?,
@@ -110,14 +122,17 @@ pub(super) fn view(
 /// without the dates `stripmine` and `tile_band` pad it with when they
 /// tile another piece of the statement in another loop: at a depth where
 /// another piece has a tile date (one without an affine form), the loop
-/// `0` and the β `0` after it, which no other row mentions. The phases
-/// then tile the other piece alone, and the replay on the real schedule
-/// pads this one as the target does (the replay checks it). Exact.
+/// `0` and the β `0` after it, which no other row mentions (with
+/// [`Pads::BelowTiles`], also at a depth below such a tile date). The
+/// phases then tile the other piece alone, and the replay on the real
+/// schedule pads this one as the target does (the replay checks it).
+/// Exact.
 fn unpadded(
     scop: &Scop,
     st: &StatementSchedule,
     s: usize,
     p: usize,
+    pads: Pads,
 ) -> Result<StatementSchedule, PolyError> {
     let (np, n) = (scop.params.len(), scop.statements[s].iterators.len());
     let mut tiled = vec![false; st.depth()];
@@ -127,6 +142,11 @@ fn unpadded(
         }
         for (k, form) in date_forms(piece, np, n)?.iter().enumerate() {
             tiled[k] |= form.is_none();
+        }
+    }
+    if pads == Pads::BelowTiles {
+        for k in 1..tiled.len() {
+            tiled[k] |= tiled[k - 1];
         }
     }
     let mut piece = st.pieces[p].clone();
