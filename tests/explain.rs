@@ -976,8 +976,18 @@ fn a_tile_is_explained_as_itself() {
             "reverse([0], 1);\ntile([0, 1, 0], 3, 1, 8);\n",
             "tile([0, 1, 0], 3, 1, 8);",
         ),
+        // A loop strip-mined, then fused with a loop before it: its point
+        // loop is a child of its own in the shared loop, which a `tile`
+        // of that statement does not give (seed 6161: the gap "its tiles
+        // are not strips" before).
+        (
+            "a-strip-fused-with-the-loop-before",
+            "tests/kernels/mvt.c",
+            "stripmine([1], 1, 16);\nfuse([0]);\nunroll([0], 2);\n",
+            "stripmine([1], 1, 16);",
+        ),
     ];
-    let lengths = [3, 2];
+    let lengths = [3, 2, 3];
     for ((name, kernel, recipe, says), length) in cases.into_iter().zip(lengths) {
         let (outcome, explained) = replayed_saying(&dir, name, kernel, recipe, says);
         assert_eq!(outcome, Outcome::Replayed(length), "{name}:\n{explained}");

@@ -48,8 +48,9 @@
 //! `grain` given ([`grained_dates`]). Where a gap is
 //! left and a date is only a strip of a later date (a strip of a tile
 //! loop or of a wavefront), the schedule before that `stripmine` or
-//! `tile` is explained, then it is given ([`stripped_dates`]). Schedules
-//! are compared on the statements' domains ([`difference`]).
+//! `tile` is explained, then it is given ([`stripped_dates`]). Of these
+//! readings, the shortest complete explanation is given. Schedules are
+//! compared on the statements' domains ([`difference`]).
 //!
 //! Steps that are illegal on their own (a `split` before the `fuse` that
 //! brings the statements back together) are wrapped in a `group`, which
@@ -259,28 +260,35 @@ pub fn explain(
     explain_undoing_strips(scop, deps, target, stripped_dates::MAX_STRIPS)
 }
 
-/// [`explain`], undoing at most `strips` strips of later dates one inside
-/// the other ([`stripped_dates`]) where the phases leave a gap.
+/// [`explain`], where the phases leave a gap the shortest complete
+/// explanation that undoes a `linearize`, holes of empty pieces, a
+/// `grain`, or at most `strips` strips of later dates one inside the
+/// other ([`stripped_dates`]).
 fn explain_undoing_strips(
     scop: &Scop,
     deps: &[Dependence],
     target: &Schedule,
     strips: usize,
 ) -> Result<Explanation, ExplainError> {
-    let plain = explain_within(scop, deps, target, linearized::MAX_LINEARIZES)?;
-    if plain.gap.is_some() {
-        // An overflow or a refusal there leaves the phases' answer.
-        if let Ok(Some(e)) = empty_pieces::explained(scop, deps, target) {
-            return Ok(e);
-        }
-        if let Ok(Some(e)) = grained_dates::explained(scop, deps, target) {
-            return Ok(e);
-        }
-        if let Ok(Some(e)) = stripped_dates::explained(scop, deps, target, strips) {
-            return Ok(e);
-        }
+    let plain = explain_plainly(scop, deps, target)?;
+    if plain.gap.is_none() {
+        return Ok(plain);
     }
-    Ok(plain)
+    // The shortest complete explanation of the readings that undo one
+    // directive; an overflow or a refusal there leaves the others, and
+    // where none is complete, the phases' answer.
+    let readings = [
+        linearized::explained(scop, deps, target, linearized::MAX_LINEARIZES),
+        empty_pieces::explained(scop, deps, target),
+        grained_dates::explained(scop, deps, target),
+        stripped_dates::explained(scop, deps, target, strips),
+    ];
+    let shortest = readings
+        .into_iter()
+        .filter_map(|e| e.ok().flatten())
+        .filter(|e| e.gap.is_none())
+        .min_by_key(pieces::length);
+    Ok(shortest.unwrap_or(plain))
 }
 
 /// [`explain`], undoing at most `linearizes` linearized strips one inside
@@ -361,8 +369,17 @@ fn recover(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Gap>, Expla
             .iter()
             .chain(std::iter::once(&shapes))
             .chain(spread.iter());
-        for (shapes, bands) in readings.flat_map(|s| [(s, true), (s, false)]) {
-            tiled = match tiles::recover(r, shapes, bands) {
+        // A statement stripped alone in a shared loop by its own `tile`
+        // first, then split apart and fused back.
+        let readings: Vec<&Vec<shape::StatementShape>> = readings.collect();
+        let tries = [true, false].into_iter().flat_map(|own| {
+            let readings = &readings;
+            readings
+                .iter()
+                .flat_map(move |s| [(*s, true, own), (*s, false, own)])
+        });
+        for (shapes, bands, own_tiles) in tries {
+            tiled = match tiles::recover(r, shapes, bands, own_tiles) {
                 Ok(done) => done && difference_but_marks(r.scop, &r.current, target)?.is_none(),
                 Err(ExplainError::Refused(_)) => false,
                 Err(e) => return Err(e),

@@ -50,11 +50,17 @@ struct Member {
 /// Adds the tiles; `Ok(false)` when they cannot be added this way. With
 /// `bands`, the tiles of a band of consecutive loops whose tile loops go
 /// just outside them are one `tile_band` (the readable directive);
-/// without, each tile is a `stripmine` and `interchange`s.
+/// without, each tile is a `stripmine` and `interchange`s. With
+/// `own_tiles`, one statement stripped where the others keep the loop is
+/// its own `tile` in the loop (its point loop joins the loop's first
+/// child); without, it is split apart, stripped, and fused back (its
+/// point loop a child of its own: mvt's `stripmine([1], 1, 16);
+/// fuse([0]);`).
 pub(super) fn recover(
     r: &mut Recovery<'_>,
     target: &[StatementShape],
     bands: bool,
+    own_tiles: bool,
 ) -> Result<bool, ExplainError> {
     // Per statement, the target depth of each current loop.
     let mut stands: Vec<Vec<usize>> = target.iter().map(|s| s.kept.clone()).collect();
@@ -155,7 +161,7 @@ pub(super) fn recover(
         // One statement stripped where the others keep the loop, its
         // strip plain: that statement's own `tile`, in the loop.
         let alone = match members.as_slice() {
-            [m] if !apart.is_empty() => {
+            [m] if own_tiles && !apart.is_empty() => {
                 m.skew.is_none()
                     && !m.reversed
                     && m.reshape.iter().all(|&v| v == 0)
