@@ -702,6 +702,15 @@ fn point_loops_reversed_or_shifted_after_their_strips_are_explained() {
             "shift([0], 4, [], -1);",
         ),
         (
+            // lu's second statement runs `j` at the next depth too: its
+            // strip of `j` is read at `i + j` less the date `i`, as the
+            // others' strips of `k` (seed 6161).
+            "point-loop-reshaped-where-a-statement-repeats-a-date",
+            "tests/kernels/lu.c",
+            "auto(pluto, parallel = false);\nreshape([0, 0, 0, 0, 0], 5, 1, -1);\n",
+            "skew([0, 0, 0, 0], 4, 2, -1);",
+        ),
+        (
             "second-point-loop-shifted-where-a-statement-repeats-a-date",
             "tests/kernels/fdtd-2d.c",
             "auto(pluto, wavefront = true, tile = 4);\nshift([0], 5, [0, 0, 0], -1);\n",

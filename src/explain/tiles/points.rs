@@ -60,9 +60,13 @@ pub(super) fn point_skews_by_tiles(
 
 /// `tile` read at the date at depth `point` of `shape` (with `n`
 /// iterators) instead of the date it reads, where the two differ only in
-/// parameters and constant: the difference joins its offset. `None`
-/// where they differ otherwise, the tile skews its point loop, or a value
-/// overflows. Exact.
+/// parameters and constant (the difference joins its offset), or on the
+/// iterators by a multiple `λ` of another date of the statement (the
+/// point loop skewed by that date after the strip: lu's `k` read at
+/// `i + k` less the date `i`, where its statement that runs `j` there
+/// also has `j` at the next depth). `None` where they differ otherwise,
+/// the tile already skews, reverses or reshapes its point loop, or a
+/// value overflows. Exact.
 pub(super) fn rebased(tile: &Tile, shape: &StatementShape, point: usize, n: usize) -> Option<Tile> {
     let form = |depth: usize| {
         let k = shape.kept.iter().position(|&d| d == depth)?;
@@ -70,20 +74,58 @@ pub(super) fn rebased(tile: &Tile, shape: &StatementShape, point: usize, n: usiz
     };
     let (old, new) = (form(*tile.points.first()?)?, form(point)?);
     let moved = tile.point_skew.is_some() || tile.point_reversed || !tile.point_reshape.is_empty();
-    if moved || old[..n] != new[..n] {
+    if moved {
         return None;
     }
-    let offset = tile
+    // `old = new + λ·g` on the iterators, `g` the date at `skew`'s depth.
+    let skew = match old[..n] == new[..n] {
+        true => None,
+        false => {
+            let rest: Vec<i64> = old[..n]
+                .iter()
+                .zip(&new[..n])
+                .map(|(a, b)| a.checked_sub(*b))
+                .collect::<Option<_>>()?;
+            shape
+                .kept
+                .iter()
+                .filter(|&&d| d != point)
+                .find_map(|&d| Some((d, multiple(&rest, &form(d)?[..n])?)))
+        }
+    };
+    if old[..n] != new[..n] && skew.is_none() {
+        return None;
+    }
+    let mut offset = tile
         .offset
         .iter()
         .zip(old[n..].iter().zip(&new[n..]))
         .map(|(&o, (&a, &b))| o.checked_add(a.checked_sub(b)?))
         .collect::<Option<Vec<i64>>>()?;
+    if let Some((d, lambda)) = skew {
+        for (o, g) in offset.iter_mut().zip(&form(d)?[n..]) {
+            *o = o.checked_sub(g.checked_mul(lambda)?)?;
+        }
+    }
     Some(Tile {
         points: vec![point],
         offset,
+        point_skew: skew,
         ..tile.clone()
     })
+}
+
+/// The nonzero `λ` with `x = λ·y`, if any (`y` not all zero). Exact.
+fn multiple(x: &[i64], y: &[i64]) -> Option<i64> {
+    let (&a, &b) = x.iter().zip(y).find(|(_, &b)| b != 0)?;
+    let lambda = (a.checked_rem(b)? == 0)
+        .then(|| a.checked_div(b))
+        .flatten()?;
+    let fits = x
+        .iter()
+        .zip(y)
+        .all(|(&a, &b)| b.checked_mul(lambda) == Some(a));
+    (lambda != 0 && fits).then_some(lambda)
 }
 
 /// The current position (0-based) of the date whose multiple `tile`'s
