@@ -205,10 +205,7 @@ fn grain_factor(piece: &BasicMap, depth: usize) -> Option<i64> {
 fn grained_affine(piece: &BasicMap, depth: usize, on_iterators: bool) -> Option<i64> {
     let space = piece.space();
     let col = space.out_col(alpha_date(depth));
-    let mut rows = piece.constraints().iter().filter(|c| c.coeffs[col] != 0);
-    let (Some(row), None) = (rows.next(), rows.next()) else {
-        return None;
-    };
+    let row = only_row(piece, col)?;
     if row.kind != ConstraintKind::Eq || row.coeffs[col].abs() != 1 {
         return None;
     }
@@ -235,10 +232,7 @@ fn grained_affine(piece: &BasicMap, depth: usize, on_iterators: bool) -> Option<
 fn grained_local(piece: &BasicMap, depth: usize) -> Option<(usize, i64)> {
     let col = piece.space().out_col(alpha_date(depth));
     let first_local = piece.space().n_dim_total();
-    let mut rows = piece.constraints().iter().filter(|c| c.coeffs[col] != 0);
-    let (Some(row), None) = (rows.next(), rows.next()) else {
-        return None;
-    };
+    let row = only_row(piece, col)?;
     if row.kind != ConstraintKind::Eq || row.constant != 0 {
         return None;
     }
@@ -251,6 +245,16 @@ fn grained_local(piece: &BasicMap, depth: usize) -> Option<(usize, i64)> {
     // `sign·date + a·e = 0`, so `date = −sign·a·e`.
     let factor = row.coeffs[e].checked_mul(-row.coeffs[col].signum())?;
     (e >= first_local && row.coeffs[col].abs() == 1 && factor >= 2).then_some((e, factor))
+}
+
+/// The one row of `piece` that reads the column `col`; `None` where none
+/// or several do. Cheap.
+fn only_row(piece: &BasicMap, col: usize) -> Option<&Constraint> {
+    let mut rows = piece.constraints().iter().filter(|c| c.coeffs[col] != 0);
+    match (rows.next(), rows.next()) {
+        (Some(row), None) => Some(row),
+        _ => None,
+    }
 }
 
 /// `piece` with its date at `depth` divided by `factor`: a grained tile
@@ -284,8 +288,7 @@ fn ungrained(piece: &BasicMap, depth: usize, factor: i64) -> Result<Option<Basic
             rows,
         )));
     }
-    let mut rows = piece.constraints().iter().filter(|c| c.coeffs[col] != 0);
-    let (Some(def), None) = (rows.next(), rows.next()) else {
+    let Some(def) = only_row(piece, col) else {
         return Ok(None);
     };
     let divides = def

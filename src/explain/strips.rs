@@ -630,7 +630,7 @@ fn strip_plus_whole_strips(
 }
 
 /// The nonzero `λ` with `x = λ·y`, if any (`y` not all zero).
-fn multiple(x: &[i64], y: &[i64]) -> Option<i64> {
+pub(super) fn multiple(x: &[i64], y: &[i64]) -> Option<i64> {
     let (&a, &b) = x.iter().zip(y).find(|(_, &b)| b != 0)?;
     let factor = (a.checked_rem(b)? == 0)
         .then(|| a.checked_div(b))
@@ -649,13 +649,9 @@ mod tests {
         StripRead, Tile,
     };
 
-    /// fdtd-2d's first statement after a `shift` of its second point
-    /// loop: dates (t, n, 1) `t` and `t + 1`; both tiles read `t` exactly
-    /// until spread, then the inner reads `t + 1` less 1. With the dates
-    /// the other way round, the outer reads the shifted one.
-    #[test]
-    fn tiles_of_one_date_spread_over_its_shifted_copies_in_order() {
-        let tile = |depth: usize, points: Vec<usize>, offset: Vec<i64>| Tile {
+    /// A strip by 4 of the dates at `points` plus `offset`, nothing else.
+    fn plain_tile(depth: usize, points: Vec<usize>, offset: Vec<i64>) -> Tile {
+        Tile {
             depth,
             points,
             size: 4,
@@ -665,7 +661,16 @@ mod tests {
             sign: 1,
             point_reversed: false,
             point_reshape: Vec::new(),
-        };
+        }
+    }
+
+    /// fdtd-2d's first statement after a `shift` of its second point
+    /// loop: dates (t, n, 1) `t` and `t + 1`; both tiles read `t` exactly
+    /// until spread, then the inner reads `t + 1` less 1. With the dates
+    /// the other way round, the outer reads the shifted one.
+    #[test]
+    fn tiles_of_one_date_spread_over_its_shifted_copies_in_order() {
+        let tile = plain_tile;
         let forms = vec![None, None, Some(vec![1, 0, 0]), Some(vec![1, 0, 1])];
         let mut tiles = vec![tile(1, vec![3], vec![0, 0]), tile(2, vec![3], vec![0, 0])];
         assert!(spread_over_shifted_copies(&mut tiles, &forms, 1).expect("exact"));
@@ -804,17 +809,7 @@ mod tests {
 
     #[test]
     fn an_offset_of_whole_tiles_shifts_the_tile_loop_else_the_point_loop() {
-        let tile = |offset: Vec<i64>| Tile {
-            depth: 1,
-            points: vec![2],
-            size: 4,
-            skews: Vec::new(),
-            point_skew: None,
-            offset,
-            sign: 1,
-            point_reversed: false,
-            point_reshape: Vec::new(),
-        };
+        let tile = |offset: Vec<i64>| plain_tile(1, vec![2], offset);
         assert_eq!(tile(vec![0, 0]).tile_shift(), None);
         assert!(!tile(vec![0, 0]).shifts_point());
         // `α := α − (−2)`: the tile date plus 2 (8 = 2 tiles of 4).

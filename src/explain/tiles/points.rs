@@ -12,7 +12,7 @@ use super::Member;
 use crate::apply::Directive;
 use crate::explain::shape::StatementShape;
 use crate::explain::shift;
-use crate::explain::strips::Tile;
+use crate::explain::strips::{multiple, Tile};
 use crate::explain::{ExplainError, Recovery};
 use crate::poly::PolyError;
 
@@ -113,19 +113,6 @@ pub(super) fn rebased(tile: &Tile, shape: &StatementShape, point: usize, n: usiz
         point_skew: skew,
         ..tile.clone()
     })
-}
-
-/// The nonzero `λ` with `x = λ·y`, if any (`y` not all zero). Exact.
-fn multiple(x: &[i64], y: &[i64]) -> Option<i64> {
-    let (&a, &b) = x.iter().zip(y).find(|(_, &b)| b != 0)?;
-    let lambda = (a.checked_rem(b)? == 0)
-        .then(|| a.checked_div(b))
-        .flatten()?;
-    let fits = x
-        .iter()
-        .zip(y)
-        .all(|(&a, &b)| b.checked_mul(lambda) == Some(a));
-    (lambda != 0 && fits).then_some(lambda)
 }
 
 /// The current position (0-based) of the date whose multiple `tile`'s
