@@ -38,7 +38,7 @@ use super::pack::Buffer;
 use super::scan::{Cond, Expr, Loop, Node, Quotient, Sum};
 use crate::scop::schedule::Mark;
 use crate::scop::Scop;
-use crate::syntax::c::Expr as CExpr;
+use crate::syntax::c::{Expr as CExpr, ExprKind};
 use crate::syntax::print::expr_text;
 use fold::{fold_copies, updated_cell};
 use int_range::{domains_are_int, first_constant_beyond_int, is_int};
@@ -453,7 +453,7 @@ impl Printer<'_> {
                 }
                 _ => String::new(),
             };
-            let _ = writeln!(self.out, "{indent}{label}{};", expr_text(body));
+            let _ = writeln!(self.out, "{indent}{label}{};", statement_text(body));
         }
     }
 
@@ -759,6 +759,22 @@ fn aff_text(a: &Sum) -> String {
     s
 }
 
+/// A statement's text: its body, except an assignment of a cell to
+/// itself (`d0 = d0`, what a second `replace_array` makes of the copy
+/// statements of a first `datacopy`), which changes nothing and which
+/// clang's `-Wself-assign` rejects under `-Werror`: it is a comment that
+/// names it, and the statement `(void)0`, which neither reads the cell
+/// nor leaves an empty body.
+fn statement_text(body: &CExpr) -> String {
+    let text = expr_text(body);
+    match &body.kind {
+        ExprKind::Assign(op, lhs, rhs) if op == "=" && expr_text(lhs) == expr_text(rhs) => {
+            format!("/* {text}: a cell copied onto itself */ (void)0")
+        }
+        _ => text,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -778,6 +794,24 @@ mod tests {
     fn scop() -> Scop {
         let file = read_source("k.c", KERNEL.to_string()).expect("the kernel parses");
         file.scops.into_iter().next().expect("one scop")
+    }
+
+    /// A cell assigned to itself prints as a comment and `(void)0`; an
+    /// update of it, or another cell, as written.
+    #[test]
+    fn a_cell_copied_onto_itself_is_a_comment() {
+        let body = |text: &str| crate::lang::c::parse::parse_expr(text, 0).expect("an expression");
+        assert_eq!(
+            statement_text(&body("d0 = d0")),
+            "/* d0 = d0: a cell copied onto itself */ (void)0"
+        );
+        assert_eq!(
+            statement_text(&body("A[i][j] = A[i][j]")),
+            "/* A[i][j] = A[i][j]: a cell copied onto itself */ (void)0"
+        );
+        assert_eq!(statement_text(&body("d0 = d1")), "d0 = d1");
+        assert_eq!(statement_text(&body("d0 += d0")), "d0 += d0");
+        assert_eq!(statement_text(&body("A[i] = A[i + 1]")), "A[i] = A[i + 1]");
     }
 
     fn var(name: &str) -> Sum {
