@@ -1031,6 +1031,14 @@ fn pieces_without_instances_are_explained_as_holes() {
             "iss([0], {| | 0});",
         ),
         (
+            // The parts with instances keep the first split's `i >= 1`,
+            // which the domain implies: matched on the domain (seed 6161).
+            "holes-among-parts-that-repeat-the-domain",
+            "tests/kernels/simd-distance.c",
+            "iss([4], i < 1);\niss([4], {1 | | 0, 0 | -10});\nfuse([4]);\n",
+            "reorder([4], [1, 3, 5, 0, 2, 4]);",
+        ),
+        (
             "a-peel-of-nothing-at-the-root",
             "tests/kernels/mirror.c",
             "embed([0, 0, 0]);\npeel([0], {2 | -2});\nshift([1, 0, 0, 0], 2, [0], -1);\n",

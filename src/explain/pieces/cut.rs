@@ -10,7 +10,7 @@
 //! Must not know: the phases, recipe syntax.
 
 use super::domains::{
-    domain, domain_reading, equal, oriented, separating, splits, trimmed, Domain,
+    domain, domain_reading, equal, equal_on, oriented, separating, splits, trimmed, Domain,
 };
 use crate::apply::{self, Directive, SplitForm};
 use crate::explain::shape::date_forms;
@@ -109,12 +109,21 @@ pub(super) fn cut(
             let Some(have) = domain(scop, s, st, q)? else {
                 return gap(s, "a β date of one of its pieces is not a constant");
             };
-            let same = wanted[s]
-                .iter()
-                .enumerate()
-                .map(|(p, w)| Ok(equal(&have, w)?.then_some(p)))
-                .collect::<Result<Vec<_>, PolyError>>()?;
-            let Some(p) = same.into_iter().flatten().next() else {
+            // The same rows first, else the same points of the domain.
+            let domain = &scop.statements[s].domain;
+            let mut same = None;
+            for on_domain in [false, true] {
+                for (p, w) in wanted[s].iter().enumerate() {
+                    let equal = match on_domain {
+                        false => equal(&have, w)?,
+                        true => equal_on(&have, w, domain)?,
+                    };
+                    if equal && same.is_none() {
+                        same = Some(p);
+                    }
+                }
+            }
+            let Some(p) = same else {
                 return gap(
                     s,
                     "its pieces are not the parts `iss` gives (one overlaps two of them)",

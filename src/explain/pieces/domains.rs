@@ -6,7 +6,7 @@
 //! Must not know: the directives.
 
 use crate::explain::shape::date_forms;
-use crate::poly::{BasicMap, BasicSet, Constraint, ConstraintKind, PolyError, Space};
+use crate::poly::{BasicMap, BasicSet, Constraint, ConstraintKind, PolyError, Set, Space};
 use crate::scop::schedule::{alpha_date, StatementSchedule};
 use crate::scop::Scop;
 
@@ -331,6 +331,14 @@ pub(super) fn equal(a: &Domain, b: &Domain) -> Result<bool, PolyError> {
         }
     }
     Ok(true)
+}
+
+/// Whether `a` and `b` hold the same points of `domain` (a statement's
+/// domain, whose rows a piece need not repeat: a cut the domain implies,
+/// `i >= 1` on a loop from 1). Exact.
+pub(super) fn equal_on(a: &Domain, b: &Domain, domain: &Set) -> Result<bool, PolyError> {
+    let on = |d: &Domain| Set::from_basic(d.clone()).intersect(&domain.renamed(d.space())?);
+    on(a)?.is_equal(&on(b)?)
 }
 
 /// Which side of `row >= 0` all of `d` lies on: `Some(true)` inside,
