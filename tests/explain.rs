@@ -1141,6 +1141,35 @@ fn a_piece_reshaped_after_its_split_is_explained() {
     );
 }
 
+/// Found by the random tester (seed 4646): a point loop skewed by twice
+/// its tile loop of 2, `i − 2·⌊i/2⌋`, whose strip the schedule bounds
+/// on the point date alone (`0 ≤ c₃ ≤ 1`, the gap "a loop date is
+/// neither an affine form of its iterators nor a strip of one" before),
+/// and a loop skewed by a tile loop inside it. Each comes back as the
+/// recipe.
+#[test]
+fn loops_skewed_by_tile_loops_are_explained() {
+    let dir = common::scratch("explain-skewed-by-tile-loops");
+    let cases = [
+        (
+            "a-point-loop-bounded-on-its-own-date",
+            "tests/kernels/two-loops.c",
+            "stripmine([0], 1, 2);\nskew([0, 0], 2, 1, 2);\n",
+            "skew([0, 0], 2, 1, 2);",
+        ),
+        (
+            "a-loop-skewed-by-a-tile-loop-inside-it",
+            "tests/kernels/floyd-warshall.c",
+            "tile_band([0], 3, [3]);\nskew([0, 0, 0, 0, 0], 2, 3, -2);\n",
+            "skew([0, 0, 0], 2, 3, -2);",
+        ),
+    ];
+    for (name, kernel, recipe, says) in cases {
+        let (outcome, explained) = replayed_saying(&dir, name, kernel, recipe, says);
+        assert_eq!(outcome, Outcome::Replayed(2), "{name}:\n{explained}");
+    }
+}
+
 /// Found by the random tester (seed 2727): a piece tiled by `tile`, its
 /// point loop reversed. The tile loop moved outwards leaves the pad of
 /// the other piece at the `stripmine`'s depth, below it; set aside there

@@ -391,9 +391,11 @@ fn tile_parts(
                 if v == 0 || k == alpha_date(d + 1) {
                     continue;
                 }
-                // Only α dates outside it without a form (nor a part).
+                // Only other α dates without a form (nor a part): tile
+                // dates outside it, or inside it (a loop skewed by a tile
+                // loop inside it after the tiling).
                 let depth = k.div_ceil(2);
-                let tile = k % 2 == 1 && depth < d + 1 && forms[depth - 1].is_none();
+                let tile = k % 2 == 1 && depth != d + 1 && forms[depth - 1].is_none();
                 if !tile || v % a != 0 {
                     return None;
                 }

@@ -114,10 +114,13 @@ pub(super) fn read_tiles(
     let mut rows: Vec<BoundRow> = Vec::new();
     for c in piece.constraints() {
         let dates = &c.coeffs[out..out + piece.space().n_out()];
-        let on_tile = dates
-            .iter()
-            .enumerate()
-            .any(|(d, &a)| a != 0 && d % 2 == 1 && forms.get(d / 2).is_some_and(Option::is_none));
+        // A row on a tile date, or on a point date skewed by one (whose
+        // bounds, `0 <= i - 2·c <= 1`, are the strip's).
+        let on_tile = dates.iter().enumerate().any(|(d, &a)| {
+            let tile = forms.get(d / 2).is_some_and(Option::is_none);
+            let skewed = parts.get(d / 2).is_some_and(|p| !p.is_empty());
+            a != 0 && d % 2 == 1 && (tile || skewed)
+        });
         if !on_tile {
             continue;
         }

@@ -16,10 +16,11 @@ use crate::explain::strips::{multiple, Tile};
 use crate::explain::{ExplainError, Recovery};
 use crate::poly::PolyError;
 
-/// Each point loop skewed by a tile loop outside it, as the target's
-/// dates add their tile dates ([`StatementShape::tile_skews`]): given
-/// once on the point loop where every statement in it has the same
-/// skew, else on the statement alone; `Ok(false)` when a loop is missing.
+/// Each loop skewed by a tile loop (outside it: a point loop skewed by
+/// its tile loop; or inside it), as the target's dates add their tile
+/// dates ([`StatementShape::tile_skews`]): given once on the inner of
+/// the two loops where every statement in it has the same skew, else on
+/// the statement alone; `Ok(false)` when a loop is missing.
 pub(super) fn point_skews_by_tiles(
     r: &mut Recovery<'_>,
     target: &[StatementShape],
@@ -33,7 +34,7 @@ pub(super) fn point_skews_by_tiles(
                 return Ok(false);
             };
             let beta = r.beta(s)?;
-            let loop_beta = beta[..=at].to_vec();
+            let loop_beta = beta[..=at.max(by)].to_vec();
             let mut shared = true;
             for (m, other) in target.iter().enumerate() {
                 if r.beta(m)?.starts_with(&loop_beta) {
