@@ -24,7 +24,8 @@ pub(super) struct StatementShape {
     pub tiles: Vec<Tile>,
     /// `(point, tile, λ)`: the date at depth `point` is its row plus `λ ×`
     /// the tile date at depth `tile` (target depths, 1-based): the point
-    /// loop skewed by its tile loop after the tiles.
+    /// loop skewed by its tile loop after the tiles, or a loop by a tile
+    /// loop inside it.
     pub tile_skews: Vec<(usize, usize, i64)>,
 }
 
@@ -355,9 +356,9 @@ fn dense_tree(betas: &mut [Vec<i64>]) -> Result<(), usize> {
 
 /// The dates of `piece` that are an affine form plus a combination of
 /// tile dates (a point loop skewed by its tile loop after the strip:
-/// `c11 = j - c5`), each read off an equality that sets it (its
-/// coefficient dividing the rest) and reads, of the dates, only it and
-/// dates without a form outside it: their forms put into `forms`, and per
+/// `c11 = j - c5`; or a loop skewed by a tile loop inside it), each read
+/// off an equality that sets it (its coefficient dividing the rest) and
+/// reads, of the dates, only it and other dates without a form: their forms put into `forms`, and per
 /// date the tile dates' depths (1-based) with their factors (empty for
 /// the other dates). The deepest date is read first. Exact, cheap.
 fn tile_parts(
