@@ -205,7 +205,7 @@ fn grain_factor(piece: &BasicMap, depth: usize) -> Option<i64> {
 fn grained_affine(piece: &BasicMap, depth: usize, on_iterators: bool) -> Option<i64> {
     let space = piece.space();
     let col = space.out_col(alpha_date(depth));
-    let row = only_row(piece, col)?;
+    let row = only_row(piece, depth)?;
     if row.kind != ConstraintKind::Eq || row.coeffs[col].abs() != 1 {
         return None;
     }
@@ -232,7 +232,7 @@ fn grained_affine(piece: &BasicMap, depth: usize, on_iterators: bool) -> Option<
 fn grained_local(piece: &BasicMap, depth: usize) -> Option<(usize, i64)> {
     let col = piece.space().out_col(alpha_date(depth));
     let first_local = piece.space().n_dim_total();
-    let row = only_row(piece, col)?;
+    let row = only_row(piece, depth)?;
     if row.kind != ConstraintKind::Eq || row.constant != 0 {
         return None;
     }
@@ -247,9 +247,14 @@ fn grained_local(piece: &BasicMap, depth: usize) -> Option<(usize, i64)> {
     (e >= first_local && row.coeffs[col].abs() == 1 && factor >= 2).then_some((e, factor))
 }
 
-/// The one row of `piece` that reads the column `col`; `None` where none
-/// or several do. Cheap.
-fn only_row(piece: &BasicMap, col: usize) -> Option<&Constraint> {
+/// The one row of `piece` that reads its date at `depth`; `None` where
+/// none or several do, or `piece` has no date there (a statement with
+/// fewer loops, under another β). Cheap.
+fn only_row(piece: &BasicMap, depth: usize) -> Option<&Constraint> {
+    if alpha_date(depth) >= piece.space().n_out() {
+        return None;
+    }
+    let col = piece.space().out_col(alpha_date(depth));
     let mut rows = piece.constraints().iter().filter(|c| c.coeffs[col] != 0);
     match (rows.next(), rows.next()) {
         (Some(row), None) => Some(row),
@@ -288,7 +293,7 @@ fn ungrained(piece: &BasicMap, depth: usize, factor: i64) -> Result<Option<Basic
             rows,
         )));
     }
-    let Some(def) = only_row(piece, col) else {
+    let Some(def) = only_row(piece, depth) else {
         return Ok(None);
     };
     let divides = def
