@@ -380,5 +380,8 @@ mod tests {
         assert_eq!(grained_affine(&unit, 1, false), None);
         let strip = map("[n] -> { T[p] -> [0, c1, 0, p, 0] : 32c1 <= p and 32c1 >= p - 31 }");
         assert_eq!(grained_affine(&strip, 1, false), None, "a tile date");
+        // A piece with fewer loops has no date at that depth.
+        assert_eq!(grain_factor(&affine, 2), None);
+        assert_eq!(grain_factor(&affine, 7), None);
     }
 }
