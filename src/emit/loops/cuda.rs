@@ -38,7 +38,7 @@ pub use nesting::check_mapping;
 
 use super::int_range::{domains_are_int, first_constant_beyond_int};
 use super::{unused_outer_iterators, PrintError, PrintOptions, Printer, STEP};
-use crate::emit::scan::{Loop, Node};
+use crate::emit::scan::{Expr, Loop, Node};
 use crate::scop::Scop;
 use barriers::{touched_by, touched_by_statement, Touched};
 use buffers::{copy_statements, declarations, holds_statement, only_statements, Spread};
@@ -547,27 +547,59 @@ impl Printer<'_> {
             });
             k.threads += 1;
         } else {
-            // The bounds are host C when they read no kernel variable
-            // but this loop's own (it is among the locals already).
-            let outer = &k.locals[..k.locals.len().saturating_sub(1)];
-            let host = !outer
-                .iter()
-                .any(|x| l.lower.mentions(x) || l.upper.mentions(x));
-            k.grid[slot] = Some(if host {
-                GridSize::Iterations {
-                    lo,
-                    up,
-                    step: if l.down { 1 } else { l.stride },
-                }
-            } else {
-                GridSize::Cap
-            });
+            let size = self.grid_size(l, lo, up);
+            if let Some(Gpu::Kernel(k)) = &mut self.gpu {
+                k.grid[slot] = Some(size);
+            }
         }
         self.body(&l.body, indent);
         if let Some(Gpu::Kernel(k)) = &mut self.gpu {
             if thread {
                 k.threads -= 1;
             }
+        }
+    }
+
+    /// How many blocks the block loop `l` (its bounds printed `lo` and
+    /// `up`) gets along its dimension. Its bounds are host C when they
+    /// read no kernel variable but its own (among the locals already):
+    /// its iterations. Else the arms of its bounds' `max` and `min` that
+    /// are host C, a lower bound no greater and an upper bound no less,
+    /// give at least as many blocks as it has iterations for any value
+    /// of the loops around (`c3 <= min(floord(n - 2, 32), floord(-32 *
+    /// c2 + n - 2, 65536))` is at most `floord(n - 2, 32)` for every
+    /// `c2`); else the cap. Any count is correct (grid-stride loops).
+    fn grid_size(&self, l: &Loop, lo: String, up: String) -> GridSize {
+        let Some(Gpu::Kernel(k)) = &self.gpu else {
+            return GridSize::Cap;
+        };
+        let outer = &k.locals[..k.locals.len().saturating_sub(1)];
+        let host = |e: &Expr| !outer.iter().any(|x| e.mentions(x));
+        let step = if l.down { 1 } else { l.stride };
+        if host(&l.lower) && host(&l.upper) {
+            return GridSize::Iterations { lo, up, step };
+        }
+        let arms = |e: &Expr, of_max: bool| -> Option<Expr> {
+            let mut list: Vec<Expr> = match e {
+                Expr::Max(v) if of_max => v.iter().filter(|a| host(a)).cloned().collect(),
+                Expr::Min(v) if !of_max => v.iter().filter(|a| host(a)).cloned().collect(),
+                e if host(e) => vec![e.clone()],
+                _ => Vec::new(),
+            };
+            match (list.len(), of_max) {
+                (0, _) => None,
+                (1, _) => list.pop(),
+                (_, true) => Some(Expr::Max(list)),
+                (_, false) => Some(Expr::Min(list)),
+            }
+        };
+        match (arms(&l.lower, true), arms(&l.upper, false)) {
+            (Some(lo), Some(up)) => GridSize::Iterations {
+                lo: self.expr(&lo),
+                up: self.expr(&up),
+                step,
+            },
+            _ => GridSize::Cap,
         }
     }
 }

@@ -8,7 +8,8 @@ use crate::emit::scan::{Expr, Loop, Sum};
 /// The most blocks along `y` and `z` (CUDA's limit), and along `x` here.
 pub const MAX_GRID: u32 = 65535;
 /// Blocks along a dimension whose block loop's bounds read a kernel
-/// variable (the grid-stride loop is correct for any count).
+/// variable in every arm of a `max` or a `min` (the grid-stride loop is
+/// correct for any count).
 pub(super) const FALLBACK_GRID: u32 = 32;
 
 /// At most how many iterations `l` has, when one of its lower bounds and
@@ -42,9 +43,11 @@ pub(super) fn constant_trip(l: &Loop) -> Option<i64> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum GridSize {
     /// As many as the block loop has iterations, `lo` to `up` by `step`
-    /// (host C), at most the dimension's cap.
+    /// (host C; where its own bounds read kernel variables, bounds of
+    /// them that do not), at most the dimension's cap.
     Iterations { lo: String, up: String, step: i64 },
-    /// The cap itself: the loop's bounds read a kernel variable.
+    /// [`FALLBACK_GRID`]: no lower or no upper bound of the loop is
+    /// host C.
     Cap,
 }
 
