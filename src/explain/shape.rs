@@ -3,7 +3,7 @@
 //! of them ([`super::strips`]); the tile dates are dropped from the
 //! schedule the first phases build and added back by the tile phase.
 
-use super::strips::{read_tiles, spread_over_shifted_copies, Tile};
+use super::strips::{read_tiles, Tile};
 use super::Gap;
 use crate::poly::{BasicMap, ConstraintKind, PolyError};
 use crate::scop::schedule::alpha_date;
@@ -54,32 +54,6 @@ pub(super) fn with_tiles_skewed_by_outer_loops(
         })
         .collect();
     any.then_some(out)
-}
-
-/// `shapes` with the tiles of each statement that strip one date at two
-/// depths or more spread over that date's shifted copies
-/// ([`spread_over_shifted_copies`]); `None` where no tile is such.
-/// Exact.
-pub(super) fn with_tiles_spread_over_shifted_copies(
-    shapes: &[StatementShape],
-) -> Result<Option<Vec<StatementShape>>, PolyError> {
-    let mut any = false;
-    let mut out = shapes.to_vec();
-    for s in &mut out {
-        let Some(n) = s.rows.first().zip(s.tiles.first()) else {
-            continue;
-        };
-        let Some(n) = n.0.len().checked_sub(n.1.offset.len()) else {
-            continue;
-        };
-        let depths = s.kept.iter().chain(s.tiles.iter().map(|t| &t.depth));
-        let mut forms: Vec<Option<Vec<i64>>> = vec![None; depths.max().copied().unwrap_or(0)];
-        for (row, &k) in s.rows.iter().zip(&s.kept) {
-            forms[k - 1] = Some(row.clone());
-        }
-        any |= spread_over_shifted_copies(&mut s.tiles, &forms, n)?;
-    }
-    Ok(any.then_some(out))
 }
 
 /// `tile` read as a skew of its tile loop by an outer loop after the

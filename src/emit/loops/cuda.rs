@@ -38,11 +38,13 @@ pub use nesting::check_mapping;
 
 use super::int_range::{domains_are_int, first_constant_beyond_int};
 use super::{unused_outer_iterators, PrintError, PrintOptions, Printer, STEP};
-use crate::emit::scan::{Expr, Loop, Node};
+use crate::emit::scan::{Loop, Node};
 use crate::scop::Scop;
 use barriers::{touched_by, touched_by_statement, Touched};
 use buffers::{copy_statements, declarations, holds_statement, only_statements, Spread};
-use launch_sizes::{block_text, check_sizes, constant_trip, default_sizes, grid_text, GridSize};
+use launch_sizes::{
+    block_loop_grid, block_text, check_sizes, constant_trip, default_sizes, grid_text, GridSize,
+};
 use nesting::{holds_mapped, mapping, DIM};
 
 /// A kernel, printed: its name, the names it reads from the host (in the
@@ -561,46 +563,13 @@ impl Printer<'_> {
     }
 
     /// How many blocks the block loop `l` (its bounds printed `lo` and
-    /// `up`) gets along its dimension. Its bounds are host C when they
-    /// read no kernel variable but its own (among the locals already):
-    /// its iterations. Else the arms of its bounds' `max` and `min` that
-    /// are host C, a lower bound no greater and an upper bound no less,
-    /// give at least as many blocks as it has iterations for any value
-    /// of the loops around (`c3 <= min(floord(n - 2, 32), floord(-32 *
-    /// c2 + n - 2, 65536))` is at most `floord(n - 2, 32)` for every
-    /// `c2`); else the cap. Any count is correct (grid-stride loops).
+    /// `up`) gets along its dimension ([`block_loop_grid`]).
     fn grid_size(&self, l: &Loop, lo: String, up: String) -> GridSize {
         let Some(Gpu::Kernel(k)) = &self.gpu else {
             return GridSize::Cap;
         };
         let outer = &k.locals[..k.locals.len().saturating_sub(1)];
-        let host = |e: &Expr| !outer.iter().any(|x| e.mentions(x));
-        let step = if l.down { 1 } else { l.stride };
-        if host(&l.lower) && host(&l.upper) {
-            return GridSize::Iterations { lo, up, step };
-        }
-        let arms = |e: &Expr, of_max: bool| -> Option<Expr> {
-            let mut list: Vec<Expr> = match e {
-                Expr::Max(v) if of_max => v.iter().filter(|a| host(a)).cloned().collect(),
-                Expr::Min(v) if !of_max => v.iter().filter(|a| host(a)).cloned().collect(),
-                e if host(e) => vec![e.clone()],
-                _ => Vec::new(),
-            };
-            match (list.len(), of_max) {
-                (0, _) => None,
-                (1, _) => list.pop(),
-                (_, true) => Some(Expr::Max(list)),
-                (_, false) => Some(Expr::Min(list)),
-            }
-        };
-        match (arms(&l.lower, true), arms(&l.upper, false)) {
-            (Some(lo), Some(up)) => GridSize::Iterations {
-                lo: self.expr(&lo),
-                up: self.expr(&up),
-                step,
-            },
-            _ => GridSize::Cap,
-        }
+        block_loop_grid(l, lo, up, outer, |e| self.expr(e))
     }
 }
 

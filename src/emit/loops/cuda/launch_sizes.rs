@@ -39,6 +39,52 @@ pub(super) fn constant_trip(l: &Loop) -> Option<i64> {
         .map(|d| d.max(-1) / l.stride.max(1) + 1)
 }
 
+/// How many blocks the block loop `l` gets along its dimension, its
+/// bounds printed `lo` and `up`, inside the kernel loops `outer` (whose
+/// variables host C cannot read), `expr` printing a bound. Its bounds are
+/// host C when they read none of `outer`: its iterations. Else the arms
+/// of its bounds' `max` and `min` that are host C, a lower bound no
+/// greater and an upper bound no less, give at least as many blocks as
+/// it has iterations for any value of the loops around (`c3 <=
+/// min(floord(n - 2, 32), floord(-32 * c2 + n - 2, 65536))` is at most
+/// `floord(n - 2, 32)` for every `c2`); else the cap. Any count is
+/// correct: mapped loops are grid-stride loops.
+pub(super) fn block_loop_grid(
+    l: &Loop,
+    lo: String,
+    up: String,
+    outer: &[String],
+    expr: impl Fn(&Expr) -> String,
+) -> GridSize {
+    let host = |e: &Expr| !outer.iter().any(|x| e.mentions(x));
+    let step = if l.down { 1 } else { l.stride };
+    if host(&l.lower) && host(&l.upper) {
+        return GridSize::Iterations { lo, up, step };
+    }
+    let arms = |e: &Expr, of_max: bool| -> Option<Expr> {
+        let mut list: Vec<Expr> = match e {
+            Expr::Max(v) if of_max => v.iter().filter(|a| host(a)).cloned().collect(),
+            Expr::Min(v) if !of_max => v.iter().filter(|a| host(a)).cloned().collect(),
+            e if host(e) => vec![e.clone()],
+            _ => Vec::new(),
+        };
+        match (list.len(), of_max) {
+            (0, _) => None,
+            (1, _) => list.pop(),
+            (_, true) => Some(Expr::Max(list)),
+            (_, false) => Some(Expr::Min(list)),
+        }
+    };
+    match (arms(&l.lower, true), arms(&l.upper, false)) {
+        (Some(lo), Some(up)) => GridSize::Iterations {
+            lo: expr(&lo),
+            up: expr(&up),
+            step,
+        },
+        _ => GridSize::Cap,
+    }
+}
+
 /// How many blocks one dimension of the grid gets.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum GridSize {

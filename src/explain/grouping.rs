@@ -1,0 +1,139 @@
+//! Directives found grouped where they are illegal alone: each step a
+//! directive whose schedule is legal, or a `group` that runs from an
+//! illegal schedule to the next legal one (a `split` before the `fuse`
+//! that brings the statements back together), each schedule checked as a
+//! recipe's replay checks it (`apply::illegality_after` after one
+//! directive, `apply::legality::first_illegality_since` the last legal
+//! schedule inside a group).
+//!
+//! Must not know: recipe syntax, the recovery's phases.
+
+use super::{refused, ExplainError, Step};
+use crate::apply::jam_proof::ProvenJam;
+use crate::apply::legality::{first_illegality_since, jammed_pairs, Illegal};
+use crate::apply::{self, Directive};
+use crate::poly::PolyError;
+use crate::scop::validity::Violation;
+use crate::scop::{Dependence, Schedule, Scop};
+
+/// `found` as steps: each directive alone where the schedule after it
+/// (`after`, from [`apply::rewrite`]) is legal, else in a group that runs
+/// until the schedule is legal again; and the schedule the steps give.
+/// When `partial` (a gap stopped the recovery), directives after the last
+/// legal schedule are left out.
+pub(super) fn grouped(
+    scop: &Scop,
+    deps: &[Dependence],
+    found: &[Directive],
+    after: &[Schedule],
+    partial: bool,
+) -> Result<(Vec<Step>, Schedule), ExplainError> {
+    let mut steps = Vec::new();
+    let mut schedule = Schedule::original(scop);
+    let mut legal = schedule.clone();
+    let mut open: Vec<Directive> = Vec::new();
+    // The violations found inside the open group, their dependences
+    // numbered in `deps`: while a schedule still breaks one, that schedule
+    // is illegal without a test of every dependence.
+    let mut witnesses: Vec<Violation> = Vec::new();
+    // The loops `unroll_jam` proved jammable (for every dependence), kept
+    // for the checks after it.
+    let mut proven: Vec<ProvenJam> = Vec::new();
+    for (d, next) in found.iter().zip(after) {
+        let before = std::mem::replace(&mut schedule, next.clone());
+        open.push(d.clone());
+        proven.extend(apply::proven_jams(&before, d).map_err(|e| refused(d, e))?);
+        let mut broken = false;
+        for w in &witnesses {
+            if still_violated(&schedule, &deps[w.dependence], w)? {
+                broken = true;
+                break;
+            }
+        }
+        if broken {
+            continue;
+        }
+        // The dependences of the statements whose schedule changed since
+        // the last legal one: the others are respected as they were.
+        let changed: Vec<bool> = schedule
+            .statements
+            .iter()
+            .zip(&legal.statements)
+            .map(|(a, b)| a != b)
+            .collect();
+        let touched: Vec<usize> = (0..deps.len())
+            .filter(|&k| changed[deps[k].source] || changed[deps[k].target])
+            .collect();
+        let near: Vec<Dependence> = touched.iter().map(|&k| deps[k].clone()).collect();
+        // From a legal schedule, the check `apply` runs after the
+        // directive (only the marks where no pair changes order).
+        let illegal = if open.len() == 1 {
+            apply::illegality_after(scop, &near, &before, d, &schedule, &proven)
+                .map_err(|e| refused(d, e))?
+        } else {
+            first_illegality_since(scop, &near, &legal, &schedule, &[], &[])?
+        };
+        match illegal {
+            None => {
+                // The check after an `unroll_jam` proved the nests jammed
+                // at two depths together as well.
+                if matches!(d, Directive::UnrollJam { .. }) {
+                    for pair in jammed_pairs(&schedule) {
+                        if !proven
+                            .iter()
+                            .any(|p| p.jams == pair && p.holds_on(&schedule))
+                        {
+                            proven.push(ProvenJam::on(&schedule, pair)?);
+                        }
+                    }
+                }
+                legal = schedule.clone();
+                witnesses.clear();
+                steps.push(if open.len() == 1 {
+                    Step::One(open.remove(0))
+                } else {
+                    Step::Group(std::mem::take(&mut open))
+                });
+            }
+            Some(Illegal::Violation(mut v)) => {
+                v.dependence = touched[v.dependence];
+                witnesses.push(v);
+            }
+            Some(_) => {}
+        }
+    }
+    // After a gap the last steps may need the ones not found: they are
+    // left out, and the prefix given is legal.
+    if !open.is_empty() && !partial {
+        return Err(ExplainError::NotReplayed(
+            "end on an illegal schedule".to_string(),
+        ));
+    }
+    Ok((steps, legal))
+}
+
+/// Whether `schedule` still dates `w`'s target instance before its
+/// source's (at the first date where they differ, within both): then it
+/// breaks `dependence`, exactly. `false` says nothing.
+fn still_violated(
+    schedule: &Schedule,
+    dependence: &Dependence,
+    w: &Violation,
+) -> Result<bool, PolyError> {
+    let (Some(source), Some(target)) = (
+        schedule.statements.get(dependence.source),
+        schedule.statements.get(dependence.target),
+    ) else {
+        return Ok(false);
+    };
+    let (Some(s), Some(t)) = (
+        source.dates_at(&w.params, &w.source)?,
+        target.dates_at(&w.params, &w.target)?,
+    ) else {
+        return Ok(false);
+    };
+    Ok(s.iter()
+        .zip(&t)
+        .find(|(a, b)| a != b)
+        .is_some_and(|(a, b)| b < a))
+}
