@@ -22,10 +22,11 @@ pub(super) fn with_tiles_spread_over_shifted_copies(
     let mut any = false;
     let mut out = shapes.to_vec();
     for s in &mut out {
-        let Some(n) = s.rows.first().zip(s.tiles.first()) else {
+        // A row holds the iterators, then what an offset holds.
+        let Some((row, tile)) = s.rows.first().zip(s.tiles.first()) else {
             continue;
         };
-        let Some(n) = n.0.len().checked_sub(n.1.offset.len()) else {
+        let Some(n) = row.len().checked_sub(tile.offset.len()) else {
             continue;
         };
         let depths = s.kept.iter().chain(s.tiles.iter().map(|t| &t.depth));
