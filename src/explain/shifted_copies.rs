@@ -108,27 +108,13 @@ fn spread_over_shifted_copies(
 mod tests {
     use super::*;
 
-    /// A strip by 4 of the dates at `points` plus `offset`, nothing else.
-    fn tile(depth: usize, points: Vec<usize>, offset: Vec<i64>) -> Tile {
-        Tile {
-            depth,
-            points,
-            size: 4,
-            skews: Vec::new(),
-            point_skew: None,
-            offset,
-            sign: 1,
-            point_reversed: false,
-            point_reshape: Vec::new(),
-        }
-    }
-
     /// fdtd-2d's first statement after a `shift` of its second point
     /// loop: dates (t, n, 1) `t` and `t + 1`; both tiles read `t` exactly
     /// until spread, then the inner reads `t + 1` less 1. With the dates
     /// the other way round, the outer reads the shifted one.
     #[test]
     fn tiles_of_one_date_spread_over_its_shifted_copies_in_order() {
+        let tile = Tile::plain;
         let forms = vec![None, None, Some(vec![1, 0, 0]), Some(vec![1, 0, 1])];
         let mut tiles = vec![tile(1, vec![3], vec![0, 0]), tile(2, vec![3], vec![0, 0])];
         assert!(spread_over_shifted_copies(&mut tiles, &forms, 1).expect("exact"));

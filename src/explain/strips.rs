@@ -76,6 +76,25 @@ impl Tile {
     }
 }
 
+#[cfg(test)]
+impl Tile {
+    /// A strip by 4 of the dates at `points` plus `offset`, nothing else
+    /// (tests).
+    pub(super) fn plain(depth: usize, points: Vec<usize>, offset: Vec<i64>) -> Tile {
+        Tile {
+            depth,
+            points,
+            size: 4,
+            skews: Vec::new(),
+            point_skew: None,
+            offset,
+            sign: 1,
+            point_reversed: false,
+            point_reshape: Vec::new(),
+        }
+    }
+}
+
 /// A row of a schedule on its dates without a form: their coefficients
 /// by depth, and the rest as a form over iterators, parameters and
 /// constant.
@@ -584,21 +603,6 @@ pub(super) fn multiple(x: &[i64], y: &[i64]) -> Option<i64> {
 mod tests {
     use super::{reshaped_read, strip_plus_whole_strips, stripped_dates, StripRead, Tile};
 
-    /// A strip by 4 of the dates at `points` plus `offset`, nothing else.
-    fn plain_tile(depth: usize, points: Vec<usize>, offset: Vec<i64>) -> Tile {
-        Tile {
-            depth,
-            points,
-            size: 4,
-            skews: Vec::new(),
-            point_skew: None,
-            offset,
-            sign: 1,
-            point_reversed: false,
-            point_reshape: Vec::new(),
-        }
-    }
-
     #[test]
     fn a_strip_reads_the_date_it_equals_first_else_one_plus_an_offset() {
         // Dates (i, n, 1): i + 1, i, and a tile date.
@@ -712,7 +716,7 @@ mod tests {
 
     #[test]
     fn an_offset_of_whole_tiles_shifts_the_tile_loop_else_the_point_loop() {
-        let tile = |offset: Vec<i64>| plain_tile(1, vec![2], offset);
+        let tile = |offset: Vec<i64>| Tile::plain(1, vec![2], offset);
         assert_eq!(tile(vec![0, 0]).tile_shift(), None);
         assert!(!tile(vec![0, 0]).shifts_point());
         // `α := α − (−2)`: the tile date plus 2 (8 = 2 tiles of 4).
