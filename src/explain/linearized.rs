@@ -206,14 +206,19 @@ fn unlinearized(target: &Schedule) -> Result<Vec<(Schedule, Directive)>, PolyErr
         let loop_beta = &beta[..depth];
         let mut before = target.clone();
         for st in &mut before.statements {
-            let mut inside = false;
+            let within = |piece: &BasicMap| {
+                (0..depth).all(|k| constant_date(piece, beta_date(k)) == Some(loop_beta[k]))
+            };
+            let inside = st.pieces.iter().any(within);
+            // A statement with pieces outside the loop too would need
+            // them padded with the tile date: not read here.
+            if inside && !st.pieces.iter().all(within) {
+                continue 'depths;
+            }
             for piece in &mut st.pieces {
-                let within =
-                    (0..depth).all(|k| constant_date(piece, beta_date(k)) == Some(loop_beta[k]));
-                if !within {
+                if !within(piece) {
                     continue;
                 }
-                inside = true;
                 let local = (0..piece.n_local())
                     .find(|&l| first_reading_depth(piece, l).is_some_and(|d| d >= depth));
                 let Some(local) = local else {
