@@ -2,8 +2,9 @@
 //! reaches them: Clay's conventions (golden values from Clay's own tests),
 //! round trips, preconditions and dependence violations.
 
-use polyc::apply::legality::first_illegality_but_jams;
-use polyc::apply::{apply, proven_jams, ApplyError, Directive, ParallelOptions};
+use polyc::apply::legality::{first_illegality_but_jams, proofs_of_legal};
+use polyc::apply::proofs::{Proofs, NO_PROOFS};
+use polyc::apply::{apply, apply_knowing, proven_jams, ApplyError, Directive, ParallelOptions};
 use polyc::lang::c::read_source;
 use polyc::scop::{dependences, DepOptions, Dependence, Schedule, Scop};
 
@@ -703,8 +704,9 @@ fn the_check_inside_a_rewritten_loop_answers_as_the_whole_check() {
                 let Ok(next) = rewrite(&scop, &deps, &original, directive) else {
                     continue;
                 };
-                let inside = illegality_after(&scop, &deps, &original, directive, &next, &[])
-                    .expect("decided");
+                let inside =
+                    illegality_after(&scop, &deps, &original, directive, &next, &NO_PROOFS)
+                        .expect("decided");
                 let whole = first_illegality(&scop, &deps, &next).expect("decided");
                 assert_eq!(inside, whole, "{name}: {directive:?}");
                 match inside {
@@ -828,8 +830,9 @@ fn the_shortcuts_of_the_check_answer_as_the_whole_check() {
                     let Ok(next) = rewrite(&scop, &deps, &start, &directive) else {
                         continue;
                     };
-                    let shortcut = illegality_after(&scop, &deps, &start, &directive, &next, &[])
-                        .expect("decided");
+                    let shortcut =
+                        illegality_after(&scop, &deps, &start, &directive, &next, &NO_PROOFS)
+                            .expect("decided");
                     let whole = first_illegality(&scop, &deps, &next).expect("decided");
                     assert_eq!(
                         shortcut,
@@ -920,7 +923,8 @@ fn a_jam_proof_is_reused_only_where_what_it_read_is_unchanged() {
     .schedule;
     assert!(!proven[0].holds_on(&shifted));
     assert_eq!(
-        first_illegality_but_jams(&scop, &deps, &shifted, &proven).expect("decided"),
+        first_illegality_but_jams(&scop, &deps, &shifted, &Proofs::of_jams(proven))
+            .expect("decided"),
         None
     );
     // No other directive proves a jam.
@@ -930,6 +934,133 @@ fn a_jam_proof_is_reused_only_where_what_it_read_is_unchanged() {
         options: Default::default(),
     };
     assert!(proven_jams(&original, &par).expect("a loop").is_empty());
+}
+
+/// A recipe's checks hand their proofs on (`proofs_of_legal`): a marked
+/// loop proven to carry nothing is not proven again where its pieces and
+/// the jams around it are the same. On a stencil, the proof holds after
+/// another mark and not after an interchange; and with the proofs, every
+/// directive gets the same answer as without.
+#[test]
+fn a_mark_proof_is_reused_only_where_what_it_read_is_unchanged() {
+    let (scop, deps) = load(STENCIL);
+    let original = Schedule::original(&scop);
+    let par_j = Directive::Parallelize {
+        beta: vec![0, 0],
+        depth: 2,
+        options: Default::default(),
+    };
+    let marked = apply(&scop, &deps, &original, &par_j)
+        .expect("j carries nothing: the dependence is carried by i")
+        .schedule;
+    let proofs = proofs_of_legal(&marked);
+    assert_eq!(proofs.marks.len(), 1);
+    assert_eq!(proofs.marks[0].marked.prefix, vec![0, 0]);
+    assert!(proofs.marks[0].holds_on(&marked));
+    let vector_j = Directive::Vectorize {
+        beta: vec![0, 0],
+        depth: 2,
+        reduction: None,
+    };
+    let both = apply_knowing(&scop, &deps, &marked, &vector_j, &proofs)
+        .expect("j carries nothing")
+        .schedule;
+    assert!(proofs.marks[0].holds_on(&both));
+    let swap = Directive::Interchange {
+        beta: vec![0, 0],
+        d1: 1,
+        d2: 2,
+    };
+    let swapped = polyc::apply::rewrite(&scop, &deps, &marked, &swap).expect("a rewrite");
+    assert!(!proofs.marks[0].holds_on(&swapped));
+    // `i` jammed by 2 keeps the pieces, but changes the jams around `j`.
+    let jam_i = Directive::UnrollJam {
+        beta: vec![0],
+        depth: 1,
+        factor: 2,
+    };
+    for directive in [&vector_j, &swap, &jam_i] {
+        assert_eq!(
+            apply_knowing(&scop, &deps, &marked, directive, &proofs),
+            apply(&scop, &deps, &marked, directive),
+            "{directive:?}"
+        );
+    }
+}
+
+/// With the proofs of the schedule it starts from (every loop that may be
+/// marked parallel, and every innermost loop that may be jammed, marked
+/// so), each directive of [`shortcut_directives`] and each mark at each
+/// loop gets the same answer, witness included, as without them.
+#[test]
+fn the_check_with_proofs_answers_as_the_check_without() {
+    let (mut refused, mut accepted) = (0, 0);
+    for name in [
+        "lu",
+        "2mm",
+        "fdtd-2d",
+        "gemver",
+        "jacobi-2d",
+        "clay-comment",
+    ] {
+        let (scop, deps) = kernel(name);
+        let mut start = Schedule::original(&scop);
+        for beta in loops_and_statements(&start) {
+            let depth = beta.len();
+            let marks = [
+                Directive::Parallelize {
+                    beta: beta.clone(),
+                    depth,
+                    options: Default::default(),
+                },
+                Directive::UnrollJam {
+                    beta: beta.clone(),
+                    depth,
+                    factor: 2,
+                },
+            ];
+            for mark in &marks {
+                if let Ok(applied) = apply(&scop, &deps, &start, mark) {
+                    start = applied.schedule;
+                }
+            }
+        }
+        let proofs = proofs_of_legal(&start);
+        assert!(!proofs.marks.is_empty(), "{name}: a loop marked");
+        for beta in loops_and_statements(&start) {
+            let depth = beta.len();
+            let mut directives = shortcut_directives(&scop, &beta);
+            directives.extend([
+                Directive::Vectorize {
+                    beta: beta.clone(),
+                    depth,
+                    reduction: None,
+                },
+                Directive::UnrollJam {
+                    beta: beta.clone(),
+                    depth,
+                    factor: 3,
+                },
+                Directive::Reverse {
+                    beta: beta.clone(),
+                    depth,
+                },
+            ]);
+            for directive in &directives {
+                let with = apply_knowing(&scop, &deps, &start, directive, &proofs);
+                let without = apply(&scop, &deps, &start, directive);
+                assert_eq!(with, without, "{name}: {directive:?}");
+                match with {
+                    Err(_) => refused += 1,
+                    Ok(_) => accepted += 1,
+                }
+            }
+        }
+    }
+    assert!(
+        refused > 50 && accepted > 50,
+        "{refused} refused, {accepted} accepted"
+    );
 }
 
 #[test]

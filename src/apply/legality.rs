@@ -16,8 +16,8 @@
 use super::affine::shift;
 use super::blocking::stripmine_pieces_shifted;
 use super::dates::swap_dates;
-use super::jam_proof::{JamLoop, ProvenJam};
 use super::pack::first_unsound_pack;
+use super::proofs::{JamLoop, MarkedLoop, Proofs, ProvenJam, ProvenMark, NO_PROOFS};
 use super::reduction::{deps_but_reduction, reduction_break};
 use super::tree::under;
 use super::ApplyError;
@@ -98,7 +98,7 @@ pub fn first_illegality(
     deps: &[Dependence],
     schedule: &Schedule,
 ) -> Result<Option<Illegal>, PolyError> {
-    first_illegality_but_jams(scop, deps, schedule, &[])
+    first_illegality_but_jams(scop, deps, schedule, &NO_PROOFS)
 }
 
 /// [`first_illegality`] without the jam checks of `proven` that hold on
@@ -108,7 +108,7 @@ pub fn first_illegality_but_jams(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
-    proven: &[ProvenJam],
+    proven: &Proofs,
 ) -> Result<Option<Illegal>, PolyError> {
     first_illegality_inside(scop, deps, schedule, proven, &[])
 }
@@ -123,13 +123,13 @@ pub fn first_illegality_inside(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
-    proven: &[ProvenJam],
+    proven: &Proofs,
     prefix: &[i64],
 ) -> Result<Option<Illegal>, PolyError> {
     if let Some(v) = first_violation_from(scop, schedule, deps, prefix)? {
         return Ok(Some(Illegal::Violation(v)));
     }
-    if let Some(i) = first_carried_mark(scop, deps, schedule)? {
+    if let Some(i) = first_carried_mark(scop, deps, schedule, proven)? {
         return Ok(Some(i));
     }
     if let Some(i) = unsound_pack(scop, schedule)? {
@@ -146,9 +146,9 @@ pub fn first_unsound_mark(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
-    proven: &[ProvenJam],
+    proven: &Proofs,
 ) -> Result<Option<Illegal>, PolyError> {
-    if let Some(i) = first_carried_mark(scop, deps, schedule)? {
+    if let Some(i) = first_carried_mark(scop, deps, schedule, proven)? {
         return Ok(Some(i));
     }
     if let Some(i) = unsound_pack(scop, schedule)? {
@@ -178,7 +178,7 @@ pub fn first_illegality_since(
     deps: &[Dependence],
     legal: &Schedule,
     schedule: &Schedule,
-    proven: &[ProvenJam],
+    proven: &Proofs,
     prefix: &[i64],
 ) -> Result<Option<Illegal>, PolyError> {
     if let Some(v) = first_violation_after(scop, legal, schedule, deps, prefix)? {
@@ -191,18 +191,98 @@ pub fn first_illegality_since(
 /// threads, that carries a dependence (a
 /// directive may have moved statements into a marked loop, or changed its
 /// dates), on the schedule or, inside a loop marked `unroll_jam`, on the
-/// jammed schedule ([`jam_carried`]). Exact; one carried-dependence test
-/// per marked loop and per jam around it.
+/// jammed schedule ([`jam_carried`]); the loops of `proven` that hold on
+/// `schedule` aside. Exact; one carried-dependence test per marked loop
+/// and per jam around it.
 pub fn first_carried_mark(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
+    proven: &Proofs,
 ) -> Result<Option<Illegal>, PolyError> {
-    // A loop is checked once per set of marks that decide the check:
-    // statements of one loop may disagree (a later `fuse` merges loops
-    // marked apart), and code generation prints one statement's.
-    type Key = (Vec<i64>, usize, Option<u32>, Option<(ReductionOp, String)>);
-    let mut checked: Vec<Key> = Vec::new();
+    for check in mark_checks(schedule)? {
+        let MarkCheck {
+            statement,
+            marked,
+            reduction,
+        } = check;
+        if reduction.is_none()
+            && proven
+                .marks
+                .iter()
+                .any(|p| p.marked == marked && p.holds_on(schedule))
+        {
+            continue;
+        }
+        let MarkedLoop {
+            prefix,
+            distance,
+            jams_around,
+        } = &marked;
+        let depth = prefix.len();
+        // A parallel or vector loop with a reduction may carry the
+        // dependences between its updates, as long as only updates touch
+        // the scalar.
+        let reduced = reduction.map(|(op, x)| deps_but_reduction(scop, deps, x, op));
+        let (deps, index) = match &reduced {
+            Some((kept, index)) => (kept.as_slice(), Some(index)),
+            None => (deps, None),
+        };
+        let original = |mut v: Violation| {
+            if let Some(index) = index {
+                v.dependence = index[v.dependence];
+            }
+            v
+        };
+        if let Some((op, x)) = reduction {
+            if let Some(why) =
+                reduction_break(scop, schedule, prefix, depth, x, op).map_err(unproven)?
+            {
+                return Ok(Some(Illegal::Reduction { depth, why }));
+            }
+        }
+        if let Some(violation) =
+            carried_closer_than(scop, schedule, deps, prefix, depth, *distance)?
+        {
+            return Ok(Some(Illegal::Carried {
+                statement,
+                depth,
+                jammed: Vec::new(),
+                violation: original(violation),
+            }));
+        }
+        let mut sets: Vec<Vec<(usize, u32)>> = jams_around.iter().map(|&j| vec![j]).collect();
+        if jams_around.len() == 2 {
+            sets.push(jams_around.clone());
+        }
+        for set in sets {
+            if let Some(violation) = jam_carried(scop, deps, schedule, prefix, &set)? {
+                return Ok(Some(Illegal::Carried {
+                    statement,
+                    depth,
+                    jammed: set,
+                    violation: original(violation),
+                }));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// One check of [`first_carried_mark`]: a marked loop, the statement
+/// whose marks ask for it, and the scalar its loop reduces, if any.
+struct MarkCheck<'a> {
+    statement: usize,
+    marked: MarkedLoop,
+    reduction: Option<(ReductionOp, &'a String)>,
+}
+
+/// The checks of the marked loops of `schedule`, in statement order. A
+/// loop is checked once per set of marks that decide the check:
+/// statements of one loop may disagree (a later `fuse` merges loops
+/// marked apart), and code generation prints one statement's. Cheap.
+fn mark_checks(schedule: &Schedule) -> Result<Vec<MarkCheck<'_>>, PolyError> {
+    let mut checks: Vec<MarkCheck> = Vec::new();
     for (statement, st) in schedule.statements.iter().enumerate() {
         for (k, marks) in st.marks.iter().enumerate() {
             if !marks.iter().any(|m| unordered(m) || *m == Mark::Vector) {
@@ -218,73 +298,34 @@ pub fn first_carried_mark(
                 Some(n) if !marks.iter().any(unordered) => Some(n),
                 _ => None,
             };
-            // A parallel or vector loop with a reduction may carry the
-            // dependences between its updates, as long as only updates
-            // touch the scalar.
             let reduction = marks.iter().find_map(|m| match m {
                 Mark::Reduction(op, x) => Some((*op, x)),
                 _ => None,
             });
-            let reduced = reduction.map(|(op, x)| deps_but_reduction(scop, deps, x, op));
-            let (deps, index) = match &reduced {
-                Some((kept, index)) => (kept.as_slice(), Some(index)),
-                None => (deps, None),
-            };
-            let original = |mut v: Violation| {
-                if let Some(index) = index {
-                    v.dependence = index[v.dependence];
-                }
-                v
-            };
             for p in 0..st.pieces.len() {
                 let Some(beta) = st.beta(p) else { continue };
                 let prefix = beta[..depth].to_vec();
-                let key = (
-                    prefix.clone(),
-                    depth,
-                    distance,
-                    reduction.map(|(op, x)| (op, x.clone())),
-                );
-                if checked.contains(&key) {
+                if checks.iter().any(|c| {
+                    c.marked.prefix == prefix
+                        && c.marked.distance == distance
+                        && c.reduction == reduction
+                }) {
                     continue;
                 }
-                if let Some((op, x)) = reduction {
-                    if let Some(why) =
-                        reduction_break(scop, schedule, &prefix, depth, x, op).map_err(unproven)?
-                    {
-                        return Ok(Some(Illegal::Reduction { depth, why }));
-                    }
-                }
-                if let Some(violation) =
-                    carried_closer_than(scop, schedule, deps, &prefix, depth, distance)?
-                {
-                    return Ok(Some(Illegal::Carried {
-                        statement,
-                        depth,
-                        jammed: Vec::new(),
-                        violation: original(violation),
-                    }));
-                }
-                let around = jams_around(schedule, &prefix)?;
-                let mut sets: Vec<Vec<(usize, u32)>> = around.iter().map(|&j| vec![j]).collect();
-                if around.len() == 2 {
-                    sets.push(around.clone());
-                }
-                for set in sets {
-                    if let Some(violation) = jam_carried(scop, deps, schedule, &prefix, &set)? {
-                        return Ok(Some(Illegal::Carried {
-                            statement,
-                            depth,
-                            jammed: set,
-                            violation: original(violation),
-                        }));
-                    }
-                }
-                checked.push(key);
+                let jams_around = jams_around(schedule, &prefix)?;
+                checks.push(MarkCheck {
+                    statement,
+                    marked: MarkedLoop {
+                        prefix,
+                        distance,
+                        jams_around,
+                    },
+                    reduction,
+                });
             }
         }
     }
-    Ok(None)
+    Ok(checks)
 }
 
 /// Whether the mark runs its loop's iterations in no order (threads, CUDA
@@ -307,9 +348,10 @@ fn first_unsound_jam(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
-    proven: &[ProvenJam],
+    proven: &Proofs,
 ) -> Result<Option<Illegal>, PolyError> {
     let mut checked: Vec<Vec<JamLoop>> = proven
+        .jams
         .iter()
         .filter(|p| p.holds_on(schedule))
         .map(|p| p.jams.clone())
@@ -386,6 +428,37 @@ pub fn jammed_pairs(schedule: &Schedule) -> Vec<Vec<JamLoop>> {
         }
     }
     pairs
+}
+
+/// The proofs a check that found `schedule` legal made (each check
+/// inside proves every one): every jammed loop alone and every nest's
+/// two together, and every marked loop that reduces nothing; so that
+/// later checks on the same pieces need not ([`ProvenJam::holds_on`],
+/// [`ProvenMark::holds_on`]). Cheap; a loop whose pieces cannot be read
+/// is left out, which only makes a later check prove it again.
+pub fn proofs_of_legal(schedule: &Schedule) -> Proofs {
+    let mut sets: Vec<Vec<JamLoop>> = Vec::new();
+    for st in &schedule.statements {
+        let jams = jam_marks(&st.marks);
+        for p in 0..st.pieces.len() {
+            for set in jam_sets(st, &jams, p) {
+                if !sets.contains(&set) {
+                    sets.push(set);
+                }
+            }
+        }
+    }
+    let jams = sets
+        .into_iter()
+        .filter_map(|set| ProvenJam::on(schedule, set).ok())
+        .collect();
+    let marks = mark_checks(schedule)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|c| c.reduction.is_none())
+        .filter_map(|c| ProvenMark::on(schedule, c.marked).ok())
+        .collect();
+    Proofs { jams, marks }
 }
 
 /// A statement in the loops of `set` that is jammed, but not at each of

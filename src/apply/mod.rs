@@ -22,12 +22,12 @@ mod blocking;
 pub mod data;
 pub mod dates;
 mod injective;
-pub mod jam_proof;
 pub mod legality;
 mod marks;
 mod order;
 mod pack;
 mod permutable;
+pub mod proofs;
 mod reduction;
 mod shape;
 mod split;
@@ -40,8 +40,8 @@ pub use split::SplitForm;
 use crate::poly::PolyError;
 use crate::scop::validity::Violation;
 use crate::scop::{Dependence, Schedule, Scop};
-use jam_proof::ProvenJam;
-use legality::{first_illegality, first_illegality_since, first_unsound_mark, Illegal};
+use legality::{first_illegality_but_jams, first_illegality_since, first_unsound_mark, Illegal};
+use proofs::{Proofs, ProvenJam, NO_PROOFS};
 
 /// One directive with its arguments checked for type (not yet for meaning).
 /// Depths are 1-based; β-vectors address a loop or a statement.
@@ -308,8 +308,22 @@ pub fn apply(
     schedule: &Schedule,
     directive: &Directive,
 ) -> Result<Applied, ApplyError> {
+    apply_knowing(scop, deps, schedule, directive, &NO_PROOFS)
+}
+
+/// [`apply`], where the jams and marked loops of `known` (proofs of
+/// earlier checks on `deps`, [`legality::proofs_of_legal`]) are not
+/// proven again on the pieces where they hold: each of a recipe's marks
+/// would otherwise prove every earlier one again. Exact.
+pub fn apply_knowing(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    directive: &Directive,
+    known: &Proofs,
+) -> Result<Applied, ApplyError> {
     let next = rewrite(scop, deps, schedule, directive)?;
-    if let Some(i) = illegality_after(scop, deps, schedule, directive, &next, &[])? {
+    if let Some(i) = illegality_after(scop, deps, schedule, directive, &next, known)? {
         return Err(refused(i));
     }
     let changed = next != *schedule;
@@ -327,19 +341,32 @@ pub fn apply(
 /// only the marks are checked; elsewhere, only the pairs in one iteration
 /// of the loop the directive rewrites inside ([`dates_changed_inside`]),
 /// and every mark. The loops an `unroll_jam` marks were
-/// proven by the rewrite, and those of `known` (earlier rewrites'
-/// [`proven_jams`], for all of `deps`) hold where their pieces are the
-/// same: neither is checked again.
+/// proven by the rewrite, and the jams and marked loops of `known`
+/// (earlier rewrites' [`proven_jams`], earlier checks'
+/// [`legality::proofs_of_legal`], for all of `deps`) hold where their
+/// pieces are the same: neither is checked again.
 pub fn illegality_after(
     scop: &Scop,
     deps: &[Dependence],
     schedule: &Schedule,
     directive: &Directive,
     next: &Schedule,
-    known: &[ProvenJam],
+    known: &Proofs,
 ) -> Result<Option<Illegal>, ApplyError> {
-    let mut proven = proven_jams(schedule, directive)?;
-    proven.extend_from_slice(known);
+    let jammed = proven_jams(schedule, directive)?;
+    let with_jammed;
+    let proven = if jammed.is_empty() {
+        known
+    } else {
+        with_jammed = Proofs {
+            jams: jammed
+                .into_iter()
+                .chain(known.jams.iter().cloned())
+                .collect(),
+            marks: known.marks.clone(),
+        };
+        &with_jammed
+    };
     let same_pieces = schedule
         .statements
         .iter()
@@ -350,10 +377,10 @@ pub fn illegality_after(
             || preserves_order(schedule, directive)
             || permutable::keeps_order(scop, deps, schedule, directive)
         {
-            first_unsound_mark(scop, deps, next, &proven)?
+            first_unsound_mark(scop, deps, next, proven)?
         } else {
             let inside = dates_changed_inside(schedule, directive, next);
-            first_illegality_since(scop, deps, schedule, next, &proven, inside)?
+            first_illegality_since(scop, deps, schedule, next, proven, inside)?
         },
     )
 }
@@ -437,7 +464,19 @@ pub fn proven_jams(
 /// dependence respected, every mark sound), of a schedule made by several
 /// rewrites checked together (`group`).
 pub fn check(scop: &Scop, deps: &[Dependence], schedule: &Schedule) -> Result<(), ApplyError> {
-    match first_illegality(scop, deps, schedule)? {
+    check_knowing(scop, deps, schedule, &NO_PROOFS)
+}
+
+/// [`check`], where the jams and marked loops of `known` (proofs of
+/// earlier checks on `deps`) are not proven again on the pieces where
+/// they hold. Exact.
+pub fn check_knowing(
+    scop: &Scop,
+    deps: &[Dependence],
+    schedule: &Schedule,
+    known: &Proofs,
+) -> Result<(), ApplyError> {
+    match first_illegality_but_jams(scop, deps, schedule, known)? {
         Some(i) => Err(refused(i)),
         None => Ok(()),
     }

@@ -64,7 +64,7 @@ pub use choice::BandChoice;
 pub use scheduler::{Algorithm, Fusion, ScheduleFailure, SpatialOptions};
 pub use subtree::schedule_nest;
 
-use crate::apply::jam_proof::ProvenJam;
+use crate::apply::proofs::ProvenJam;
 use crate::apply::ApplyError;
 use crate::scop::{Dependence, Schedule, Scop};
 use feautrier::AffineRow;

@@ -57,8 +57,9 @@ use super::gpu_map::{gpu_map, gpu_mapping, gpu_tile, promotions, Offered};
 use super::locality;
 use super::tree::Tree;
 use super::{AutoOptions, TileSize, Wavefront};
-use crate::apply::jam_proof::ProvenJam;
 use crate::apply::legality::first_illegality_since;
+use crate::apply::proofs::ProvenJam;
+use crate::apply::proofs::NO_PROOFS;
 use crate::apply::{
     proven_jams as proven_jams_of, rewrite, ApplyError, Directive, ParallelOptions,
 };
@@ -826,7 +827,7 @@ pub(crate) fn tile_and_mark(
             };
             let around = beta.get(..depth.saturating_sub(1)).unwrap_or_default();
             if matches!(
-                first_illegality_since(scop, deps, &schedule, &next, &[], around),
+                first_illegality_since(scop, deps, &schedule, &next, &NO_PROOFS, around),
                 Ok(None)
             ) {
                 choices[site].distributed = true;

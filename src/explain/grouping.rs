@@ -9,8 +9,8 @@
 //! Must not know: recipe syntax, the recovery's phases.
 
 use super::{refused, ExplainError, Step};
-use crate::apply::jam_proof::ProvenJam;
 use crate::apply::legality::{first_illegality_since, jammed_pairs, Illegal};
+use crate::apply::proofs::{Proofs, ProvenJam, NO_PROOFS};
 use crate::apply::{self, Directive};
 use crate::poly::PolyError;
 use crate::scop::validity::Violation;
@@ -38,11 +38,13 @@ pub(super) fn grouped(
     let mut witnesses: Vec<Violation> = Vec::new();
     // The loops `unroll_jam` proved jammable (for every dependence), kept
     // for the checks after it.
-    let mut proven: Vec<ProvenJam> = Vec::new();
+    let mut proven = Proofs::default();
     for (d, next) in found.iter().zip(after) {
         let before = std::mem::replace(&mut schedule, next.clone());
         open.push(d.clone());
-        proven.extend(apply::proven_jams(&before, d).map_err(|e| refused(d, e))?);
+        proven
+            .jams
+            .extend(apply::proven_jams(&before, d).map_err(|e| refused(d, e))?);
         let mut broken = false;
         for w in &witnesses {
             if still_violated(&schedule, &deps[w.dependence], w)? {
@@ -71,7 +73,7 @@ pub(super) fn grouped(
             apply::illegality_after(scop, &near, &before, d, &schedule, &proven)
                 .map_err(|e| refused(d, e))?
         } else {
-            first_illegality_since(scop, &near, &legal, &schedule, &[], &[])?
+            first_illegality_since(scop, &near, &legal, &schedule, &NO_PROOFS, &[])?
         };
         match illegal {
             None => {
@@ -80,10 +82,11 @@ pub(super) fn grouped(
                 if matches!(d, Directive::UnrollJam { .. }) {
                     for pair in jammed_pairs(&schedule) {
                         if !proven
+                            .jams
                             .iter()
                             .any(|p| p.jams == pair && p.holds_on(&schedule))
                         {
-                            proven.push(ProvenJam::on(&schedule, pair)?);
+                            proven.jams.push(ProvenJam::on(&schedule, pair)?);
                         }
                     }
                 }

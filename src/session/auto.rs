@@ -6,6 +6,7 @@
 use super::args::Args;
 use super::{RecipeError, RecipeState};
 use crate::apply::legality::{first_illegality_but_jams, Illegal};
+use crate::apply::proofs::Proofs;
 use crate::apply::tree::set_constant_date;
 use crate::auto::{
     schedule, schedule_nest, Algorithm, AutoFailure, AutoOptions, AutoSchedule, Fusion,
@@ -196,7 +197,7 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
         &state.scop,
         &state.deps,
         &found.schedule,
-        &found.proven_jams,
+        &Proofs::of_jams(found.proven_jams.clone()),
     );
     // A register tile (two jams of one nest) is offered unproven: where
     // the two jams together, or a mark inside them, fail, the bands are
@@ -216,7 +217,7 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
             &state.scop,
             &state.deps,
             &found.schedule,
-            &found.proven_jams,
+            &Proofs::of_jams(found.proven_jams.clone()),
         );
     }
     match checked {

@@ -8,6 +8,7 @@ use super::refusal;
 use super::table::to_data_directive;
 use super::{RecipeError, RecipeState};
 use crate::apply::data::{self, DataDirective};
+use crate::apply::proofs::Proofs;
 use crate::apply::{tree, ApplyError};
 use crate::lang::recipe::{Arg, Call, Value};
 use crate::scop::Scop;
@@ -37,6 +38,7 @@ pub fn step_data(
             schedule,
             chosen: Vec::new(),
             array_names: Vec::new(),
+            proofs: Proofs::default(),
         };
         data::check(
             &state.scop,

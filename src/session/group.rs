@@ -18,6 +18,8 @@ use super::data;
 use super::refusal;
 use super::table::{is_auto, is_context, to_data_directive, to_directive};
 use super::{inexact_reduction, unchanged, RecipeError, RecipeState, CALL_WORK_LIMIT};
+use crate::apply::legality::proofs_of_legal;
+use crate::apply::proofs::{Proofs, NO_PROOFS};
 use crate::apply::{self, Directive};
 use crate::lang::recipe::Call;
 use crate::poly::with_work_limit;
@@ -45,6 +47,9 @@ fn group_unlimited(
     let mut warnings = Vec::new();
     let mut last: Option<Directive> = None;
     let mut rewrote_data = false;
+    // The proofs made before the group hold for its program only where no
+    // data-layout call changed that program.
+    let mut same_program = true;
     for call in calls {
         if is_auto(&call.name) || is_context(&call.name) {
             return Err(RecipeError::Rejected(in_group(
@@ -58,6 +63,7 @@ fn group_unlimited(
         }
         let call = &data::with_bound_names(&inner, call);
         if let Some(d) = to_data_directive(call, &inner.scop, &inner.schedule)? {
+            same_program = false;
             let refused = |inner: &RecipeState, e| {
                 RecipeError::Rejected(in_group(refusal::diagnostic_for(call, inner, &[], e)))
             };
@@ -99,7 +105,16 @@ fn group_unlimited(
             &inner.schedule,
         )
     } else {
-        apply::check(&inner.scop, &inner.deps, &inner.schedule)
+        apply::check_knowing(
+            &inner.scop,
+            &inner.deps,
+            &inner.schedule,
+            if same_program {
+                &state.proofs
+            } else {
+                &NO_PROOFS
+            },
+        )
     };
     if let Err(e) = checked {
         if calls.is_empty() {
@@ -123,6 +138,7 @@ fn group_unlimited(
             schedule: state.schedule.clone(),
             chosen: Vec::new(),
             array_names: Vec::new(),
+            proofs: Proofs::default(),
         };
         let mut d = match &last {
             Some(directive) => refusal::diagnostic(&whole, &checked_in, directive, e),
@@ -134,6 +150,10 @@ fn group_unlimited(
         }
         return Err(RecipeError::Rejected(d));
     }
+    state.proofs = match same_program {
+        true => proofs_of_legal(&inner.schedule),
+        false => Proofs::default(),
+    };
     state.scop = inner.scop;
     state.deps = inner.deps;
     state.schedule = inner.schedule;

@@ -25,7 +25,9 @@ mod refusal;
 pub mod script;
 pub mod table;
 
-use crate::apply::{apply, Directive};
+use crate::apply::legality::proofs_of_legal;
+use crate::apply::proofs::Proofs;
+use crate::apply::{apply_knowing, Directive};
 use crate::lang::recipe::{Call, Recipe};
 use crate::poly::with_work_limit;
 use crate::scop::{Dependence, Schedule, Scop};
@@ -116,6 +118,11 @@ pub struct RecipeState {
     /// Recipe variables bound to an array by `v = add_array("name");` or
     /// `v = get_array_id("name");`, and the array's name.
     pub array_names: Vec<(String, String)>,
+    /// What the last check proved of `schedule` for `deps` (its jams and
+    /// marked loops, [`crate::apply::legality::proofs_of_legal`]), which
+    /// the next directive's check need not prove again where it holds.
+    /// Emptied by every call that is not a schedule directive.
+    pub proofs: Proofs,
 }
 
 impl RecipeState {
@@ -127,6 +134,7 @@ impl RecipeState {
             schedule,
             chosen: Vec::new(),
             array_names: Vec::new(),
+            proofs: Proofs::default(),
         }
     }
 }
@@ -202,19 +210,26 @@ fn inexact_reduction(scop: &Scop, directive: &Directive, call: &Call) -> Option<
 /// [`step`] without its work limit.
 fn step_unlimited(state: &mut RecipeState, call: &Call) -> Result<Option<Diagnostic>, RecipeError> {
     let call = &data::with_bound_names(state, call);
+    // The proofs are kept only across schedule directives, whose
+    // checks read the same program and dependences.
     if let Some(warning) = data::step_data(state, call)? {
+        state.proofs = Proofs::default();
         return Ok(warning);
     }
     if table::is_context(&call.name) {
         context::narrow(state, call)?;
+        state.proofs = Proofs::default();
         return Ok(None);
     }
     if table::is_auto(&call.name) {
         auto::apply_auto(state, call)?;
+        // Its check proved every jam and marked loop of the whole schedule.
+        state.proofs = proofs_of_legal(&state.schedule);
         return Ok(None);
     }
     let directive = to_directive(call, &state.scop, &state.schedule)?;
-    match apply(&state.scop, &state.deps, &state.schedule, &directive) {
+    let known = &state.proofs;
+    match apply_knowing(&state.scop, &state.deps, &state.schedule, &directive, known) {
         Ok(applied) => {
             let warning = if applied.changed {
                 inexact_reduction(&state.scop, &directive, call)
@@ -222,6 +237,7 @@ fn step_unlimited(state: &mut RecipeState, call: &Call) -> Result<Option<Diagnos
                 Some(unchanged(call))
             };
             state.schedule = applied.schedule;
+            state.proofs = proofs_of_legal(&state.schedule);
             Ok(warning)
         }
         Err(e) => Err(RecipeError::Rejected(refusal::diagnostic(
