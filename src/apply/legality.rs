@@ -200,12 +200,18 @@ pub fn first_carried_mark(
     schedule: &Schedule,
     proven: &Proofs,
 ) -> Result<Option<Illegal>, PolyError> {
-    for check in mark_checks(schedule)? {
+    for check in mark_checks(schedule) {
         let MarkCheck {
             statement,
-            marked,
+            prefix,
+            distance,
             reduction,
         } = check;
+        let marked = MarkedLoop {
+            jams_around: jams_around(schedule, &prefix)?,
+            prefix,
+            distance,
+        };
         if reduction.is_none()
             && proven
                 .marks
@@ -269,11 +275,13 @@ pub fn first_carried_mark(
     Ok(None)
 }
 
-/// One check of [`first_carried_mark`]: a marked loop, the statement
-/// whose marks ask for it, and the scalar its loop reduces, if any.
+/// One check of [`first_carried_mark`]: a marked loop (its β prefix and
+/// the distance its `safelen` allows), the statement whose marks ask for
+/// it, and the scalar its loop reduces, if any.
 struct MarkCheck<'a> {
     statement: usize,
-    marked: MarkedLoop,
+    prefix: Vec<i64>,
+    distance: Option<u32>,
     reduction: Option<(ReductionOp, &'a String)>,
 }
 
@@ -281,7 +289,7 @@ struct MarkCheck<'a> {
 /// loop is checked once per set of marks that decide the check:
 /// statements of one loop may disagree (a later `fuse` merges loops
 /// marked apart), and code generation prints one statement's. Cheap.
-fn mark_checks(schedule: &Schedule) -> Result<Vec<MarkCheck<'_>>, PolyError> {
+fn mark_checks(schedule: &Schedule) -> Vec<MarkCheck<'_>> {
     let mut checks: Vec<MarkCheck> = Vec::new();
     for (statement, st) in schedule.statements.iter().enumerate() {
         for (k, marks) in st.marks.iter().enumerate() {
@@ -306,26 +314,20 @@ fn mark_checks(schedule: &Schedule) -> Result<Vec<MarkCheck<'_>>, PolyError> {
                 let Some(beta) = st.beta(p) else { continue };
                 let prefix = beta[..depth].to_vec();
                 if checks.iter().any(|c| {
-                    c.marked.prefix == prefix
-                        && c.marked.distance == distance
-                        && c.reduction == reduction
+                    c.prefix == prefix && c.distance == distance && c.reduction == reduction
                 }) {
                     continue;
                 }
-                let jams_around = jams_around(schedule, &prefix)?;
                 checks.push(MarkCheck {
                     statement,
-                    marked: MarkedLoop {
-                        prefix,
-                        distance,
-                        jams_around,
-                    },
+                    prefix,
+                    distance,
                     reduction,
                 });
             }
         }
     }
-    Ok(checks)
+    checks
 }
 
 /// Whether the mark runs its loop's iterations in no order (threads, CUDA
@@ -453,10 +455,16 @@ pub fn proofs_of_legal(schedule: &Schedule) -> Proofs {
         .filter_map(|set| ProvenJam::on(schedule, set).ok())
         .collect();
     let marks = mark_checks(schedule)
-        .unwrap_or_default()
         .into_iter()
         .filter(|c| c.reduction.is_none())
-        .filter_map(|c| ProvenMark::on(schedule, c.marked).ok())
+        .filter_map(|c| {
+            let marked = MarkedLoop {
+                jams_around: jams_around(schedule, &c.prefix).ok()?,
+                prefix: c.prefix,
+                distance: c.distance,
+            };
+            ProvenMark::on(schedule, marked).ok()
+        })
         .collect();
     Proofs { jams, marks }
 }
