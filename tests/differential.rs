@@ -29,7 +29,11 @@
 //!   seed, its number and the kernels (so on the commit), so shards
 //!   `FIRST=0 CASES=50000` and `FIRST=50000 CASES=50000` of one seed on
 //!   one commit are one run of 100,000 cases, split over cores or resumed
-//!   after an interruption.
+//!   after an interruption. `POLYC_DIFF_NO_RUN=1` prints each accepted
+//!   program but neither compiles nor runs it (`accepted-not-run`): a
+//!   hunt for polyc's own failures (panics, timeouts, explanations, code
+//!   generation errors) at several times the speed, blind to
+//!   miscompiles.
 //! * `POLYC_DIFF_REGRESSIONS=tests/regressions/slow cargo test --release
 //!   differential::every_regression`: the slow reproducers (not in CI).
 //!

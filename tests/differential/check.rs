@@ -152,7 +152,17 @@ pub const PASSING: &[&str] = &[
     "refused-data-changed",
     "refused-data-dependence",
     "refused-data-precondition",
+    "accepted-not-run",
 ];
+
+/// Whether `POLYC_DIFF_NO_RUN` is set: accepted programs are printed but
+/// not compiled or run (`accepted-not-run`), so that a run finds polyc's
+/// own failures (panics, timeouts, explanations, code generation
+/// errors) several times faster; miscompiles and invalid output need
+/// the full mode.
+fn no_run() -> bool {
+    std::env::var_os("POLYC_DIFF_NO_RUN").is_some()
+}
 
 impl Verdict {
     fn new(class: &'static str, detail: impl Into<String>) -> Verdict {
@@ -1419,6 +1429,11 @@ pub fn run_case(kernel: &Arc<Kernel>, region: usize, plan: Plan) -> Vec<(Vec<Str
     let slow = whole.clone();
     if let Some(f) = trace.failure {
         out.push((whole, f));
+    } else if let (Some(_), true) = (&trace.generated, no_run()) {
+        out.push((
+            trace.accepted,
+            Verdict::new("accepted-not-run", "printed; POLYC_DIFF_NO_RUN"),
+        ));
     } else if let Some(c) = trace.generated {
         let mut v = check_generated(kernel, &c);
         if trace.recheck_gave_up && v.class == "accepted-identical" {
