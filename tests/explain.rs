@@ -520,6 +520,34 @@ fn directives_on_sibling_loops_are_explained_as_one() {
     }
 }
 
+/// Found by the random tester: strips that the phases leave as a gap,
+/// read as the `stripmine` given last. Seed 1212: one piece of a peeled
+/// loop strip-mined below its tile loops; the tile loops are strips of
+/// later dates too, and the reading that undoes strips tries each,
+/// outermost first, until one comes apart from its pieces' pads.
+#[test]
+fn strips_that_come_apart_from_the_schedule_are_explained_last() {
+    let dir = common::scratch("explain-piece-strip");
+    replayed_saying(
+        &dir,
+        "2mm-peel-strip",
+        "recipes/2mm/2mm.c",
+        "auto(spatial, [1, 0], fuse = no);\npeel([1], {0, 0, 0, 0 | -2});\n\
+         stripmine([2, 1], 3, 5);\n",
+        "stripmine([2, 1, 0], 3, 5);",
+    );
+    // Seed 7171: a strip loop inside a collapsed nest, unmarked. No mark
+    // directive gives that `collapse`, so the marks phase leaves a gap,
+    // and the strip is read as the `stripmine` after the mark.
+    replayed_saying(
+        &dir,
+        "2mm-collapse-strip",
+        "recipes/2mm/2mm.c",
+        "parallelize([1, 0], 1, collapse = 2);\nstripmine([1, 0], 2, 2);\n",
+        "parallelize([1], 1, collapse = 2);",
+    );
+}
+
 /// Found by the random tester: an `iss` (or `peel`) written on a tile
 /// loop's date after the tiling, which no inequality of the iterators
 /// gives. The explanation tiles first and splits last, on the same date;

@@ -35,6 +35,9 @@ pub(super) fn marks(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Ga
             "meet a β date that is not a constant".to_string(),
         ));
     }
+    if let Some(gap) = broken_collapse(r.scop, target) {
+        return Ok(Some(gap));
+    }
     let mut given: Vec<Vec<i64>> = Vec::new();
     for (s, st) in target.statements.iter().enumerate() {
         let name = &r.scop.statements[s].name;
@@ -92,6 +95,40 @@ pub(super) fn marks(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Ga
         }
     }
     Ok(None)
+}
+
+/// A `collapse(n)` mark whose loops inside are not each marked parallel
+/// (a `stripmine` inside the collapsed nest put its strip loop there,
+/// unmarked): `parallelize` marks every loop it collapses, so no
+/// directive gives it now, and code generation refuses it. Cheap.
+fn broken_collapse(scop: &Scop, target: &Schedule) -> Option<Gap> {
+    for (st, schedule) in scop.statements.iter().zip(&target.statements) {
+        for (k, marks) in schedule.marks.iter().enumerate() {
+            for m in marks {
+                let Mark::Collapse(n) = m else { continue };
+                let inner = (k + 1..k + *n as usize).find(|&j| {
+                    schedule
+                        .marks
+                        .get(j)
+                        .is_none_or(|at| !at.contains(&Mark::Parallel))
+                });
+                if let Some(j) = inner {
+                    return Some(Gap {
+                        statement: st.name.clone(),
+                        reason: format!(
+                            "its `collapse({n})` at depth {} spans the loop at depth {}, \
+                             which is not marked parallel (a loop moved into the collapsed \
+                             nest after it was marked): no directive gives that mark, and \
+                             code generation refuses it",
+                            k + 1,
+                            j + 1
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    None
 }
 
 /// The marks one directive each sets on the loop `loop_beta` (depth

@@ -14,7 +14,9 @@
 //! the β date 0 after it ([`unstripped`]). That schedule is explained as
 //! any is (it may hold more such strips), then the `tile` or `stripmine`
 //! follows, and the whole is replayed on the real schedule and compared
-//! with the target, as every explanation is.
+//! with the target, as every explanation is. The strips are tried
+//! outermost first; the first that comes apart from the schedule is
+//! undone (a tile loop read so may also hold a piece it does not strip).
 //!
 //! Must not know: recipe syntax, code generation.
 
@@ -55,10 +57,10 @@ pub(super) fn explained(
     if left == 0 {
         return Ok(None);
     }
-    let Some(strip) = outermost_strip(target) else {
-        return Ok(None);
-    };
-    let Some(before) = unstripped(target, &strip) else {
+    let Some((strip, before)) = strips(target)
+        .into_iter()
+        .find_map(|strip| Some((strip.clone(), unstripped(target, &strip)?)))
+    else {
         return Ok(None);
     };
     let explained = super::explain_undoing_strips(scop, deps, &before, left - 1)?;
@@ -82,14 +84,12 @@ pub(super) fn explained(
     replayed_on_pieces(scop, deps, target, &found, None)
 }
 
-/// The strip of a later date at the smallest depth of any piece.
-fn outermost_strip(target: &Schedule) -> Option<Strip> {
-    let mut best: Option<Strip> = None;
+/// The strips of later dates of the pieces of `target`, each once,
+/// outermost first.
+fn strips(target: &Schedule) -> Vec<Strip> {
+    let mut out: Vec<Strip> = Vec::new();
     for piece in target.statements.iter().flat_map(|st| &st.pieces) {
         for outer in 1..=piece.space().n_out() / 2 {
-            if best.as_ref().is_some_and(|b| b.outer <= outer) {
-                break;
-            }
             let Some((depth, size)) = strip_of_later_date(piece, outer) else {
                 continue;
             };
@@ -97,16 +97,20 @@ fn outermost_strip(target: &Schedule) -> Option<Strip> {
                 .map(|k| constant_date(piece, beta_date(k)))
                 .collect();
             if let Some(beta) = beta {
-                best = Some(Strip {
+                let strip = Strip {
                     beta,
                     depth,
                     outer,
                     size,
-                });
+                };
+                if !out.contains(&strip) {
+                    out.push(strip);
+                }
             }
         }
     }
-    best
+    out.sort_by_key(|s| s.outer);
+    out
 }
 
 /// `(d, s)` where the date at `outer` of `piece` is read by two rows only,
