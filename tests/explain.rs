@@ -520,6 +520,36 @@ fn directives_on_sibling_loops_are_explained_as_one() {
     }
 }
 
+/// Found by the random tester (seed 7272): the inner loop of a
+/// `collapse(2)` with a `schedule` of its own (marked parallel before the
+/// outer loop was collapsed). The collapse marks it parallel again, and
+/// its own `schedule` is given with its own `parallelize` after it.
+#[test]
+fn a_collapsed_inner_loop_keeps_its_own_schedule() {
+    let dir = common::scratch("explain-collapse-inner-schedule");
+    let path = dir.join("inner.poly");
+    std::fs::write(
+        &path,
+        "parallelize([0, 0], 2, schedule = static);\n\
+         parallelize([0, 0, 0], 1, schedule = dynamic, collapse = 2);\n",
+    )
+    .expect("write");
+    let outcome = round_trip(
+        &dir,
+        "inner",
+        "tests/kernels/two-regions.c",
+        2,
+        &path.to_string_lossy(),
+    );
+    assert_eq!(outcome, Outcome::Replayed(2));
+    let explained =
+        std::fs::read_to_string(dir.join("inner.explained.poly")).expect("the explanation");
+    assert!(
+        explained.contains("parallelize([0], 2, schedule = static);"),
+        "{explained}"
+    );
+}
+
 /// Found by the random tester: strips that the phases leave as a gap,
 /// read as the `stripmine` given last. Seed 1212: one piece of a peeled
 /// loop strip-mined below its tile loops; the tile loops are strips of
@@ -908,6 +938,23 @@ fn data_layout_calls_are_kept_around_the_explained_schedule() {
         "{explained}"
     );
     same_code("auto-after", "tests/kernels/2mm.c", &explained);
+    // Seed 7171: an `auto` of one nest after the last data-layout call,
+    // where an earlier `auto` leaves the other nests tiled: the nest is
+    // explained on its own from the schedule that call leaves, and its
+    // directives moved to its place.
+    let nest_after = "auto(pluto, tile = false);\nadd_array(\"d0\");\ngroup {\n  \
+                      replace_array(\"A\", \"d0\");\n  \
+                      datacopy(\"d0\", \"A\", [0], true, [0, 0, 0]);\n  \
+                      datacopy(\"A\", \"d0\", [1], false, [1, 0, 0]);\n}\n\
+                      auto(pluto, [2]);\n";
+    let (_, explained) = replayed_saying(
+        &dir,
+        "nest-after",
+        "tests/kernels/mvt.c",
+        nest_after,
+        "explained from the order those calls start from.\nparallelize([2], 1);",
+    );
+    same_code("nest-after", "tests/kernels/mvt.c", &explained);
     // An `auto` between two data-layout calls stays a gap that says so.
     let between = format!("{layout}auto(pluto, [2]);\ndimreorder([], ct, [1, 0]);\n");
     let (outcome, explained) =

@@ -208,6 +208,38 @@ impl Directive {
             | Directive::Pack { beta, .. } => beta,
         }
     }
+
+    /// Every β-vector of the directive (`block`'s two), to rewrite.
+    pub fn betas_mut(&mut self) -> Vec<&mut Vec<i64>> {
+        match self {
+            Directive::Block { first, second } => vec![first, second],
+            Directive::Interchange { beta, .. }
+            | Directive::Reverse { beta, .. }
+            | Directive::Skew { beta, .. }
+            | Directive::Shift { beta, .. }
+            | Directive::Stripmine { beta, .. }
+            | Directive::Tile { beta, .. }
+            | Directive::TileBand { beta, .. }
+            | Directive::Reorder { beta, .. }
+            | Directive::Split { beta, .. }
+            | Directive::Fuse { beta }
+            | Directive::Iss { beta, .. }
+            | Directive::Grain { beta, .. }
+            | Directive::Peel { beta, .. }
+            | Directive::Collapse { beta }
+            | Directive::Densify { beta, .. }
+            | Directive::Reshape { beta, .. }
+            | Directive::Linearize { beta, .. }
+            | Directive::Embed { beta }
+            | Directive::Unembed { beta }
+            | Directive::Unroll { beta, .. }
+            | Directive::UnrollJam { beta, .. }
+            | Directive::Parallelize { beta, .. }
+            | Directive::Vectorize { beta, .. }
+            | Directive::MapGpu { beta, .. }
+            | Directive::Pack { beta, .. } => vec![beta],
+        }
+    }
 }
 
 /// Why a directive was refused.

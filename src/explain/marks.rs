@@ -72,7 +72,15 @@ pub(super) fn marks(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Ga
                             .is_some_and(|c| c.contains(m))
                     })
             };
-            let marks: Vec<Mark> = marks.into_iter().filter(|m| !set_already(m)).collect();
+            // But a loop's own `schedule` (or `collapse`) is set with its
+            // `parallel` mark: that mark is given again with it.
+            let own_options = marks
+                .iter()
+                .any(|m| matches!(m, Mark::Schedule(..) | Mark::Collapse(_)) && !set_already(m));
+            let marks: Vec<Mark> = marks
+                .into_iter()
+                .filter(|m| !set_already(m) || (*m == Mark::Parallel && own_options))
+                .collect();
             let short = shortest_prefix(&betas, loop_beta);
             for d in print::mark_directives(&short, loop_beta, &marks) {
                 let refusal = match push_mark(r, d) {

@@ -79,6 +79,7 @@ mod joined;
 mod linearized;
 mod loops;
 mod marks;
+pub mod nest;
 mod pieces;
 pub mod print;
 mod row_ops;

@@ -4,6 +4,7 @@
 use super::recipes::LoadedRecipe;
 use super::{region_dependences, region_error, Outcome};
 use crate::cli::Cli;
+use crate::explain::nest::explained_from;
 use crate::explain::{difference, explain, print};
 use crate::lang::c::SourceFile;
 use crate::lang::recipe::print::calls_text;
@@ -90,15 +91,26 @@ pub(super) fn explained(
                     )
                 })?;
                 let tail = match &layout.tail {
-                    Some((tail_scop, tail_target)) => {
-                        let deps = region_dependences(file, tail_scop)?;
-                        let e = explain(tail_scop, &deps, tail_target).map_err(|e| {
+                    Some(tail) => {
+                        let deps = region_dependences(file, &tail.scop)?;
+                        let explained = match tail.start == Schedule::original(&tail.scop) {
+                            true => explain(&tail.scop, &deps, &tail.target).map(Some),
+                            false => explained_from(&tail.scop, &deps, &tail.start, &tail.target),
+                        };
+                        let e = explained.map_err(|e| {
                             region_error(
                                 file,
                                 scop,
                                 format!("polyc could not explain the schedule: {e}"),
                             )
                         })?;
+                        let Some(e) = e else {
+                            let reason = format!(
+                                "data-layout directives changed its arrays or accesses, and \
+                                 {TAIL_NOT_FROM_ORIGINAL}"
+                            );
+                            return Ok(print::recipe(&not_kept(reason), &header));
+                        };
                         Some(e)
                     }
                     None => None,
@@ -189,7 +201,8 @@ const AUTO_AFTER: &str = "`auto` runs between two data-layout calls that the rec
                           as written";
 const TAIL_NOT_FROM_ORIGINAL: &str = "`auto` runs after its last data-layout call, which leaves \
                                       a schedule that is not the original order of the program \
-                                      it makes";
+                                      it makes, and differs from it in more than one nest left \
+                                      at its original dates";
 const NO_SPELLING: &str = "a call kept as written has an argument with no plain spelling";
 const NOT_FROM_ORIGINAL: &str = "the program the recipe's first calls make does not start from \
                                  its original order";
@@ -211,14 +224,24 @@ const NOT_REPLAYED_AS_A_RECIPE: &str = "the directives found do not replay as a 
 /// moment, which the explanation gives again. A `group` is cut at its
 /// start. Where an `auto` follows the last data-layout call, the calls
 /// are kept as written up to the end of that call only, and the schedule
-/// the rest give is explained too (`tail`: the program that call makes,
-/// which starts from its original order, and the final schedule).
+/// the rest give is explained too ([`Tail`]).
 struct LayoutAround {
     before: Vec<String>,
     after: Vec<String>,
     scop: Scop,
     target: Schedule,
-    tail: Option<(Scop, Schedule)>,
+    tail: Option<Tail>,
+}
+
+/// The calls after a recipe's last data-layout call, where an `auto` is
+/// among them: the program that call makes, its schedule then (`start`:
+/// its original order, or one whose nests the `auto` leaves alone but
+/// one at its original dates, [`explained_from`]), and the final
+/// schedule.
+struct Tail {
+    scop: Scop,
+    start: Schedule,
+    target: Schedule,
 }
 
 /// [`LayoutAround`] of `recipe` on the region `original`, or why there is
@@ -294,10 +317,11 @@ fn layout_around(
             let (Some(last), Some(whole)) = (run(last_end), run(calls.len())) else {
                 return Ok(Err(TAIL_NOT_FROM_ORIGINAL));
             };
-            if last.schedule != Schedule::original(&last.scop) {
-                return Ok(Err(TAIL_NOT_FROM_ORIGINAL));
-            }
-            Some((last.scop, whole.schedule))
+            Some(Tail {
+                scop: last.scop,
+                start: last.schedule,
+                target: whole.schedule,
+            })
         }
         false => None,
     };
