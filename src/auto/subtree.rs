@@ -22,7 +22,7 @@ use crate::apply::ApplyError;
 use crate::auto::Algorithm;
 use crate::poly::{BasicMap, ConstraintKind, PolyError};
 use crate::scop::schedule::constant_date;
-use crate::scop::{Dependence, Schedule, Scop};
+use crate::scop::{sub_region, Dependence, Schedule, Scop};
 
 /// `current` with the statements `members` (every statement under the
 /// loop or position `beta`, in their original form) scheduled by
@@ -43,24 +43,7 @@ pub fn schedule_nest(
         )));
     };
     let outer = prefix.len();
-    let index = |s: usize| members.iter().position(|&m| m == s);
-    let sub = Scop {
-        statements: members
-            .iter()
-            .map(|&s| scop.statements[s].clone())
-            .collect(),
-        ..scop.clone()
-    };
-    let sub_deps: Vec<Dependence> = deps
-        .iter()
-        .filter_map(|d| {
-            Some(Dependence {
-                source: index(d.source)?,
-                target: index(d.target)?,
-                ..d.clone()
-            })
-        })
-        .collect();
+    let (sub, sub_deps) = sub_region(scop, deps, members);
     // The loops around, as each statement's dates give them (a loop that
     // counts down is `-i`).
     let around = members

@@ -19,7 +19,7 @@ use super::{explain, ExplainError, Explanation, Step};
 use crate::apply::tree::set_constant_date;
 use crate::apply::Directive;
 use crate::scop::schedule::constant_date;
-use crate::scop::{Dependence, Schedule, Scop, StatementSchedule};
+use crate::scop::{sub_region, Dependence, Schedule, Scop, StatementSchedule};
 
 /// The directives that give `target` from `start` (a schedule of `scop`),
 /// where they differ only in the statements of one top-level nest that
@@ -61,28 +61,10 @@ pub fn explained_from(
     if !at_original || changed.iter().any(|s| !members.contains(s)) {
         return Ok(None);
     }
-    let index = |s: usize| members.iter().position(|&m| m == s);
-    let sub = Scop {
-        statements: members
-            .iter()
-            .map(|&s| {
-                let mut st = scop.statements[s].clone();
-                st.schedule = set_constant_date(&st.schedule, 0, 0);
-                st
-            })
-            .collect(),
-        ..scop.clone()
-    };
-    let sub_deps: Vec<Dependence> = deps
-        .iter()
-        .filter_map(|d| {
-            Some(Dependence {
-                source: index(d.source)?,
-                target: index(d.target)?,
-                ..d.clone()
-            })
-        })
-        .collect();
+    let (mut sub, sub_deps) = sub_region(scop, deps, members.as_slice());
+    for st in &mut sub.statements {
+        st.schedule = set_constant_date(&st.schedule, 0, 0);
+    }
     let mut sub_target = Schedule {
         statements: Vec::new(),
     };

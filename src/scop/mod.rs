@@ -20,9 +20,11 @@ mod model;
 pub mod reduction;
 pub mod same_values;
 pub mod schedule;
+mod sub_region;
 pub mod validity;
 
 pub use deps::{dependences, dependences_order_reads, DepKind, DepOptions, Dependence};
 pub use json::{scops_json, ScopJson};
 pub use model::{element_bytes, Access, AccessKind, Array, Scop, Statement};
 pub use schedule::{Mark, Schedule, StatementSchedule, ThreadSchedule};
+pub use sub_region::sub_region;
