@@ -26,7 +26,7 @@ use super::pieces::replayed_on_pieces;
 use super::{explain_within, flattened, linearized, ExplainError, Explanation};
 use crate::apply::Directive;
 use crate::poly::{gcd_of, BasicMap, Constraint, ConstraintKind, PolyError};
-use crate::scop::schedule::{alpha_date, beta_date, constant_date};
+use crate::scop::schedule::{alpha_date, beta_date, beta_prefix, constant_date};
 use crate::scop::{Dependence, Schedule, Scop};
 
 /// A loop whose dates the target multiplies: its β-vector (of length
@@ -134,10 +134,7 @@ fn grained_statements(target: &Schedule, l: &GrainedLoop) -> Vec<GrainedLoop> {
         if !inside || grain_factor(piece, l.depth) != Some(l.factor) {
             continue;
         }
-        let beta: Option<Vec<i64>> = (0..=piece.space().n_out() / 2)
-            .map(|k| constant_date(piece, beta_date(k)))
-            .collect();
-        if let Some(beta) = beta {
+        if let Some(beta) = beta_prefix(piece, piece.space().n_out() / 2 + 1) {
             let g = GrainedLoop {
                 beta,
                 depth: l.depth,
@@ -168,9 +165,7 @@ fn grained_loops(target: &Schedule, point_dates: bool) -> Vec<GrainedLoop> {
                 let Some(factor) = factor else {
                     continue;
                 };
-                let beta: Option<Vec<i64>> = (0..depth)
-                    .map(|k| constant_date(piece, beta_date(k)))
-                    .collect();
+                let beta = beta_prefix(piece, depth);
                 let Some(beta) = beta else {
                     continue;
                 };

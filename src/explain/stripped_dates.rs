@@ -25,7 +25,7 @@ use super::{flattened, ExplainError, Explanation};
 use crate::apply::dates::{drop_dates, swap_dates};
 use crate::apply::Directive;
 use crate::poly::{BasicMap, ConstraintKind};
-use crate::scop::schedule::{alpha_date, beta_date, constant_date};
+use crate::scop::schedule::{alpha_date, beta_date, beta_prefix, constant_date};
 use crate::scop::{Dependence, Schedule, Scop};
 
 /// How many strips of dates one explanation undoes at most, one inside
@@ -93,9 +93,7 @@ fn strips(target: &Schedule) -> Vec<Strip> {
             let Some((depth, size)) = strip_of_later_date(piece, outer) else {
                 continue;
             };
-            let beta: Option<Vec<i64>> = (0..depth)
-                .map(|k| constant_date(piece, beta_date(k)))
-                .collect();
+            let beta = beta_prefix(piece, depth);
             if let Some(beta) = beta {
                 let strip = Strip {
                     beta,

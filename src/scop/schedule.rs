@@ -122,10 +122,7 @@ impl StatementSchedule {
     /// The β-vector `[β0, β1, …, βd]` of a piece, when every β is a
     /// constant (a cheap syntactic check on the equalities).
     pub fn beta(&self, piece: usize) -> Option<Vec<i64>> {
-        let p = self.pieces.get(piece)?;
-        (0..=self.depth())
-            .map(|k| constant_date(p, beta_date(k)))
-            .collect()
+        beta_prefix(self.pieces.get(piece)?, self.depth() + 1)
     }
 
     /// The dates of the instance `point` (values of the iterators) for
@@ -176,6 +173,14 @@ pub const fn alpha_depth(t: usize) -> Option<usize> {
 /// How many dates a schedule of `depth` loops has: `2·depth + 1`.
 pub const fn date_count(depth: usize) -> usize {
     2 * depth + 1
+}
+
+/// The first `len` β dates of `piece`, `[β0, …, β(len−1)]`, where each is
+/// a constant ([`constant_date`]); `None` otherwise. Cheap.
+pub fn beta_prefix(piece: &BasicMap, len: usize) -> Option<Vec<i64>> {
+    (0..len)
+        .map(|k| constant_date(piece, beta_date(k)))
+        .collect()
 }
 
 /// The value of date `d` of `piece` when an equality fixes it to a
