@@ -37,7 +37,11 @@ pub fn explained_from(
         [piece] => constant_date(piece, 0),
         _ => None,
     };
-    let changed: Vec<usize> = (0..scop.statements.len())
+    let n = scop.statements.len();
+    if start.statements.len() != n || target.statements.len() != n {
+        return Ok(None);
+    }
+    let changed: Vec<usize> = (0..n)
         .filter(|&s| start.statements[s] != target.statements[s])
         .collect();
     let Some(&first) = changed.first() else {
@@ -49,7 +53,7 @@ pub fn explained_from(
     let Some(b) = top(&start.statements[first]) else {
         return Ok(None);
     };
-    let members: Vec<usize> = (0..scop.statements.len())
+    let members: Vec<usize> = (0..n)
         .filter(|&s| top(&start.statements[s]) == Some(b))
         .collect();
     let original = Schedule::original(scop);
