@@ -145,6 +145,7 @@ pub const PASSING: &[&str] = &[
     "refused-group-witness-ok",
     "refused-group-carried-witness-ok",
     "refused-group-jam-witness-pair-ok",
+    "refused-group-jam-carried-witness-pair-ok",
     "refused-cuda-mapping",
     "refused-cuda-pack",
     "refused-cuda-local-array",
@@ -656,12 +657,18 @@ fn check_group_refusal(before: &RecipeState, calls: &[Call], e: RecipeError) -> 
                 Err(why) => Verdict::new("bad-witness", format!("carried at {depth}: {why}")),
             }
         }
-        Err(ApplyError::Carried { violation, .. } | ApplyError::Jam { violation, .. }) => {
-            match check_pair(before, &violation) {
-                Ok(()) => Verdict::new("refused-group-jam-witness-pair-ok", ""),
-                Err(why) => Verdict::new("bad-witness", why),
-            }
-        }
+        // Carried once an enclosing loop is jammed: the dates are the
+        // jammed schedule's, checked as for one directive's refusal.
+        Err(ApplyError::Carried {
+            depth, violation, ..
+        }) => match check_pair_carried(before, &violation, depth) {
+            Ok(()) => Verdict::new("refused-group-jam-carried-witness-pair-ok", ""),
+            Err(why) => Verdict::new("bad-witness", why),
+        },
+        Err(ApplyError::Jam { violation, .. }) => match check_pair(before, &violation) {
+            Ok(()) => Verdict::new("refused-group-jam-witness-pair-ok", ""),
+            Err(why) => Verdict::new("bad-witness", why),
+        },
         Err(ApplyError::Precondition { .. }) => {
             Verdict::new("refused-precondition", diagnostic.message)
         }
