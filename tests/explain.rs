@@ -346,11 +346,12 @@ fn replayed_saying(
 }
 
 /// Found by the random tester: tile loops reversed or shifted after the
-/// strip (the loop of all its statements, or of one of them), a point loop shifted or skewed after it (its strip reads the
-/// date before; the loop of all its statements, or of one of them), a
-/// point loop reshaped by an iterator after a wavefront's tiles, a
-/// tile of a point loop tiled already, a tile of a tile loop, and a tile
-/// loop moved inside its point loop. Each
+/// strip (the loop of all its statements, or of one of them, or one
+/// statement's own tile in a loop it shares), a point loop shifted or
+/// skewed after it (its strip reads the date before; the loop of all its
+/// statements, or of one of them), a point loop reshaped by an iterator
+/// after a wavefront's tiles, a tile of a point loop tiled already, a
+/// tile of a tile loop, and a tile loop moved inside its point loop. Each
 /// explanation replays to the schedule and says it with the directive
 /// that made it; the point loops' in the recipe's two directives.
 #[test]
@@ -423,6 +424,14 @@ fn reversed_shifted_and_nested_tiles_are_explained() {
             "stripmine([], 3, 16);\nskew([0, 0, 0, 0, 0], 4, 1, 1);\n",
             "skew([0, 0, 0, 0, 0], 4, 1, 1);",
         ),
+        (
+            // The shared loop's shift moves the one statement's tile loop
+            // and the other statement's loop: each is shifted alone.
+            "own-tile-in-a-shared-loop-shifted",
+            "tests/kernels/syrk.c",
+            "tile([0, 0], 1, 1, 32);\nshift([0], 1, [], -3);\n",
+            "shift([0, 0, 0, 0], 1, [], -3);",
+        ),
     ];
     for (name, kernel, recipe, says) in cases {
         let (outcome, explained) = replayed_saying(&dir, name, kernel, recipe, says);
@@ -435,11 +444,11 @@ fn reversed_shifted_and_nested_tiles_are_explained() {
 /// Marks a loop's statements do not share: packs, which mark only the
 /// statements that access the array (doitgen's `A`, read by its sum and
 /// not by the `sum[p] = 0` fused with it under `auto(spatial, target =
-/// gpu)`), and a vector loop that `embed` made
-/// outer after it was marked, marked between an `unembed` and the
-/// `embed` that gives the loop of one iteration back (`shift`ed to a
-/// constant date first where it was shifted after its `embed`, and
-/// shifted again after).
+/// gpu)`), and a vector loop that `embed` made outer after it was
+/// marked, marked between an `unembed` and the `embed` that gives the
+/// loop of one iteration back (`shift`ed to a constant date first where
+/// it was shifted after its `embed`, and shifted again after), or before
+/// the `embed` where the loop of one iteration was rewritten since.
 #[test]
 fn packs_of_some_statements_and_vector_loops_around_embeds_are_explained() {
     let dir = common::scratch("explain-mark-sets");
@@ -463,6 +472,14 @@ fn packs_of_some_statements_and_vector_loops_around_embeds_are_explained() {
              shift([2, 0, 0, 0], 3, [0, 2, 0, 0], -1);\n",
             "unembed([2]);\nvectorize([2], 2);\nembed([2, 0, 0]);\n\
              shift([2, 0, 0, 0], 3, [0, 2, 0, 0], -1);",
+        ),
+        (
+            // The loop of one iteration stripped: no `unembed` takes it,
+            // so the mark is given before the `embed`.
+            "vector-loop-around-a-stripped-embed",
+            "tests/kernels/jacobi-1d-periodic.c",
+            "vectorize([0], 2);\nembed([0, 0, 0]);\nstripmine([0, 0], 3, 2);\n",
+            "vectorize([0], 2);\nembed([0, 0, 0]);",
         ),
     ];
     for (name, kernel, recipe, says) in cases {

@@ -20,12 +20,14 @@
 //! statements of a loop do not agree, the phase gives up; the caller
 //! keeps what came before it.
 
+mod dates;
 mod points;
 
 use super::shape::StatementShape;
 use super::strips::Tile;
-use super::{shift, ExplainError, Recovery};
+use super::{ExplainError, Recovery};
 use crate::apply::Directive;
+use dates::tile_dates;
 use points::{
     point_reshapes, point_reverse, point_shifts, point_skew, point_skews_by_tiles, rebased,
     skewing_loop,
@@ -513,84 +515,4 @@ fn band(
         }
     }
     Ok(())
-}
-
-/// Each tile date made the target's from the strip's: its `shift` by
-/// whole tiles, its `skew`s by the tile dates it adds (a wavefront; each
-/// after the dates it adds are done) and its `reverse`, each given once
-/// per loop; `Ok(false)` when they cannot be ordered or a date is
-/// missing.
-fn tile_dates(
-    r: &mut Recovery<'_>,
-    target: &[StatementShape],
-    stands: &[Vec<usize>],
-) -> Result<bool, ExplainError> {
-    let mut given: Vec<Directive> = Vec::new();
-    let mut give = |r: &mut Recovery<'_>, d: Directive| -> Result<(), ExplainError> {
-        // A statement sharing the loop gave it already.
-        if !given.contains(&d) {
-            given.push(d.clone());
-            r.push(d)?;
-        }
-        Ok(())
-    };
-    for (s, shape) in target.iter().enumerate() {
-        let mut done: Vec<usize> = Vec::new();
-        while done.len() < shape.tiles.len() {
-            // A skew by a date that is no tile (a loop inside the tile
-            // loop) waits for nothing.
-            let waits = |d: usize| !done.contains(&d) && shape.tiles.iter().any(|t| t.depth == d);
-            let Some(tile) = shape
-                .tiles
-                .iter()
-                .find(|t| !done.contains(&t.depth) && !t.skews.iter().any(|&(d, _)| waits(d)))
-            else {
-                return Ok(false);
-            };
-            done.push(tile.depth);
-            let position = |depth: usize| stands[s].iter().position(|&d| d == depth);
-            let Some(at) = position(tile.depth) else {
-                return Ok(false);
-            };
-            if let Some(by) = tile.tile_shift() {
-                let beta = r.beta(s)?;
-                give(r, shift(beta[..=at].to_vec(), at + 1, &by))?;
-            }
-            for &(other, factor) in &tile.skews {
-                let Some(by) = position(other) else {
-                    return Ok(false);
-                };
-                let beta = r.beta(s)?;
-                let d = Directive::Skew {
-                    beta: beta[..=at.max(by)].to_vec(),
-                    depth: at + 1,
-                    other: by + 1,
-                    factor: -factor,
-                };
-                give(r, d)?;
-            }
-            if tile.sign < 0 {
-                // The loop's, where every statement in it runs its tile
-                // backwards; else the statement's own.
-                let beta = r.beta(s)?;
-                let loop_beta = beta[..=at].to_vec();
-                let mut shared = true;
-                for (m, other) in target.iter().enumerate() {
-                    if m != s && r.beta(m)?.starts_with(&loop_beta) {
-                        let at_m = stands[m].get(at).copied();
-                        shared &= other
-                            .tiles
-                            .iter()
-                            .any(|u| Some(u.depth) == at_m && u.sign < 0);
-                    }
-                }
-                let d = Directive::Reverse {
-                    beta: if shared { loop_beta } else { beta },
-                    depth: at + 1,
-                };
-                give(r, d)?;
-            }
-        }
-    }
-    Ok(true)
 }

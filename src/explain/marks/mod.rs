@@ -13,17 +13,15 @@
 //! is a [`Gap`].
 //!
 //! `vectorize` wants an innermost loop. A vector loop that `embed` made
-//! outer (its statements wrapped in loops of one iteration after it was
-//! marked) is marked between an `unembed` and the `embed` that gives the
-//! loops back, when that round trip gives the schedule back exactly
-//! (with a `shift` of each loop of one iteration to date 0 before, and
-//! back after, where one was shifted after its `embed`).
+//! outer is marked where it was innermost ([`outer_vectors`]).
 
-use super::shape::date_forms;
-use super::{difference_but_marks, precondition, print, shift, ExplainError, Gap, Recovery};
+mod outer_vectors;
+
+use super::{difference_but_marks, precondition, print, ExplainError, Gap, Recovery};
 use crate::apply::Directive;
 use crate::scop::schedule::Mark;
 use crate::scop::{Schedule, Scop};
+use outer_vectors::push_mark;
 
 /// The marks of `target`, loop by loop, as directives. A mark its
 /// directive refuses to set is a gap.
@@ -83,7 +81,14 @@ pub(super) fn marks(r: &mut Recovery<'_>, target: &Schedule) -> Result<Option<Ga
                 .collect();
             let short = shortest_prefix(&betas, loop_beta);
             for d in print::mark_directives(&short, loop_beta, &marks) {
-                let refusal = match push_mark(r, d) {
+                let target_marks = |t: usize| {
+                    target.statements[t]
+                        .marks
+                        .get(k)
+                        .cloned()
+                        .unwrap_or_default()
+                };
+                let refusal = match push_mark(r, d, &target_marks) {
                     Ok(()) => continue,
                     Err(ExplainError::Refused(refused)) if precondition(&refused.1).is_some() => {
                         refused
@@ -283,7 +288,7 @@ fn mark_runs(
             return Ok(false);
         };
         for d in print::mark_directives(run_loop, run_loop, &marks_of(run[0])) {
-            if push_mark(r, d).is_err() {
+            if push_mark(r, d, marks_of).is_err() {
                 return Ok(false);
             }
         }
@@ -299,170 +304,9 @@ fn mark_runs(
     Ok(true)
 }
 
-/// Push the mark directive `d`; a `vectorize` refused because `embed`
-/// wrapped the loop's statements in loops of one iteration is set
-/// between an `unembed` and an `embed` of them, when they give the
-/// schedule back exactly (else the first refusal stands).
-fn push_mark(r: &mut Recovery<'_>, d: Directive) -> Result<(), ExplainError> {
-    let refusal = match r.push(d.clone()) {
-        Err(ExplainError::Refused(refused)) => refused,
-        other => return other,
-    };
-    let Directive::Vectorize { beta, depth, .. } = &d else {
-        return Err(ExplainError::Refused(refusal));
-    };
-    let (before, found) = (r.current.clone(), r.found.len());
-    match vectorize_inside_embeds(r, &d, beta, *depth) {
-        Ok(true) => Ok(()),
-        Ok(false) | Err(ExplainError::Refused(_)) => {
-            r.current = before;
-            r.found.truncate(found);
-            r.after.truncate(found);
-            Err(ExplainError::Refused(refusal))
-        }
-        Err(e) => Err(e),
-    }
-}
-
-/// `unembed` the loops of one iteration inside the loop at `depth`
-/// around the statements under `beta`, `d` (a `vectorize` of that loop),
-/// then `embed` them back; whether that gave the schedule before, with
-/// `d`'s mark added. Each unembedded loop must be unmarked (`embed` gives
-/// a loop without marks); the statements may have different numbers of
-/// them (none, for one `embed` left alone).
-fn vectorize_inside_embeds(
-    r: &mut Recovery<'_>,
-    d: &Directive,
-    beta: &[i64],
-    depth: usize,
-) -> Result<bool, ExplainError> {
-    let before = r.current.clone();
-    let inside: Vec<usize> = (0..before.statements.len())
-        .filter(|&s| {
-            before.statements[s]
-                .beta(0)
-                .is_some_and(|b| b.starts_with(beta))
-        })
-        .collect();
-    // The loops of one iteration inside the loop, per statement (none
-    // for a statement `embed` left alone).
-    let levels: Vec<usize> = inside
-        .iter()
-        .map(|&s| before.statements[s].depth().saturating_sub(depth))
-        .collect();
-    let unmarked_inside = inside.iter().all(|&s| {
-        let st = &before.statements[s];
-        st.depth() >= depth && st.marks[depth..].iter().all(|m| m.is_empty())
-    });
-    if levels.iter().all(|&l| l == 0) || !unmarked_inside {
-        return Ok(false);
-    }
-    // `unembed` takes a loop of one iteration at a constant date only.
-    for (&s, &lv) in inside.iter().zip(&levels) {
-        for level in depth + 1..=depth + lv {
-            let date = date_form(r.scop, &r.current, s, level)?;
-            let n = r.scop.statements[s].iterators.len();
-            if let Some(by) =
-                date.filter(|f| f[..n].iter().all(|&v| v == 0) && f[n..].iter().any(|&v| v != 0))
-            {
-                let beta = r.beta(s)?;
-                r.push(shift(beta, level, &by[n..]))?;
-            }
-        }
-    }
-    // Once on the loop where every statement has as many, else on each
-    // statement alone (two-loops' second statement embedded in the
-    // vector loop it shares with the first).
-    if levels.iter().all(|&l| l == levels[0]) {
-        for _ in 0..levels[0] {
-            r.push(Directive::Unembed {
-                beta: beta.to_vec(),
-            })?;
-        }
-    } else {
-        for (&s, &lv) in inside.iter().zip(&levels) {
-            for _ in 0..lv {
-                let beta = r.beta(s)?;
-                r.push(Directive::Unembed { beta })?;
-            }
-        }
-    }
-    r.push(d.clone())?;
-    let most = levels.iter().copied().max().unwrap_or(0);
-    for round in 0..most {
-        for (&s, &lv) in inside.iter().zip(&levels) {
-            if round < lv {
-                let beta = r.beta(s)?;
-                r.push(Directive::Embed { beta })?;
-            }
-        }
-    }
-    for (&s, &lv) in inside.iter().zip(&levels) {
-        for level in depth + 1..=depth + lv {
-            if let Some(by) = shift_back(r, &before, s, level)? {
-                let beta = r.beta(s)?;
-                r.push(shift(beta, level, &by))?;
-            }
-        }
-    }
-    let d_marks = |s: usize| {
-        let marks = &r.current.statements[s].marks;
-        marks.get(depth - 1).cloned().unwrap_or_default()
-    };
-    let marks_kept = marks_but_at(&before, &r.current, &inside, depth - 1, d_marks);
-    Ok(marks_kept && difference_but_marks(r.scop, &before, &r.current)?.is_none())
-}
-
-/// What `embed` did not give back of statement `s`'s loop of one
-/// iteration at `depth`: its date in `was` less its date now, as the
-/// parameters' coefficients then the constant, where the two differ by
-/// those alone (a loop of one iteration `shift`ed after its `embed`:
-/// 2mm's `shift([2, 0, 0, 0], 3, [0, 2, 0, 0], -1)`).
-fn shift_back(
-    r: &Recovery<'_>,
-    was: &Schedule,
-    s: usize,
-    depth: usize,
-) -> Result<Option<Vec<i64>>, ExplainError> {
-    let n = r.scop.statements[s].iterators.len();
-    let (Some(was), Some(now)) = (
-        date_form(r.scop, was, s, depth)?,
-        date_form(r.scop, &r.current, s, depth)?,
-    ) else {
-        return Ok(None);
-    };
-    if was[..n] != now[..n] {
-        return Ok(None);
-    }
-    let by: Option<Vec<i64>> = now[n..]
-        .iter()
-        .zip(&was[n..])
-        .map(|(a, b)| a.checked_sub(*b))
-        .collect();
-    Ok(by.filter(|by| by.iter().any(|&v| v != 0)))
-}
-
-/// Statement `s`'s date at `depth` in `schedule` as an affine form of its
-/// iterators, the parameters and 1, where one equality gives it.
-fn date_form(
-    scop: &Scop,
-    schedule: &Schedule,
-    s: usize,
-    depth: usize,
-) -> Result<Option<Vec<i64>>, ExplainError> {
-    let Some(piece) = schedule.statements[s].pieces.first() else {
-        return Ok(None);
-    };
-    let n = scop.statements[s].iterators.len();
-    Ok(date_forms(piece, scop.params.len(), n)?
-        .get(depth - 1)
-        .cloned()
-        .flatten())
-}
-
 /// Whether `statements` have the same loops in `now` as in `was`, with
 /// the same marks on each, but at position `k`, where they have `at_k`'s.
-fn marks_but_at(
+pub(super) fn marks_but_at(
     was: &Schedule,
     now: &Schedule,
     statements: &[usize],
@@ -487,7 +331,7 @@ fn marks_but_at(
 /// that addresses the same statements: those under the loop, and no
 /// other (a mark directive wants every statement it addresses inside
 /// the loop).
-fn shortest_prefix(betas: &[Vec<i64>], loop_beta: &[i64]) -> Vec<i64> {
+pub(super) fn shortest_prefix(betas: &[Vec<i64>], loop_beta: &[i64]) -> Vec<i64> {
     let depth = loop_beta.len();
     let set = |prefix: &[i64]| -> Vec<usize> {
         (0..betas.len())
