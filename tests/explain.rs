@@ -499,7 +499,9 @@ fn packs_of_some_statements_and_vector_loops_around_embeds_are_explained() {
 }
 
 /// A directive on a β prefix acts on every loop at its depth under it;
-/// the explanation says so in one directive, not one per loop. An `iss`
+/// the explanation says so in one directive, not one per loop (a strip
+/// read as a `tile_band` of one loop on one loop and as a `stripmine` on
+/// its sibling too: seed 1515). An `iss`
 /// of an inner loop is that `iss`, not one of the outer loop and the
 /// `fuse`s that join its parts again.
 #[test]
@@ -529,6 +531,16 @@ fn directives_on_sibling_loops_are_explained_as_one() {
             "tests/kernels/seidel-2d.c",
             "iss([0, 0, 0], c1 < 5);\n",
             1,
+        ),
+        (
+            // Both parts of the `iss` strip `j` by 5 at depth 2; the
+            // first part's strip has a second strip inside it, so the
+            // tile phase reads a band for one part and a strip for the
+            // other: they are still one directive on both parts.
+            "strips-of-both-parts",
+            "tests/kernels/2mm.c",
+            "stripmine([0], 2, 5);\niss([0], {1 | | | -1});\nstripmine([0, 0], 3, 3);\n",
+            3,
         ),
     ];
     for (name, kernel, recipe, length) in cases {
@@ -1102,7 +1114,9 @@ fn a_tile_is_explained_as_itself() {
 /// schedule of the pieces with instances is explained, then each hole
 /// made again by an `iss` that holds everywhere (among the outermost
 /// dates, mirror's `peel` of nothing, followed by the `split` after the
-/// loop: seed 2727); the replay is the same schedule on the domains.
+/// loop: seed 2727), or, as short, the cut that made the empty part
+/// (gemm's `peel`, the strips of its two parts merged into one); the
+/// replay is the same schedule on the domains.
 #[test]
 fn pieces_without_instances_are_explained_as_holes() {
     let dir = common::scratch("explain-empty-pieces");
@@ -1111,7 +1125,9 @@ fn pieces_without_instances_are_explained_as_holes() {
             "a-peel-of-no-strip-then-a-tile-of-the-rest",
             "tests/kernels/gemm.c",
             "stripmine([], 2, 4);\npeel([0, 0, 0], {0, 2, 0 | 2});\ntile_band([0, 0, 1], 3, [2]);\n",
-            "iss([0, 0], {| | 0});",
+            // The empty part is the `peel`'s own: the cut gives it, the
+            // two parts' strips by 4 merged into one.
+            "peel([0, 0], {0, 2 | 2});",
         ),
         (
             "splits-of-no-time-step",

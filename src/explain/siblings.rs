@@ -215,7 +215,22 @@ fn merged(ds: &[Directive]) -> Vec<Directive> {
 fn siblings(a: &Directive, b: &Directive) -> bool {
     a.beta() != b.beta()
         && a.beta().len() == b.beta().len()
-        && with_beta(b, a.beta().to_vec()).is_some_and(|b| &b == a)
+        && with_beta(b, a.beta().to_vec()).is_some_and(|b| as_strip(&b) == as_strip(a))
+}
+
+/// `d`, where it is a `tile_band` of one loop, as the `stripmine` it is
+/// (the tile phase reads a band of one loop where it can, and a strip
+/// alone where a statement has more tiles: two pieces' strips of one
+/// loop may come back as one of each).
+fn as_strip(d: &Directive) -> Directive {
+    match d {
+        Directive::TileBand { beta, depth, sizes } if sizes.len() == 1 => Directive::Stripmine {
+            beta: beta.clone(),
+            depth: *depth,
+            size: sizes[0],
+        },
+        d => d.clone(),
+    }
 }
 
 /// `d` on the β-vector `beta`, for the kinds that act on every loop at
