@@ -2,7 +2,9 @@
 //!
 //! Each case applies 1–6 random directives (every directive kind; βs,
 //! depths and arguments read from the schedule after each step, mostly
-//! plausible, sometimes not) to one region of one kernel
+//! plausible, sometimes not; a `context` only as a promise the kernel's
+//! run keeps, from the parameter values a build of the original prints,
+//! `differential/params.rs`) to one region of one kernel
 //! (`tests/kernels/*.c`, `recipes/**/*.c`), and classifies the outcome
 //! (see `differential/check.rs`): accepted → compiled with gcc and clang
 //! (`-O1 -fopenmp -Wall -Wextra -Werror`, clang's build under
@@ -21,7 +23,9 @@
 //!   `tests/regressions/pending` to keep them. `POLYC_DIFF_VERBOSE=1`
 //!   prints every verdict (with its last directive, a CUDA verdict with
 //!   the whole sequence); `POLYC_DIFF_KERNEL=modulo` keeps the kernels
-//!   whose path contains `modulo` (to aim a run at a new code shape);
+//!   whose path contains `modulo` (to aim a run at a new code shape),
+//!   `POLYC_DIFF_KIND=context` draws that directive kind a third of the
+//!   time (to aim it at a new directive);
 //!   `POLYC_DIFF_PARTIAL=1` prints every partial explanation's reason
 //!   and the directives it explains; `POLYC_DIFF_LONG=1` every complete
 //!   explanation over 1.5× the sequence's length, beside the sequence.
@@ -44,6 +48,7 @@
 use crate::common;
 mod check;
 mod generate;
+mod params;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -13,7 +13,9 @@
 //! becomes an existential, which the subtraction writes as integer
 //! divisions or reports it cannot: a [`PolyError`], never a guess). In the
 //! same way, a read with no RAW pair into it reads the value from before
-//! the region, and a write with no WAW pair out of it leaves the final one.
+//! the region, and a write with no WAW pair out of it leaves the final one
+//! (both among the instances the context allows: the dependences are
+//! computed under it).
 //!
 //! What the data-layout directives check against: a rewritten program
 //! computes what the original computes when its reads get their values from
@@ -154,18 +156,41 @@ pub fn last_writes(
     domain_without(scop, deps, statement, out_of)
 }
 
-/// The domain of `statement` minus the instances `end` gives for each
-/// dependence (the end of it that lies in the statement, or `None`).
+/// The domain of `statement` under the context, minus the instances `end`
+/// gives for each dependence (the end of it that lies in the statement, or
+/// `None`).
 fn domain_without(
     scop: &Scop,
     deps: &[Dependence],
     statement: usize,
     end: impl Fn(&Dependence) -> Option<Set>,
 ) -> Result<Set, PolyError> {
-    let domain = &scop.statements[statement].domain;
+    let domain = in_context(scop, &scop.statements[statement].domain);
     let mut removed = Set::empty(domain.space().clone());
     for instances in deps.iter().filter_map(end) {
         removed = removed.union(&instances.renamed(domain.space())?)?;
     }
     domain.subtract(&removed)
+}
+
+/// `domain` restricted to the parameter values the scop's context allows:
+/// the dependences are computed under the context (a `context` call), so
+/// an instance outside it is one no dependence reaches, not one that reads
+/// from before the region. Where the context has existentials, `domain`
+/// itself: more instances, never fewer, so a check that reads them may
+/// refuse a rewrite, never wrongly accept one.
+fn in_context(scop: &Scop, domain: &Set) -> Set {
+    let context = &scop.context;
+    if context.n_local() != 0 || context.space().n_param() != domain.space().n_param() {
+        return domain.clone();
+    }
+    let mut out = Set::empty(domain.space().clone());
+    for b in domain.basics() {
+        let mut b = b.clone();
+        for c in context.constraints() {
+            b.add(c.clone());
+        }
+        out.push(b);
+    }
+    out
 }

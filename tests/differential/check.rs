@@ -190,6 +190,10 @@ pub struct Kernel {
     /// (a `parallelize` mark, a shift undone), and a case's time is mostly
     /// the two compilers'.
     identical: Mutex<HashSet<(u64, usize)>>,
+    /// Per region, the parameter vectors the original runs it with
+    /// ([`super::params::observed`]), read when a `context` is first
+    /// drawn on the kernel.
+    params: Mutex<Option<Vec<Vec<Vec<i64>>>>>,
 }
 
 impl Kernel {
@@ -208,7 +212,28 @@ impl Kernel {
             deps,
             original: Mutex::new(None),
             identical: Mutex::new(HashSet::new()),
+            params: Mutex::new(None),
         })
+    }
+
+    /// The parameter vectors the original runs region `region` (1-based)
+    /// with; none where they could not be read (a `context` drawn then
+    /// holds for any value).
+    pub fn parameter_values(&self, region: usize) -> Vec<Vec<i64>> {
+        let Ok(mut slot) = self.params.lock() else {
+            return Vec::new();
+        };
+        if slot.is_none() {
+            let read = tempfile::tempdir()
+                .map_err(|e| e.to_string())
+                .and_then(|dir| super::params::observed(&self.file, dir.path()));
+            *slot = Some(read.unwrap_or_default());
+        }
+        let index = self.file.scops.iter().position(|s| s.region == region);
+        slot.as_ref()
+            .zip(index)
+            .and_then(|(all, k)| all.get(k).cloned())
+            .unwrap_or_default()
     }
 
     /// The original kernel's output under gcc and under clang.
@@ -398,7 +423,16 @@ fn run_plan(kernel: &Kernel, region: usize, plan: &Plan, progress: &Mutex<Vec<St
     for n in 0..count {
         let text = match fixed {
             Some(d) => d[n].clone(),
-            None => random_directive(&mut rng, &state.scop, &state.schedule, &trace.accepted),
+            None => {
+                let observed = || kernel.parameter_values(region);
+                random_directive(
+                    &mut rng,
+                    &state.scop,
+                    &state.schedule,
+                    &trace.accepted,
+                    &observed,
+                )
+            }
         };
         let mut sequence = trace.accepted.clone();
         sequence.push(text.clone());
@@ -1220,7 +1254,7 @@ fn tree_processor_time(pid: u32) -> Option<Duration> {
 /// Run `exe`, its stdout; killed after `RUN_CPU_LIMIT` of processor time
 /// or `RUN_WALL_LIMIT` of wall time (or `RUN_CPU_LIMIT` of wall time
 /// where the processor time cannot be read).
-fn run_limited(exe: &Path) -> Result<String, String> {
+pub(super) fn run_limited(exe: &Path) -> Result<String, String> {
     // Two threads that spin briefly, then sleep, when idle. Threads that
     // spin without end make a small parallel loop on a loaded machine look
     // like a hang; threads that sleep at once pay a wake-up per parallel

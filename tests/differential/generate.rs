@@ -210,9 +210,10 @@ impl View {
     }
 }
 
-/// Every directive kind the generator writes (`context` is left out: it
-/// changes the program's promise, so a different output would be expected).
+/// Every directive kind the generator writes (`context` only as a promise
+/// the kernel's run keeps: [`Gen::context`]).
 pub const KINDS: &[&str] = &[
+    "context",
     "reorder",
     "fuse",
     "split",
@@ -256,6 +257,11 @@ fn list(values: &[i64]) -> String {
     format!("[{}]", v.join(", "))
 }
 
+/// `values` each followed by `, `.
+fn terms(values: &[i64]) -> String {
+    values.iter().map(|x| format!("{x}, ")).collect()
+}
+
 fn section(values: &[i64]) -> String {
     let v: Vec<String> = values.iter().map(|x| x.to_string()).collect();
     v.join(", ")
@@ -264,6 +270,9 @@ fn section(values: &[i64]) -> String {
 struct Gen<'a> {
     rng: &'a mut Rng,
     view: View,
+    /// The parameter vectors the original runs the region with (read
+    /// when a `context` is drawn: it builds and runs the kernel).
+    observed: &'a dyn Fn() -> Vec<Vec<i64>>,
 }
 
 impl Gen<'_> {
@@ -428,8 +437,49 @@ impl Gen<'_> {
         v
     }
 
+    /// `context([e/i, p…, c])`: a promise on the parameters that every
+    /// run of the region keeps (a bound of one parameter, of the
+    /// difference of two, or its value where it never changes), so the
+    /// output must not change; now and then one that no parameter value
+    /// satisfies (refused). Where the runs are not known, one that holds
+    /// for any value.
+    fn context(&mut self) -> String {
+        let n = self.view.params.len();
+        let zeros = vec![0; n];
+        if !self.plausible() {
+            return format!("context([1, {}-1]);", terms(&zeros));
+        }
+        let observed = (self.observed)();
+        if n == 0 || observed.is_empty() {
+            return format!("context([1, {}0]);", terms(&zeros));
+        }
+        let mut row = zeros;
+        let p = self.rng.below(n);
+        let kind = self.rng.below(10);
+        match kind {
+            4 | 5 => row[p] = -1,
+            6 | 7 if n >= 2 => {
+                let q = (p + 1 + self.rng.below(n - 1)) % n;
+                row[p] = 1;
+                row[q] = -1;
+            }
+            _ => row[p] = 1,
+        }
+        let value = |v: &Vec<i64>| row.iter().zip(v).map(|(a, x)| a * x).sum::<i64>();
+        let least = observed.iter().map(value).min().unwrap_or(0);
+        let fixed = kind >= 8 && observed.iter().all(|v| value(v) == least);
+        let slack = if fixed {
+            0
+        } else {
+            self.rng.pick(&[0, 0, 1, 3])
+        };
+        let kind = if fixed { 0 } else { 1 };
+        format!("context([{kind}, {}{}]);", terms(&row), slack - least)
+    }
+
     fn directive(&mut self, kind: &str) -> String {
         match kind {
+            "context" => self.context(),
             "reorder" => {
                 let b = if self.rng.chance(0.3) {
                     Vec::new()
@@ -838,6 +888,7 @@ pub fn random_directive(
     scop: &Scop,
     schedule: &Schedule,
     history: &[String],
+    observed: &dyn Fn() -> Vec<Vec<i64>>,
 ) -> String {
     // An automatic schedule, refined by the directives drawn after it;
     // `auto` must come first, so it is drawn only then.
@@ -898,6 +949,13 @@ pub fn random_directive(
         }
     }
     let mut kind = rng.pick(KINDS);
+    // A run aimed at one kind (`POLYC_DIFF_KIND=context`): a third of the
+    // draws.
+    if let Some(aimed) = aimed_kind() {
+        if rng.chance(0.33) {
+            kind = aimed;
+        }
+    }
     // A second jam makes a register tile (two jams checked together).
     if history.iter().any(|h| h.starts_with("unroll_jam(")) && rng.chance(0.2) {
         kind = "unroll_jam";
@@ -948,6 +1006,7 @@ pub fn random_directive(
     let mut g = Gen {
         view: View::new(scop, schedule),
         rng,
+        observed,
     };
     if group {
         // Two directives checked together, both drawn on the schedule
@@ -959,4 +1018,10 @@ pub fn random_directive(
         return format!("group {{ {a} {b} }}");
     }
     g.directive(kind)
+}
+
+/// The kind of `POLYC_DIFF_KIND`, where it names one of [`KINDS`].
+fn aimed_kind() -> Option<&'static str> {
+    let wanted = std::env::var("POLYC_DIFF_KIND").ok()?;
+    KINDS.iter().copied().find(|k| *k == wanted)
 }
