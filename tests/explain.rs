@@ -984,6 +984,18 @@ fn data_layout_calls_are_kept_around_the_explained_schedule() {
         "explained from the order those calls start from.\nparallelize([2], 1);",
     );
     same_code("nest-after", "tests/kernels/mvt.c", &explained);
+    // Seed 4141: a `context` after an `auto` stays after it (the
+    // scheduler reads the dependences it narrows), and the calls from
+    // there on are kept as written.
+    let context_after = "auto(pluto, fuse = max);\ncontext([0, 1, -32]);\nadd_array(\"A\");\n";
+    let (_, explained) = replayed_saying(
+        &dir,
+        "context-after-auto",
+        "tests/kernels/trisolv.c",
+        context_after,
+        "as written.\ncontext([0, 1, -32]);\nadd_array(\"A\");",
+    );
+    same_code("context-after-auto", "tests/kernels/trisolv.c", &explained);
     // An `auto` between two data-layout calls stays a gap that says so.
     let between = format!("{layout}auto(pluto, [2]);\ndimreorder([], ct, [1, 0]);\n");
     let (outcome, explained) =

@@ -9,11 +9,12 @@ use crate::apply::legality::{first_illegality_but_jams, Illegal};
 use crate::apply::proofs::Proofs;
 use crate::apply::tree::set_constant_date;
 use crate::auto::{
-    schedule, schedule_nest, Algorithm, AutoFailure, AutoOptions, AutoSchedule, Fusion,
-    SpatialOptions, TileSize, Wavefront,
+    schedule, schedule_nest, Algorithm, AutoFailure, AutoOptions, Fusion, SpatialOptions, TileSize,
+    Wavefront,
 };
 use crate::lang::recipe::{Call, Value};
-use crate::scop::Schedule;
+use crate::poly::BasicSet;
+use crate::scop::{dependences, DepOptions, Dependence, Schedule, Scop};
 use crate::syntax::diagnostic::Diagnostic;
 
 /// The largest tile size `auto` accepts (a tile loop's coefficient).
@@ -179,18 +180,40 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
         None => None,
         Some((beta, k)) => Some(original_nest(state, call, beta, *k)?),
     };
-    let find = |options: AutoOptions| match (&nest, &members) {
+    if nest.is_none() && state.schedule != Schedule::original(&state.scop) {
+        return Err(refuse(
+            "`auto` schedules from the original program: it must come before any other directive"
+                .into(),
+            "after other directives",
+        ));
+    }
+    let find_under = |deps: &[Dependence], options: AutoOptions| match (&nest, &members) {
         (Some((beta, _)), Some(members)) => schedule_nest(
             &state.scop,
-            &state.deps,
+            deps,
             &state.schedule,
             members,
             beta,
             algorithm,
             options,
-        )
-        .map_err(|e| failure(e, name, &refuse)),
-        _ => whole_region(state, algorithm, options, name, &refuse),
+        ),
+        _ => schedule(&state.scop, deps, algorithm, options),
+    };
+    // Under the recipe's context first; where the search gives up there,
+    // under none (see [`without_context`]).
+    let find = |options: AutoOptions| {
+        let first = match find_under(&state.deps, options) {
+            Err(AutoFailure::Schedule(e)) => e,
+            other => return other.map_err(|e| failure(e, name, &refuse)),
+        };
+        let again = without_context(&state.scop).map(|deps| find_under(&deps, options));
+        match again {
+            Some(Ok(found)) => Ok(found),
+            Some(Err(AutoFailure::Directive(e))) => {
+                Err(failure(AutoFailure::Directive(e), name, &refuse))
+            }
+            _ => Err(failure(AutoFailure::Schedule(first), name, &refuse)),
+        }
     };
     let mut found = find(options)?;
     let mut checked = first_illegality_but_jams(
@@ -260,23 +283,22 @@ fn set_spatial(algorithm: &mut Algorithm, change: impl FnOnce(&mut SpatialOption
     }
 }
 
-/// The schedule `algorithm` finds for the whole region, which must still
-/// have its original schedule.
-fn whole_region(
-    state: &RecipeState,
-    algorithm: Algorithm,
-    options: AutoOptions,
-    name: &str,
-    refuse: &dyn Fn(String, &str) -> RecipeError,
-) -> Result<AutoSchedule, RecipeError> {
-    if state.schedule != Schedule::original(&state.scop) {
-        return Err(refuse(
-            "`auto` schedules from the original program: it must come before any other directive"
-                .into(),
-            "after other directives",
-        ));
+/// The dependences of `scop` under no context, where a recipe's `context`
+/// narrowed it (else `None`): a superset of its dependences, so a
+/// schedule that respects them respects those too, for every parameter
+/// value. A context that fixes a parameter puts its value into every
+/// Farkas row of the scheduler's search, whose integer steps (the Omega
+/// test) can exhaust their budget there (`context([0, 1, -20]);
+/// auto(pluto);` on trisolv, cholesky, lu, durbin and guards); the
+/// scheduler is run again on these. What it finds is checked under the
+/// context, as any schedule is.
+fn without_context(scop: &Scop) -> Option<Vec<Dependence>> {
+    if scop.context.constraints().is_empty() {
+        return None;
     }
-    schedule(&state.scop, &state.deps, algorithm, options).map_err(|e| failure(e, name, refuse))
+    let mut open = scop.clone();
+    open.context = BasicSet::universe(scop.context.space().clone());
+    dependences(&open, &DepOptions::default()).ok()
 }
 
 /// The diagnostic for a scheduler that gave no schedule.

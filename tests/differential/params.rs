@@ -45,7 +45,10 @@ pub fn observed(file: &SourceFile, dir: &Path) -> Result<Vec<Vec<Vec<i64>>>, Str
         .output()
         .map_err(|e| format!("gcc: {e}"))?;
     if !built.status.success() {
-        return Err(String::from_utf8_lossy(&built.stderr).chars().take(400).collect());
+        return Err(String::from_utf8_lossy(&built.stderr)
+            .chars()
+            .take(400)
+            .collect());
     }
     let output = super::check::run_limited(&exe)?;
     let mut out: Vec<Vec<Vec<i64>>> = vec![Vec::new(); file.scops.len()];

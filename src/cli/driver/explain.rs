@@ -337,14 +337,18 @@ fn layout_around(
 /// `calls` with the `add_array`s, `get_array_id`s and `context`s outside a
 /// group moved first, in their order: the first ones only name arrays,
 /// and a narrower context earlier only drops dependences from the checks
-/// before it. The first one that must stay (in a group, or binding a
-/// variable the recipe binds again) keeps the later ones where they are,
-/// so that the arrays are added in the recipe's order.
+/// before it. The first one that must stay (in a group, binding a
+/// variable the recipe binds again, or a `context` after an `auto`,
+/// whose scheduler reads the dependences it narrows) keeps the later
+/// ones where they are, so that the arrays are added in the recipe's
+/// order.
 fn declarations_first(calls: &[Call]) -> Vec<Call> {
     let declares = |c: &Call| {
         is_context(&c.name)
             || lookup(&c.name).is_some_and(|d| matches!(d.name, "add_array" | "get_array_id"))
     };
+    let first_auto = calls.iter().position(|c| is_auto(&c.name));
+    let after_auto = |k: usize, c: &Call| is_context(&c.name) && first_auto.is_some_and(|a| a < k);
     let bound_once = |c: &Call| {
         c.bind.as_ref().is_none_or(|(v, _)| {
             calls
@@ -356,7 +360,8 @@ fn declarations_first(calls: &[Call]) -> Vec<Call> {
     };
     let stays = calls
         .iter()
-        .position(|c| declares(c) && (c.group.is_some() || !bound_once(c)))
+        .enumerate()
+        .position(|(k, c)| declares(c) && (c.group.is_some() || !bound_once(c) || after_auto(k, c)))
         .unwrap_or(calls.len());
     let (mut first, rest): (Vec<Call>, Vec<Call>) =
         calls[..stays].iter().cloned().partition(|c| declares(c));
