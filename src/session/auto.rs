@@ -199,15 +199,21 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
         ),
         _ => schedule(&state.scop, deps, algorithm, options),
     };
-    // Under the recipe's context first; where the search gives up there,
-    // under none (see [`without_context`]).
+    // Under the recipe's context first, else under none (see
+    // [`without_context`]); under none at once where the context fixes a
+    // parameter.
+    let open = without_context(&state.scop);
+    let fixed = state.scop.context.constraints().iter().any(|c| c.is_eq());
     let find = |options: AutoOptions| {
-        let first = match find_under(&state.deps, options) {
+        let (first_deps, again) = match &open {
+            Some(deps) if fixed => (deps.as_slice(), None),
+            other => (state.deps.as_slice(), other.as_ref()),
+        };
+        let first = match find_under(first_deps, options) {
             Err(AutoFailure::Schedule(e)) => e,
             other => return other.map_err(|e| failure(e, name, &refuse)),
         };
-        let again = without_context(&state.scop).map(|deps| find_under(&deps, options));
-        match again {
+        match again.map(|deps| find_under(deps, options)) {
             Some(Ok(found)) => Ok(found),
             Some(Err(AutoFailure::Directive(e))) => {
                 Err(failure(AutoFailure::Directive(e), name, &refuse))
@@ -288,10 +294,12 @@ fn set_spatial(algorithm: &mut Algorithm, change: impl FnOnce(&mut SpatialOption
 /// schedule that respects them respects those too, for every parameter
 /// value. A context that fixes a parameter puts its value into every
 /// Farkas row of the scheduler's search, whose integer steps (the Omega
-/// test) can exhaust their budget there (`context([0, 1, -20]);
-/// auto(pluto);` on trisolv, cholesky, lu, durbin and guards); the
-/// scheduler is run again on these. What it finds is checked under the
-/// context, as any schedule is.
+/// test) exhaust their budget there (`context([0, 1, -20]); auto(pluto);`
+/// on trisolv, cholesky, lu, durbin and guards; on adi, with both
+/// parameters fixed, after 1.3 s): the scheduler runs on these at once
+/// under such a context, and again on these where its search under
+/// another context gives up. What it finds is checked under the context,
+/// as any schedule is.
 fn without_context(scop: &Scop) -> Option<Vec<Dependence>> {
     if scop.context.constraints().is_empty() {
         return None;

@@ -878,7 +878,7 @@ const UNDOES: &[(&str, &[&str])] = &[
 /// One random directive for the program `scop` under `schedule`, after the
 /// accepted directives `history`. An undoing directive (`densify`,
 /// `collapse`, `unembed`, `linearize`) is rarely chosen when nothing it
-/// undoes was applied. With no directive accepted yet, an `auto(...)` call
+/// undoes was applied. With no directive but `context`s accepted yet, an `auto(...)` call
 /// (the schedulers, with and without tiles and marks) is drawn 15% of the
 /// time; at any point, `auto(…, [b])` on a top-level nest or `auto(…, [b,
 /// c])` on a subtree inside its outermost loop 4%. One draw in twenty is
@@ -891,8 +891,10 @@ pub fn random_directive(
     observed: &dyn Fn() -> Vec<Vec<i64>>,
 ) -> String {
     // An automatic schedule, refined by the directives drawn after it;
-    // `auto` must come first, so it is drawn only then.
-    if history.is_empty() && rng.chance(0.15) {
+    // `auto` must come first (after `context`s, which change no date),
+    // so it is drawn only then.
+    let first = history.iter().all(|h| h.starts_with("context("));
+    if first && rng.chance(0.15) {
         return rng
             .pick(&[
                 "auto(pluto);",
