@@ -8,26 +8,28 @@
 //!
 //! Must not know: recipe syntax, the recovery's phases.
 
-use super::{refused, ExplainError, Step};
+use super::{print, refused, ExplainError, Gap, Step};
 use crate::apply::legality::{first_illegality_since, jammed_pairs, Illegal};
 use crate::apply::proofs::{Proofs, ProvenJam, NO_PROOFS};
-use crate::apply::{self, Directive};
+use crate::apply::{self, ApplyError, Directive};
 use crate::poly::PolyError;
 use crate::scop::validity::Violation;
 use crate::scop::{Dependence, Schedule, Scop};
 
 /// `found` as steps: each directive alone where the schedule after it
 /// (`after`, from [`apply::rewrite`]) is legal, else in a group that runs
-/// until the schedule is legal again; and the schedule the steps give.
-/// When `partial` (a gap stopped the recovery), directives after the last
-/// legal schedule are left out.
+/// until the schedule is legal again; the schedule the steps give; and,
+/// where a check gave up (the Omega test's step limit: not proven, so not
+/// given), the gap that says so, the steps before it kept. When `partial`
+/// (a gap stopped the recovery), directives after the last legal schedule
+/// are left out.
 pub(super) fn grouped(
     scop: &Scop,
     deps: &[Dependence],
     found: &[Directive],
     after: &[Schedule],
     partial: bool,
-) -> Result<(Vec<Step>, Schedule), ExplainError> {
+) -> Result<(Vec<Step>, Schedule, Option<Gap>), ExplainError> {
     let mut steps = Vec::new();
     let mut schedule = Schedule::original(scop);
     let mut legal = schedule.clone();
@@ -69,11 +71,18 @@ pub(super) fn grouped(
         let near: Vec<Dependence> = touched.iter().map(|&k| deps[k].clone()).collect();
         // From a legal schedule, the check `apply` runs after the
         // directive (only the marks where no pair changes order).
-        let illegal = if open.len() == 1 {
+        let checked = if open.len() == 1 {
             apply::illegality_after(scop, &near, &before, d, &schedule, &proven)
-                .map_err(|e| refused(d, e))?
         } else {
-            first_illegality_since(scop, &near, &legal, &schedule, &NO_PROOFS, &[])?
+            first_illegality_since(scop, &near, &legal, &schedule, &NO_PROOFS, &[])
+                .map_err(ApplyError::Poly)
+        };
+        let illegal = match checked {
+            Ok(illegal) => illegal,
+            Err(ApplyError::Poly(e @ PolyError::StepLimit(_))) => {
+                return Ok((steps, legal.clone(), Some(gave_up(scop, &legal, d, &e))));
+            }
+            Err(e) => return Err(refused(d, e)),
         };
         match illegal {
             None => {
@@ -112,7 +121,25 @@ pub(super) fn grouped(
             "end on an illegal schedule".to_string(),
         ));
     }
-    Ok((steps, legal))
+    Ok((steps, legal, None))
+}
+
+/// The gap where the check of `d` on the schedule after `legal` gave up
+/// (`e`): on the first statement `d` addresses there.
+fn gave_up(scop: &Scop, legal: &Schedule, d: &Directive, e: &PolyError) -> Gap {
+    let under = legal.statements.iter().position(|st| {
+        (0..st.pieces.len()).any(|p| st.beta(p).is_some_and(|b| b.starts_with(d.beta())))
+    });
+    Gap {
+        statement: under.map_or_else(
+            || "the region".to_string(),
+            |s| scop.statements[s].name.clone(),
+        ),
+        reason: format!(
+            "the check of `{}` after the directives above gave up ({e}), so it is not given",
+            print::call(d)
+        ),
+    }
 }
 
 /// Whether `schedule` still dates `w`'s target instance before its

@@ -323,7 +323,9 @@ fn explain_plainly(
     let gap = recover(&mut recovery, target)?;
     // Grouping checks the schedules the directives gave as a recipe's
     // replay checks them: each step's, after its rewrites.
-    let (steps, replayed) = grouped(scop, deps, &recovery.found, &recovery.after, gap.is_some())?;
+    let (steps, replayed, gave_up) =
+        grouped(scop, deps, &recovery.found, &recovery.after, gap.is_some())?;
+    let gap = gave_up.or(gap);
     if gap.is_none() {
         if let Some(why) = difference(scop, &replayed, target)? {
             return Err(ExplainError::NotReplayed(why));

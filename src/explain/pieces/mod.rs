@@ -280,11 +280,12 @@ pub(super) fn replayed_on_pieces(
             current = next;
         }
     }
-    let (steps, replayed) = match grouped(scop, deps, &kept, &after, gap.is_some()) {
+    let (steps, replayed, gave_up) = match grouped(scop, deps, &kept, &after, gap.is_some()) {
         Ok(done) => done,
         Err(ExplainError::NotReplayed(_)) => return Ok(None),
         Err(e) => return Err(e),
     };
+    let gap = gave_up.or(gap);
     if gap.is_none() && difference(scop, &replayed, target)?.is_some() {
         return Ok(None);
     }
