@@ -202,18 +202,27 @@ pub fn apply_auto(state: &mut RecipeState, call: &Call) -> Result<(), RecipeErro
     // Under the recipe's context first, else under none (see
     // [`without_context`]); under none at once where the context fixes a
     // parameter.
-    let open = without_context(&state.scop);
+    let computed = std::cell::OnceCell::new();
+    let open_deps = || {
+        computed
+            .get_or_init(|| without_context(&state.scop))
+            .as_deref()
+    };
     let fixed = state.scop.context.constraints().iter().any(|c| c.is_eq());
     let find = |options: AutoOptions| {
-        let (first_deps, again) = match &open {
-            Some(deps) if fixed => (deps.as_slice(), None),
-            other => (state.deps.as_slice(), other.as_ref()),
+        let (first_deps, retry) = match fixed.then(open_deps).flatten() {
+            Some(deps) => (deps, false),
+            None => (state.deps.as_slice(), true),
         };
         let first = match find_under(first_deps, options) {
             Err(AutoFailure::Schedule(e)) => e,
             other => return other.map_err(|e| failure(e, name, &refuse)),
         };
-        match again.map(|deps| find_under(deps, options)) {
+        match retry
+            .then(open_deps)
+            .flatten()
+            .map(|deps| find_under(deps, options))
+        {
             Some(Ok(found)) => Ok(found),
             Some(Err(AutoFailure::Directive(e))) => {
                 Err(failure(AutoFailure::Directive(e), name, &refuse))
