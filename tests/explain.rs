@@ -1266,7 +1266,8 @@ fn a_piece_reshaped_after_its_split_is_explained() {
 /// on the point date alone (`0 ≤ c₃ ≤ 1`, the gap "a loop date is
 /// neither an affine form of its iterators nor a strip of one" before),
 /// and a loop skewed by a tile loop inside it. Each comes back as the
-/// recipe.
+/// recipe. And a wavefront's point loop skewed by its tile loop, whose
+/// parallel tile loop is checked again on the rows the directives write.
 #[test]
 fn loops_skewed_by_tile_loops_are_explained() {
     let dir = common::scratch("explain-skewed-by-tile-loops");
@@ -1288,6 +1289,17 @@ fn loops_skewed_by_tile_loops_are_explained() {
         let (outcome, explained) = replayed_saying(&dir, name, kernel, recipe, says);
         assert_eq!(outcome, Outcome::Replayed(2), "{name}:\n{explained}");
     }
+    // Seed 7878: Pluto's wavefront with its point loop skewed by its tile
+    // loop. The check of its parallel tile loop gives up on the target's
+    // rows and proves it on the rows the directives write.
+    let (_, explained) = replayed_saying(
+        &dir,
+        "a-parallel-loop-checked-on-the-written-rows",
+        "tests/kernels/jacobi-1d.c",
+        "auto(pluto, fuse = max);\nskew([0, 0], 4, 2, 1);\n",
+        "parallelize([0], 2, schedule = static, chunk = 1);",
+    );
+    assert!(!explained.contains("not expressed"), "{explained}");
 }
 
 /// Found by the random tester (seed 2727): a piece tiled by `tile`, its

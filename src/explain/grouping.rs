@@ -4,7 +4,9 @@
 //! that brings the statements back together), each schedule checked as a
 //! recipe's replay checks it (`apply::illegality_after` after one
 //! directive, `apply::legality::first_illegality_since` the last legal
-//! schedule inside a group).
+//! schedule inside a group). A check that gives up is asked again on the
+//! rows the directives write; where that gives up too, the steps end
+//! there, with a gap.
 //!
 //! Must not know: recipe syntax, the recovery's phases.
 
@@ -41,7 +43,10 @@ pub(super) fn grouped(
     // The loops `unroll_jam` proved jammable (for every dependence), kept
     // for the checks after it.
     let mut proven = Proofs::default();
-    for (d, next) in found.iter().zip(after) {
+    // The schedules as the directives write them, made where a check on
+    // `after`'s rows gives up ([`rewritten`]).
+    let mut written: Option<Vec<Schedule>> = None;
+    for (k, (d, next)) in found.iter().zip(after).enumerate() {
         let before = std::mem::replace(&mut schedule, next.clone());
         open.push(d.clone());
         proven
@@ -76,6 +81,25 @@ pub(super) fn grouped(
         } else {
             first_illegality_since(scop, &near, &legal, &schedule, &NO_PROOFS, &[])
                 .map_err(ApplyError::Poly)
+        };
+        // Where the check gives up on `after`'s rows (the target's, taken
+        // for the marks), the same check on the rows the directives
+        // write: the same relations, and the Omega test's path depends on
+        // how they are written (seed 7878).
+        let checked = match checked {
+            Err(ApplyError::Poly(PolyError::StepLimit(_))) if open.len() == 1 => {
+                let written = written.get_or_insert_with(|| rewritten(scop, deps, found));
+                match (
+                    k.checked_sub(1).map_or(Some(&legal), |j| written.get(j)),
+                    written.get(k),
+                ) {
+                    (Some(was), Some(now)) => {
+                        apply::illegality_after(scop, &near, was, d, now, &proven)
+                    }
+                    _ => checked,
+                }
+            }
+            checked => checked,
         };
         let illegal = match checked {
             Ok(illegal) => illegal,
@@ -122,6 +146,23 @@ pub(super) fn grouped(
         ));
     }
     Ok((steps, legal, None))
+}
+
+/// The schedule after each directive of `found`, rewritten from the
+/// original one ([`apply::rewrite`]): the rows the directives write. It
+/// stops where a rewrite fails (then the checks after it keep their
+/// answers).
+fn rewritten(scop: &Scop, deps: &[Dependence], found: &[Directive]) -> Vec<Schedule> {
+    let mut now = Schedule::original(scop);
+    let mut out = Vec::with_capacity(found.len());
+    for d in found {
+        match apply::rewrite(scop, deps, &now, d) {
+            Ok(next) => now = next,
+            Err(_) => break,
+        }
+        out.push(now.clone());
+    }
+    out
 }
 
 /// The gap where the check of `d` on the schedule after `legal` gave up
