@@ -10,7 +10,7 @@
 //!
 //! Must not know: recipe syntax, the recovery's phases.
 
-use super::{print, refused, ExplainError, Gap, Step};
+use super::{print, refused, rewrites, ExplainError, Gap, Step};
 use crate::apply::legality::{first_illegality_since, jammed_pairs, Illegal};
 use crate::apply::proofs::{Proofs, ProvenJam, NO_PROOFS};
 use crate::apply::{self, ApplyError, Directive};
@@ -43,8 +43,8 @@ pub(super) fn grouped(
     // The loops `unroll_jam` proved jammable (for every dependence), kept
     // for the checks after it.
     let mut proven = Proofs::default();
-    // The schedules as the directives write them, made where a check on
-    // `after`'s rows gives up ([`rewritten`]).
+    // The schedules as the directives write them ([`rewrites`]), made
+    // where a check on `after`'s rows gives up.
     let mut written: Option<Vec<Schedule>> = None;
     for (k, (d, next)) in found.iter().zip(after).enumerate() {
         let before = std::mem::replace(&mut schedule, next.clone());
@@ -88,7 +88,8 @@ pub(super) fn grouped(
         // how they are written (seed 7878).
         let checked = match checked {
             Err(ApplyError::Poly(PolyError::StepLimit(_))) if open.len() == 1 => {
-                let written = written.get_or_insert_with(|| rewritten(scop, deps, found));
+                let written = written
+                    .get_or_insert_with(|| rewrites(scop, deps, &Schedule::original(scop), found));
                 match (
                     k.checked_sub(1).map_or(Some(&legal), |j| written.get(j)),
                     written.get(k),
@@ -146,23 +147,6 @@ pub(super) fn grouped(
         ));
     }
     Ok((steps, legal, None))
-}
-
-/// The schedule after each directive of `found`, rewritten from the
-/// original one ([`apply::rewrite`]): the rows the directives write. It
-/// stops where a rewrite fails (then the checks after it keep their
-/// answers).
-fn rewritten(scop: &Scop, deps: &[Dependence], found: &[Directive]) -> Vec<Schedule> {
-    let mut now = Schedule::original(scop);
-    let mut out = Vec::with_capacity(found.len());
-    for d in found {
-        match apply::rewrite(scop, deps, &now, d) {
-            Ok(next) => now = next,
-            Err(_) => break,
-        }
-        out.push(now.clone());
-    }
-    out
 }
 
 /// The gap where the check of `d` on the schedule after `legal` gave up

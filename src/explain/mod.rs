@@ -237,6 +237,26 @@ impl<'a> Recovery<'a> {
     }
 }
 
+/// The schedule after each of `directives`, rewritten one after the other
+/// from `start` ([`apply::rewrite`], no dependence check), up to the
+/// first one refused.
+fn rewrites<'d>(
+    scop: &Scop,
+    deps: &[Dependence],
+    start: &Schedule,
+    directives: impl IntoIterator<Item = &'d Directive>,
+) -> Vec<Schedule> {
+    let mut out: Vec<Schedule> = Vec::new();
+    for d in directives {
+        let now = out.last().unwrap_or(start);
+        match apply::rewrite(scop, deps, now, d) {
+            Ok(next) => out.push(next),
+            Err(_) => break,
+        }
+    }
+    out
+}
+
 /// `α_depth := α_depth − by·(parameters, 1)` for the statements under
 /// `beta` (`by`: the parameters' coefficients, then the constant).
 fn shift(beta: Vec<i64>, depth: usize, by: &[i64]) -> Directive {

@@ -15,9 +15,9 @@
 //! Must not know: recipe syntax, the other phases.
 
 use super::{marks_but_at, shortest_prefix};
-use crate::apply::{self, Directive};
+use crate::apply::Directive;
 use crate::explain::shape::date_forms;
-use crate::explain::{difference_but_marks, shift, ExplainError, Recovery};
+use crate::explain::{difference_but_marks, rewrites, shift, ExplainError, Recovery};
 use crate::scop::schedule::Mark;
 use crate::scop::{Schedule, Scop};
 
@@ -297,12 +297,7 @@ fn replayed_with(
     v: &Directive,
     k: usize,
 ) -> Option<Vec<Schedule>> {
-    let mut out = Vec::with_capacity(r.found.len() - k + 1);
-    let mut now = apply::rewrite(r.scop, r.deps, at, v).ok()?;
-    out.push(now.clone());
-    for d in &r.found[k..] {
-        now = apply::rewrite(r.scop, r.deps, &now, d).ok()?;
-        out.push(now.clone());
-    }
-    Some(out)
+    let directives = std::iter::once(v).chain(&r.found[k..]);
+    let out = rewrites(r.scop, r.deps, at, directives);
+    (out.len() == r.found.len() - k + 1).then_some(out)
 }
