@@ -43,7 +43,8 @@ use crate::scop::Scop;
 use barriers::{touched_by, touched_by_statement, Touched};
 use buffers::{copy_statements, declarations, holds_statement, only_statements, Spread};
 use launch_sizes::{
-    block_loop_grid, block_text, check_sizes, constant_trip, default_sizes, grid_text, GridSize,
+    block_loop_grid, block_text, check_sizes, constant_trip, default_sizes, grid_text, Around,
+    GridSize, HostRange,
 };
 use nesting::{holds_mapped, mapping, DIM};
 
@@ -103,6 +104,9 @@ pub(super) struct KernelState {
     threads: usize,
     /// Loop variables of the kernel around the node being printed.
     locals: Vec<String>,
+    /// The host ranges of those that have one ([`Around::range_of`]):
+    /// what a block loop inside them has at most, counted on the host.
+    ranges: HashMap<String, HostRange>,
     /// Per dimension: the grid size (`None`: not used).
     grid: [Option<GridSize>; 3],
     /// Per dimension: the most iterations a thread loop of that dimension
@@ -219,6 +223,12 @@ impl Printer<'_> {
                 true
             }
             Some(Gpu::Kernel(k)) => {
+                let around = Around {
+                    vars: &k.locals,
+                    ranges: &k.ranges,
+                };
+                let range = around.range_of(l);
+                k.ranges.insert(l.var.clone(), range);
                 k.locals.push(l.var.clone());
                 let mapped = mapping(l);
                 // A loop of the block level (not a thread loop, which
@@ -245,6 +255,7 @@ impl Printer<'_> {
                 }
                 if let Some(Gpu::Kernel(k)) = &mut self.gpu {
                     k.locals.pop();
+                    k.ranges.remove(&l.var);
                     if level {
                         k.since.add(&before);
                     }
@@ -568,8 +579,11 @@ impl Printer<'_> {
         let Some(Gpu::Kernel(k)) = &self.gpu else {
             return GridSize::Cap;
         };
-        let outer = &k.locals[..k.locals.len().saturating_sub(1)];
-        block_loop_grid(l, lo, up, outer, |e| self.expr(e))
+        let around = Around {
+            vars: &k.locals[..k.locals.len().saturating_sub(1)],
+            ranges: &k.ranges,
+        };
+        block_loop_grid(l, lo, up, &around, |e| self.expr(e))
     }
 }
 

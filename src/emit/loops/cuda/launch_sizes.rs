@@ -3,6 +3,8 @@
 //! loop's bounds allow when they differ by a constant, within CUDA's
 //! limits. Sizes change speed only: mapped loops are grid-stride loops.
 
+use std::collections::HashMap;
+
 use crate::emit::scan::{Expr, Loop, Sum};
 
 /// The most blocks along `y` and `z` (CUDA's limit), and along `x` here.
@@ -39,35 +41,147 @@ pub(super) fn constant_trip(l: &Loop) -> Option<i64> {
         .map(|d| d.max(-1) / l.stride.max(1) + 1)
 }
 
+/// Bounds that host C can read of a kernel loop's variable: affine forms
+/// of the parameters and the host's variables with `lower <= var <=
+/// upper` wherever the loop runs (either may be unknown).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct HostRange {
+    pub lower: Option<Sum>,
+    pub upper: Option<Sum>,
+}
+
+/// The kernel loops around a loop: their variables, which host C cannot
+/// read, and the host ranges of those that have one.
+pub(super) struct Around<'a> {
+    pub vars: &'a [String],
+    pub ranges: &'a HashMap<String, HostRange>,
+}
+
+impl Around<'_> {
+    fn host(&self, e: &Expr) -> bool {
+        !self.vars.iter().any(|x| e.mentions(x))
+    }
+
+    /// The arms of `e` (of its `max` when `of_max`, else of its `min`)
+    /// made host C: as they are where they read no kernel variable, else
+    /// at their least value (`of_max`: a lower bound) or greatest over
+    /// the kernel variables' host ranges ([`Around::extreme`]), else
+    /// left out. A `max` of the result is at most `e` for every value of
+    /// the loops around, a `min` at least.
+    fn host_arms(&self, e: &Expr, of_max: bool) -> Vec<Expr> {
+        let list: Vec<&Expr> = match e {
+            Expr::Max(v) if of_max => v.iter().collect(),
+            Expr::Min(v) if !of_max => v.iter().collect(),
+            e => vec![e],
+        };
+        list.into_iter()
+            .filter_map(|a| match self.host(a) {
+                true => Some(a.clone()),
+                false => self.extreme(a, of_max),
+            })
+            .collect()
+    }
+
+    /// The arm `a`, a rounded affine form, at its least value (`least`)
+    /// or its greatest over the loops around: each kernel variable it
+    /// reads replaced by the end of its host range that gives that
+    /// (rounding after a division by a positive number keeps the order).
+    /// `None` where a variable read has no such end, or on overflow.
+    fn extreme(&self, a: &Expr, least: bool) -> Option<Expr> {
+        let (sum, div, ceil) = match a {
+            Expr::Ceil(s, d) => (s, *d, true),
+            Expr::Floor(s, d) => (s, *d, false),
+            _ => return None,
+        };
+        let mut out = sum.clone();
+        for (c, name) in &sum.terms {
+            if *c == 0 || !self.vars.contains(name) {
+                continue;
+            }
+            let range = self.ranges.get(name)?;
+            let end = match (*c > 0) == least {
+                true => range.lower.as_ref()?,
+                false => range.upper.as_ref()?,
+            };
+            let term = Sum {
+                terms: vec![(*c, name.clone())],
+                constant: 0,
+            };
+            out = out.minus(&term)?.minus(&end.times(c.checked_neg()?)?)?;
+        }
+        if out.is_constant() {
+            // Folded: `ceild(-15, 16)` prints as `0`.
+            let n = out.constant;
+            let value = match ceil {
+                true => n.checked_neg()?.div_euclid(div).checked_neg()?,
+                false => n.div_euclid(div),
+            };
+            return Some(Expr::Floor(
+                Sum {
+                    terms: Vec::new(),
+                    constant: value,
+                },
+                1,
+            ));
+        }
+        Some(match ceil {
+            true => Expr::Ceil(out, div),
+            false => Expr::Floor(out, div),
+        })
+    }
+
+    /// The host range of loop `l` inside these loops: an arm of each of
+    /// its bounds made host C ([`Around::host_arms`]) that is an affine
+    /// form (a division by 1, or one every coefficient is a multiple of).
+    pub fn range_of(&self, l: &Loop) -> HostRange {
+        let affine = |arms: Vec<Expr>| {
+            arms.into_iter().find_map(|a| match a {
+                Expr::Ceil(s, d) | Expr::Floor(s, d) => exact_quotient(&s, d),
+                _ => None,
+            })
+        };
+        HostRange {
+            lower: affine(self.host_arms(&l.lower, true)),
+            upper: affine(self.host_arms(&l.upper, false)),
+        }
+    }
+}
+
+/// `s / d` where `d > 0` divides every coefficient and the constant.
+fn exact_quotient(s: &Sum, d: i64) -> Option<Sum> {
+    let divides = |c: i64| d > 0 && c % d == 0;
+    if !divides(s.constant) || !s.terms.iter().all(|(c, _)| divides(*c)) {
+        return None;
+    }
+    Some(Sum {
+        terms: s.terms.iter().map(|(c, n)| (c / d, n.clone())).collect(),
+        constant: s.constant / d,
+    })
+}
+
 /// How many blocks the block loop `l` gets along its dimension, its
-/// bounds printed `lo` and `up`, inside the kernel loops `outer` (whose
-/// variables host C cannot read), `expr` printing a bound. Its bounds are
-/// host C when they read none of `outer`: its iterations. Else the arms
-/// of its bounds' `max` and `min` that are host C, a lower bound no
-/// greater and an upper bound no less, give at least as many blocks as
-/// it has iterations for any value of the loops around (`c3 <=
+/// bounds printed `lo` and `up`, inside the kernel loops `around`
+/// (whose variables host C cannot read), `expr` printing a bound. Its
+/// bounds are host C when they read none of `around`: its iterations.
+/// Else the arms of its bounds' `max` and `min` made host C
+/// ([`Around::host_arms`]) give at least as many blocks as it has
+/// iterations for any value of the loops around (`c3 <=
 /// min(floord(n - 2, 32), floord(-32 * c2 + n - 2, 65536))` is at most
-/// `floord(n - 2, 32)` for every `c2`); else the cap. Any count is
-/// correct: mapped loops are grid-stride loops.
+/// `floord(n - 2, 32)` for every `c2`; `c3 >= ceild(16 * c2 - 15, 16)`
+/// is at least `ceild(-15, 16)` where `c2 >= 0`); else the cap. Any
+/// count is correct: mapped loops are grid-stride loops.
 pub(super) fn block_loop_grid(
     l: &Loop,
     lo: String,
     up: String,
-    outer: &[String],
+    around: &Around,
     expr: impl Fn(&Expr) -> String,
 ) -> GridSize {
-    let host = |e: &Expr| !outer.iter().any(|x| e.mentions(x));
     let step = if l.down { 1 } else { l.stride };
-    if host(&l.lower) && host(&l.upper) {
+    if around.host(&l.lower) && around.host(&l.upper) {
         return GridSize::Iterations { lo, up, step };
     }
-    let arms = |e: &Expr, of_max: bool| -> Option<Expr> {
-        let mut list: Vec<Expr> = match e {
-            Expr::Max(v) if of_max => v.iter().filter(|a| host(a)).cloned().collect(),
-            Expr::Min(v) if !of_max => v.iter().filter(|a| host(a)).cloned().collect(),
-            e if host(e) => vec![e.clone()],
-            _ => Vec::new(),
-        };
+    let joined = |mut list: Vec<Expr>, of_max: bool| -> Option<Expr> {
         match (list.len(), of_max) {
             (0, _) => None,
             (1, _) => list.pop(),
@@ -75,7 +189,9 @@ pub(super) fn block_loop_grid(
             (_, false) => Some(Expr::Min(list)),
         }
     };
-    match (arms(&l.lower, true), arms(&l.upper, false)) {
+    let lower = joined(around.host_arms(&l.lower, true), true);
+    let upper = joined(around.host_arms(&l.upper, false), false);
+    match (lower, upper) {
         (Some(lo), Some(up)) => GridSize::Iterations {
             lo: expr(&lo),
             up: expr(&up),
@@ -245,6 +361,87 @@ mod tests {
             body: Vec::new(),
         };
         assert_eq!(constant_trip(&l), Some(32));
+    }
+
+    fn sum(terms: &[(i64, &str)], constant: i64) -> Sum {
+        Sum {
+            terms: terms.iter().map(|(c, n)| (*c, n.to_string())).collect(),
+            constant,
+        }
+    }
+
+    fn block_loop(var: &str, lower: Expr, upper: Expr) -> Loop {
+        Loop {
+            var: var.into(),
+            declare: true,
+            down: false,
+            lower,
+            upper,
+            stride: 1,
+            marks: Vec::new(),
+            once: false,
+            body: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_triangle_of_tiles_counts_its_widest_row_on_the_host() {
+        // for c1 in 0 ..= floord(n - 2, 32)
+        //   for c2 in ceild(16 * c1 - 15, 16) ..= floord(n - 1, 32)
+        let outer = block_loop(
+            "c1",
+            Expr::Ceil(sum(&[], 0), 1),
+            Expr::Floor(sum(&[(1, "n")], -2), 32),
+        );
+        let inner = block_loop(
+            "c2",
+            Expr::Ceil(sum(&[(16, "c1")], -15), 16),
+            Expr::Floor(sum(&[(1, "n")], -1), 32),
+        );
+        let vars = ["c1".to_string()];
+        let mut ranges = HashMap::new();
+        let none = HashMap::new();
+        let range = Around {
+            vars: &[],
+            ranges: &none,
+        }
+        .range_of(&outer);
+        assert_eq!(range.lower, Some(sum(&[], 0)));
+        assert_eq!(range.upper, None, "a division that is not exact");
+        ranges.insert("c1".to_string(), range);
+        let print = |e: &Expr| format!("{e:?}");
+        let grid = |ranges: &HashMap<String, HostRange>| {
+            let around = Around {
+                vars: &vars,
+                ranges,
+            };
+            block_loop_grid(&inner, "lo".into(), "up".into(), &around, print)
+        };
+        // `ceild(16 * 0 - 15, 16)`, folded.
+        assert_eq!(
+            grid(&ranges),
+            GridSize::Iterations {
+                lo: print(&Expr::Floor(sum(&[], 0), 1)),
+                up: print(&Expr::Floor(sum(&[(1, "n")], -1), 32)),
+                step: 1
+            }
+        );
+        // The upper end is needed where the coefficient is negative.
+        let mirrored = block_loop(
+            "c2",
+            Expr::Ceil(sum(&[(-16, "c1")], -15), 16),
+            Expr::Floor(sum(&[(1, "n")], -1), 32),
+        );
+        let around = Around {
+            vars: &vars,
+            ranges: &ranges,
+        };
+        assert_eq!(
+            block_loop_grid(&mirrored, "lo".into(), "up".into(), &around, print),
+            GridSize::Cap
+        );
+        // Without the range of `c1`, the cap.
+        assert_eq!(grid(&none), GridSize::Cap);
     }
 
     #[test]
