@@ -168,12 +168,16 @@ pub fn print_loops_in(
 ) -> Result<Outlined, PrintError> {
     if !buffers.is_empty() {
         let inner = format!("{indent}{STEP}");
+        let body = print_block(nodes, scop, &inner, opts, buffers, None)?.body;
         let mut out = format!("{indent}{{\n");
-        for b in buffers {
+        // A buffer whose loop scanning left out (empty for every value of
+        // the parameters the context allows) is not declared: it would be
+        // an unused variable.
+        for b in buffers.iter().filter(|b| reads(&body, &b.name)) {
             let dims: String = b.extents.iter().map(|e| format!("[{e}]")).collect();
             let _ = writeln!(out, "{inner}{} {}{dims};", b.element_type, b.name);
         }
-        out.push_str(&print_block(nodes, scop, &inner, opts, buffers, None)?.body);
+        out.push_str(&body);
         let _ = writeln!(out, "{indent}}}");
         return Ok(Outlined {
             body: out,
