@@ -212,11 +212,9 @@ fn print_block(
         p.out = outlined.body;
         functions = outlined.functions;
     }
-    let mut unused = String::new();
-    for name in unused_outer_iterators(&p.out, scop) {
-        let _ = writeln!(unused, "{indent}(void)&{name};");
-    }
-    p.out.insert_str(0, &unused);
+    // What the outlined functions read is read too.
+    let read = format!("{}{functions}", p.out);
+    p.out.insert_str(0, &unread_uses(&read, scop, indent));
     if let Some(v) = p.too_large.get() {
         return Err(PrintError::BeyondInt(v));
     }
@@ -229,20 +227,29 @@ fn print_block(
     })
 }
 
-/// Iterators the file declares outside the region (`int t, i;` before
-/// `for (t = 0; …)`) that the printed loops `text` no longer read, in a
-/// stable order: each gets a `(void)&name;` (a use that reads no value) so
-/// that the output compiles warning-free (`-Wunused-variable`) when, say,
-/// a one-iteration loop was substituted. Judged on the text, which is what
-/// the compiler sees.
-fn unused_outer_iterators(text: &str, scop: &Scop) -> Vec<String> {
-    let mut unused: Vec<String> = scop
+/// A use that reads no value for each name the region's code `text` no
+/// longer reads and the compiler would then warn of
+/// (`-Wunused-variable`, `-Wunused-parameter`), one line each starting
+/// with `indent`: `(void)&i;` for an iterator the file declares outside
+/// the region (`int t, i;` before `for (t = 0; …)`) once, say, a
+/// one-iteration loop was substituted; `(void)n;` for a parameter a
+/// context fixed (its value printed in its place). In a stable order;
+/// judged on the text, which is what the compiler sees.
+fn unread_uses(text: &str, scop: &Scop, indent: &str) -> String {
+    let mut iterators: Vec<String> = scop
         .outer_declared_iterators()
         .into_iter()
         .filter(|name| !reads(text, name))
         .collect();
-    unused.sort();
-    unused
+    iterators.sort();
+    let mut out = String::new();
+    for name in iterators {
+        let _ = writeln!(out, "{indent}(void)&{name};");
+    }
+    for name in scop.params.iter().filter(|name| !reads(text, name)) {
+        let _ = writeln!(out, "{indent}(void){name};");
+    }
+    out
 }
 
 /// Whether C `text` holds the identifier `name`.

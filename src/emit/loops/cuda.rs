@@ -37,7 +37,7 @@ pub use launch_sizes::{LaunchSizes, MAX_GRID};
 pub use nesting::check_mapping;
 
 use super::int_range::{domains_are_int, first_constant_beyond_int};
-use super::{unused_outer_iterators, PrintError, PrintOptions, Printer, STEP};
+use super::{unread_uses, PrintError, PrintOptions, Printer, STEP};
 use crate::emit::scan::{Loop, Node};
 use crate::scop::Scop;
 use barriers::{touched_by, touched_by_statement, Touched};
@@ -159,10 +159,7 @@ pub fn print_cuda(
         Some(Gpu::Host { kernels, .. }) => kernels,
         _ => Vec::new(),
     };
-    let mut out = String::new();
-    for name in unused_outer_iterators(&p.out, scop) {
-        let _ = writeln!(out, "{indent}(void)&{name};");
-    }
+    let mut out = unread_uses(&p.out, scop, indent);
     out.push_str(&p.out);
     Ok((out, kernels))
 }
