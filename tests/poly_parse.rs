@@ -333,6 +333,15 @@ fn true_false_and_trivial_constraints() {
     assert_eq!(b.space().output.dims, ["i"]);
     assert_eq!(b.constraints().len(), 1);
     assert!((-3..=3).all(|n| (-3..=3).all(|i| !holds(b.constraints(), b.n_local(), &[n, i]))));
+    // Read alone, a false disjunct keeps the values its tuple gives: an
+    // empty piece of a schedule keeps its dates (its β-vector), and reads
+    // back to the same text.
+    let text = "[n] -> { S0[i] -> [0, i, 1] : false }";
+    let m = parse_basic_map(text).unwrap();
+    assert_eq!(m.to_string(), text);
+    assert!(m.is_empty().unwrap());
+    // In a union, a false disjunct is still dropped.
+    assert_eq!(parse_map(text).unwrap().basics().len(), 0);
 }
 
 #[test]

@@ -39,7 +39,8 @@
 //!   share their local.
 //! * **Locals** (from `exists` and floors) are numbered in order of appearance.
 //!   A constraint without variables is decided at once: a true one is dropped,
-//!   a false one drops its conjunction.
+//!   a false one drops its conjunction (read alone by [`parse_basic_set`] or
+//!   [`parse_basic_map`], a false disjunct keeps its tuple's rows).
 //!
 //! All arithmetic is checked: an overflow is a [`ParseError`], never a wrap,
 //! and no input makes the parser panic. Brackets may nest at most 64 deep and
@@ -146,8 +147,10 @@ pub fn parse_set(text: &str) -> Result<Set> {
     Ok(set)
 }
 
-/// Parse a set that is a single conjunction. A text whose disjuncts are all
-/// trivially false gives the empty basic set (one row `-1 >= 0`).
+/// Parse a set that is a single conjunction. A text whose one disjunct is
+/// trivially false gives its tuple's rows and `-1 >= 0` (`{ [0, i] : false
+/// }` keeps its first dimension's value); with several such disjuncts, or
+/// none, the row `-1 >= 0` alone.
 pub fn parse_basic_set(text: &str) -> Result<BasicSet> {
     let u = parse_union(text)?;
     let space = u.set_space()?;
@@ -247,6 +250,9 @@ struct Union {
     /// The first disjunct's tuples and offset; `None` for `{ }`.
     shape: Option<(Shape, usize)>,
     disjuncts: Vec<Disjunct>,
+    /// The false disjuncts' tuple rows with a false row
+    /// ([`disjunct::Read`]), for [`Union::single`].
+    empty: Vec<Conjunction>,
 }
 
 impl Union {
@@ -289,7 +295,9 @@ impl Union {
         }
     }
 
-    /// The only conjunction, or the empty one (`-1 >= 0` over `n_cols` columns).
+    /// The only conjunction; where the text's one disjunct is false, its
+    /// tuple's rows with `-1 >= 0`; else the empty one (`-1 >= 0` over
+    /// `n_cols` columns).
     fn single(mut self, n_cols: usize) -> Result<Conjunction> {
         if let Some(second) = self.disjuncts.get(1) {
             return Err(ParseError::new(
@@ -300,9 +308,11 @@ impl Union {
                 second.offset,
             ));
         }
-        Ok(match self.disjuncts.pop() {
-            Some(d) => (d.n_local, d.rows),
-            None => (0, vec![Constraint::ineq(vec![0; n_cols], -1)]),
+        // A single disjunct that is false keeps its tuple's rows.
+        Ok(match (self.disjuncts.pop(), self.empty.len()) {
+            (Some(d), _) => (d.n_local, d.rows),
+            (None, 1) => self.empty.remove(0),
+            (None, _) => (0, vec![Constraint::ineq(vec![0; n_cols], -1)]),
         })
     }
 }
@@ -316,6 +326,7 @@ fn parse_union(text: &str) -> Result<Union> {
     let mut params: Vec<&str> = Vec::new();
     let mut shape: Option<(Shape, usize)> = None;
     let mut disjuncts = Vec::new();
+    let mut empty = Vec::new();
     for p in top.into_inner() {
         match p.as_rule() {
             Rule::params => {
@@ -331,7 +342,8 @@ fn parse_union(text: &str) -> Result<Union> {
             }
             Rule::disjunct => {
                 let at = start(&p);
-                let (s, conjunctions) = disjunct::read(&params, p)?;
+                let (s, conjunctions, false_tuple) = disjunct::read(&params, p)?;
+                empty.extend(false_tuple);
                 match &shape {
                     None => shape = Some((s, at)),
                     Some((first, _)) if !first.same_space(&s) => {
@@ -360,6 +372,7 @@ fn parse_union(text: &str) -> Result<Union> {
         params: params.into_iter().map(String::from).collect(),
         shape,
         disjuncts,
+        empty,
     })
 }
 

@@ -14,7 +14,14 @@ use super::{
 use crate::poly::{Constraint, ConstraintKind, Tuple};
 
 /// Read one disjunct into its tuples and its conjunctions.
-pub(super) fn read<'a>(params: &[&'a str], p: Pair<'a, Rule>) -> Result<(Shape, Vec<Conjunction>)> {
+/// What one disjunct reads as: its tuples, its conjunctions, and where
+/// its formula is false (no conjunction), the conjunction of its tuples'
+/// own rows with a false row, so that a single conjunction read alone
+/// keeps the values its tuple gives (`{ S[i] -> [0, i, 1] : false }`, an
+/// empty piece of a schedule, keeps its dates).
+pub(super) type Read = (Shape, Vec<Conjunction>, Option<Conjunction>);
+
+pub(super) fn read<'a>(params: &[&'a str], p: Pair<'a, Rule>) -> Result<Read> {
     let at = start(&p);
     let mut tuples: Vec<Pair<'a, Rule>> = Vec::new();
     let mut formula = None;
@@ -52,6 +59,7 @@ pub(super) fn read<'a>(params: &[&'a str], p: Pair<'a, Rule>) -> Result<(Shape, 
         Some(f) => b.formula(f)?,
         None => truth(true),
     };
+    let tuple_rows = base.clone();
     let dnf = and(vec![base], dnf, at)?;
 
     let mut taken: HashSet<String> = params.iter().map(|s| s.to_string()).collect();
@@ -69,11 +77,19 @@ pub(super) fn read<'a>(params: &[&'a str], p: Pair<'a, Rule>) -> Result<(Shape, 
             fill_names(&out_dims, if is_map { "o" } else { "i" }, &mut taken),
         ),
     };
-    let conjunctions = dnf
+    let conjunctions: Vec<Conjunction> = dnf
         .into_iter()
         .map(|c| b.finish(c, at))
         .collect::<Result<_>>()?;
-    Ok((shape, conjunctions))
+    let empty = match conjunctions.is_empty() {
+        true => {
+            let (n_local, mut rows) = b.finish(tuple_rows, at)?;
+            rows.push(Constraint::ineq(vec![0; b.n_fixed + n_local], -1));
+            Some((n_local, rows))
+        }
+        false => None,
+    };
+    Ok((shape, conjunctions, empty))
 }
 
 /// A `tuple` node as its name and its entries.
