@@ -252,6 +252,87 @@ fn an_illegal_loaded_schedule_is_refused_with_a_witness() {
     );
 }
 
+/// A loaded schedule must run every instance exactly once, which no
+/// dependence would tell: pieces that leave an instance out or overlap,
+/// and a piece that gives an instance two dates, are refused with the
+/// instance (each printed code ran without error before, and printed
+/// other values than the original).
+#[test]
+fn a_loaded_schedule_that_skips_or_repeats_an_instance_is_refused() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let refused = |name: &str, s0_pieces: &[&str], message: &str| {
+        let pieces: Vec<String> = s0_pieces
+            .iter()
+            .map(|p| format!(r#""[ni, nj, nk] -> {{ S0[i, j] -> {p} }}""#))
+            .collect();
+        let json = format!(
+            r#"{{"file": "tests/kernels/gemm.c", "scops": [{{"region": 1, "statements": [
+                {{"statement": "S0", "pieces": [{}]}},
+                {{"statement": "S1", "pieces": ["[ni, nj, nk] -> {{ S1[i, k, j] -> [0, i, 1, k, 0, j, 0] }}"]}}]}}]}}"#,
+            pieces.join(", ")
+        );
+        let path = dir.path().join(name);
+        fs::write(&path, json).expect("writable");
+        let out = common::polyc(&[
+            "tests/kernels/gemm.c",
+            "--schedule",
+            &path.to_string_lossy(),
+        ]);
+        assert_eq!(out.status, 1, "{name}: {}", out.stderr);
+        let expected = format!(
+            "the schedule of scop region 1 must run every instance exactly once: {message}"
+        );
+        assert!(out.stderr.contains(&expected), "{name}: {}", out.stderr);
+    };
+    refused(
+        "uncovered.json",
+        &["[0, i, 0, j, 0] : i >= 1"],
+        "ni = 1, nj = 1, nk = 0: S0(i=0, j=0) has no date: no piece of its schedule holds it",
+    );
+    refused(
+        "overlapping.json",
+        &["[0, i, 0, j, 0] : j <= 5", "[0, i, 0, j, 0] : j >= 5"],
+        "ni = 1, nj = 6, nk = 0: S0(i=0, j=5) would run twice: pieces 1 and 2 of its schedule both hold it",
+    );
+    refused(
+        "two-dates.json",
+        &["[0, i, 0, c, 0] : j <= c <= j + 1"],
+        "ni = 1, nj = 1, nk = 0: S0(i=0, j=0) would run more than once: piece 1 of its schedule gives it several dates",
+    );
+    // Pieces that cut the domain in two, and a strip-mined loop whose tile
+    // is a function of `j`, run each instance once.
+    for (name, pieces) in [
+        (
+            "cut.json",
+            vec!["[0, i, 0, j, 0] : j <= 5", "[0, i, 0, j, 0] : j >= 6"],
+        ),
+        (
+            "strips.json",
+            vec!["[0, i, 0, c, 0, j, 0] : 4c <= j <= 4c + 3"],
+        ),
+    ] {
+        let pieces: Vec<String> = pieces
+            .iter()
+            .map(|p| format!(r#""[ni, nj, nk] -> {{ S0[i, j] -> {p} }}""#))
+            .collect();
+        let s1 = "[0, i, 1, k, 0, j, 0]";
+        let json = format!(
+            r#"{{"file": "tests/kernels/gemm.c", "scops": [{{"region": 1, "statements": [
+                {{"statement": "S0", "pieces": [{}]}},
+                {{"statement": "S1", "pieces": ["[ni, nj, nk] -> {{ S1[i, k, j] -> {s1} }}"]}}]}}]}}"#,
+            pieces.join(", ")
+        );
+        let path = dir.path().join(name);
+        fs::write(&path, json).expect("writable");
+        let out = common::polyc(&[
+            "tests/kernels/gemm.c",
+            "--schedule",
+            &path.to_string_lossy(),
+        ]);
+        assert_eq!(out.status, 0, "{name}: {}", out.stderr);
+    }
+}
+
 /// `text` without its scop regions: every line outside `#pragma scop` …
 /// `#pragma endscop` (the pragma lines kept as markers), and without the
 /// functions of outlined parallel constructs (a blank line, `static void

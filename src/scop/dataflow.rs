@@ -165,32 +165,10 @@ fn domain_without(
     statement: usize,
     end: impl Fn(&Dependence) -> Option<Set>,
 ) -> Result<Set, PolyError> {
-    let domain = in_context(scop, &scop.statements[statement].domain);
+    let domain = scop.in_context(&scop.statements[statement].domain);
     let mut removed = Set::empty(domain.space().clone());
     for instances in deps.iter().filter_map(end) {
         removed = removed.union(&instances.renamed(domain.space())?)?;
     }
     domain.subtract(&removed)
-}
-
-/// `domain` restricted to the parameter values the scop's context allows:
-/// the dependences are computed under the context (a `context` call), so
-/// an instance outside it is one no dependence reaches, not one that reads
-/// from before the region. Where the context has existentials, `domain`
-/// itself: more instances, never fewer, so a check that reads them may
-/// refuse a rewrite, never wrongly accept one.
-fn in_context(scop: &Scop, domain: &Set) -> Set {
-    let context = &scop.context;
-    if context.n_local() != 0 || context.space().n_param() != domain.space().n_param() {
-        return domain.clone();
-    }
-    let mut out = Set::empty(domain.space().clone());
-    for b in domain.basics() {
-        let mut b = b.clone();
-        for c in context.constraints() {
-            b.add(c.clone());
-        }
-        out.push(b);
-    }
-    out
 }

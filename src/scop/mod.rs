@@ -13,6 +13,7 @@
 pub mod dataflow;
 mod deps;
 pub mod deps_view;
+pub mod exactly_once;
 pub mod footprint;
 mod json;
 pub mod kept_order;

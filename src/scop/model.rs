@@ -24,6 +24,28 @@ pub struct Scop {
 }
 
 impl Scop {
+    /// `domain` (a set over the parameters and one statement's
+    /// iterators) restricted to the parameter values the context allows:
+    /// dependences, and the code generated, hold under the context (a
+    /// `context` call). Where the context has existentials, `domain`
+    /// itself: more instances, never fewer, so a check that reads them
+    /// may refuse, never wrongly accept.
+    pub fn in_context(&self, domain: &Set) -> Set {
+        let context = &self.context;
+        if context.n_local() != 0 || context.space().n_param() != domain.space().n_param() {
+            return domain.clone();
+        }
+        let mut out = Set::empty(domain.space().clone());
+        for b in domain.basics() {
+            let mut b = b.clone();
+            for c in context.constraints() {
+                b.add(c.clone());
+            }
+            out.push(b);
+        }
+        out
+    }
+
     /// Iterators of the region's loops that the file declares outside it
     /// (`int t, i;` before `for (t = 0; …)`): the generated code reuses
     /// them rather than declaring its own.

@@ -2,7 +2,9 @@
 //! kernel in-process (`session::step`) and classifies the outcome.
 //!
 //! * accepted: the schedule is checked again from scratch
-//!   (`first_violation`) and explained (`explain::explain`; with
+//!   (`first_violation`), checked to run every instance exactly once
+//!   (`first_not_run_once`) and to read back from its JSON form, and
+//!   explained (`explain::explain`; with
 //!   data-layout calls, `polyc --explain`, which keeps them around the
 //!   explanation; an explanation that fails is a failure, a partial one
 //!   is counted), polyc's output (`driver::run`, as the CLI prints
@@ -40,7 +42,8 @@ use std::time::{Duration, Instant};
 use polyc::apply::{apply, rewrite, ApplyError};
 use polyc::lang::c::{read_source, SourceFile};
 use polyc::lang::recipe::{parse_recipe, Call};
-use polyc::poly::{with_work_limit, BasicMap, Constraint, PolyError};
+use polyc::poly::{with_work_limit, BasicMap, Constraint, PolyError, Set};
+use polyc::scop::exactly_once::first_not_run_once;
 use polyc::scop::validity::{first_violation, Violation};
 use polyc::scop::{dependences, DepOptions, Dependence, Schedule};
 use polyc::session::table::to_data_directive;
@@ -506,6 +509,42 @@ fn run_plan(kernel: &Kernel, region: usize, plan: &Plan, progress: &Mutex<Vec<St
             return trace;
         }
     }
+    // Every instance run exactly once (what a loaded schedule is checked
+    // for; directives keep it by construction, and a rewrite that drops or
+    // repeats an instance breaks no dependence the check above reads).
+    match first_not_run_once(&state.scop, &state.schedule) {
+        Ok(None) => {}
+        Ok(Some(bad)) => {
+            trace.failure = Some(Verdict::new("accepted-not-once", bad.describe(&state.scop)));
+            return trace;
+        }
+        Err(PolyError::StepLimit(_)) => trace.recheck_gave_up = true,
+        Err(e) => {
+            trace.failure = Some(Verdict::new("accepted-unchecked", e.to_string()));
+            return trace;
+        }
+    }
+    // The schedule's JSON form (`--emit schedule`, `--schedule`) reads back
+    // to the same schedule.
+    let json = state.schedule.to_json(&state.scop);
+    match Schedule::from_json(&json, &state.scop) {
+        Ok(back) if same_schedule(&back, &state.schedule) => {}
+        Ok(back) => {
+            trace.failure = Some(Verdict::new(
+                "json-round-trip",
+                format!(
+                    "wrote\n{}read back\n{}",
+                    state.schedule.to_text(&state.scop),
+                    back.to_text(&state.scop)
+                ),
+            ));
+            return trace;
+        }
+        Err(e) => {
+            trace.failure = Some(Verdict::new("json-round-trip", e.to_string()));
+            return trace;
+        }
+    }
     // The accepted schedule explained (`--explain`'s recovery), the
     // explanation replayed and compared inside `explain`. With data-layout
     // calls, as `--explain` explains it: the calls kept around the
@@ -531,6 +570,28 @@ fn run_plan(kernel: &Kernel, region: usize, plan: &Plan, progress: &Mutex<Vec<St
         Err(v) => trace.failure = Some(v),
     }
     trace
+}
+
+/// Whether `a` and `b` are the same schedule: the same marks, and piece
+/// for piece the same β-vector (which an empty piece keeps too) and,
+/// exactly, the same relation (the text may differ: a row without
+/// variables prints as `true` and reads back as nothing; dates read back
+/// are named by position).
+fn same_schedule(a: &Schedule, b: &Schedule) -> bool {
+    a.statements.len() == b.statements.len()
+        && a.statements.iter().zip(&b.statements).all(|(x, y)| {
+            x.marks == y.marks
+                && x.pieces.len() == y.pieces.len()
+                && (0..x.pieces.len()).all(|p| {
+                    let (xp, yp) = (Set::from_basic(x.pieces[p].wrap()), y.pieces[p].wrap());
+                    x.beta(p) == y.beta(p)
+                        && (x.pieces[p] == y.pieces[p]
+                            || Set::from_basic(yp)
+                                .renamed(xp.space())
+                                .and_then(|yp| xp.is_equal(&yp))
+                                .unwrap_or(false))
+                })
+        })
 }
 
 /// `polyc --explain` on the accepted `directives`, its explanation

@@ -1,11 +1,13 @@
 //! `--schedule FILE.json`: schedules read from JSON, one per region, each
-//! checked by `apply::legality` as a recipe's would be.
+//! checked to run every instance exactly once (`scop::exactly_once`), then
+//! by `apply::legality` as a recipe's would be.
 
 use std::fs;
 
 use super::{region_dependences, region_error, Outcome};
 use crate::apply::legality::{first_illegality, Illegal};
 use crate::lang::c::SourceFile;
+use crate::scop::exactly_once::first_not_run_once;
 use crate::scop::schedule::{Mark, ScheduleJson};
 use crate::scop::Schedule;
 
@@ -59,6 +61,14 @@ pub(super) fn check_loaded(
             scop.region
         ))
     };
+    // Dependences say nothing of an instance run twice or not at all.
+    if let Some(bad) = first_not_run_once(scop, schedule).map_err(unproven)? {
+        return Err(fail(format!(
+            "the schedule of scop region {} must run every instance exactly once: {}",
+            scop.region,
+            bad.describe(scop)
+        )));
+    }
     match first_illegality(scop, &deps, schedule).map_err(unproven)? {
         None => Ok(()),
         Some(Illegal::Violation(v)) => {
