@@ -220,11 +220,7 @@ impl Printer<'_> {
                 true
             }
             Some(Gpu::Kernel(k)) => {
-                let around = Around {
-                    vars: &k.locals,
-                    ranges: &k.ranges,
-                };
-                let range = around.range_of(l);
+                let range = Around::new(&k.locals, &k.ranges).range_of(l);
                 k.ranges.insert(l.var.clone(), range);
                 k.locals.push(l.var.clone());
                 let mapped = mapping(l);
@@ -576,11 +572,8 @@ impl Printer<'_> {
         let Some(Gpu::Kernel(k)) = &self.gpu else {
             return GridSize::Cap;
         };
-        let around = Around {
-            vars: &k.locals[..k.locals.len().saturating_sub(1)],
-            ranges: &k.ranges,
-        };
-        block_loop_grid(l, lo, up, &around, |e| self.expr(e))
+        let outer = &k.locals[..k.locals.len().saturating_sub(1)];
+        block_loop_grid(l, lo, up, &Around::new(outer, &k.ranges), |e| self.expr(e))
     }
 }
 

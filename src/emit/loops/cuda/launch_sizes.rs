@@ -53,11 +53,15 @@ pub(super) struct HostRange {
 /// The kernel loops around a loop: their variables, which host C cannot
 /// read, and the host ranges of those that have one.
 pub(super) struct Around<'a> {
-    pub vars: &'a [String],
-    pub ranges: &'a HashMap<String, HostRange>,
+    vars: &'a [String],
+    ranges: &'a HashMap<String, HostRange>,
 }
 
-impl Around<'_> {
+impl<'a> Around<'a> {
+    pub fn new(vars: &'a [String], ranges: &'a HashMap<String, HostRange>) -> Around<'a> {
+        Around { vars, ranges }
+    }
+
     fn host(&self, e: &Expr) -> bool {
         !self.vars.iter().any(|x| e.mentions(x))
     }
@@ -401,20 +405,13 @@ mod tests {
         let vars = ["c1".to_string()];
         let mut ranges = HashMap::new();
         let none = HashMap::new();
-        let range = Around {
-            vars: &[],
-            ranges: &none,
-        }
-        .range_of(&outer);
+        let range = Around::new(&[], &none).range_of(&outer);
         assert_eq!(range.lower, Some(sum(&[], 0)));
         assert_eq!(range.upper, None, "a division that is not exact");
         ranges.insert("c1".to_string(), range);
         let print = |e: &Expr| format!("{e:?}");
         let grid = |ranges: &HashMap<String, HostRange>| {
-            let around = Around {
-                vars: &vars,
-                ranges,
-            };
+            let around = Around::new(&vars, ranges);
             block_loop_grid(&inner, "lo".into(), "up".into(), &around, print)
         };
         // `ceild(16 * 0 - 15, 16)`, folded.
@@ -432,10 +429,7 @@ mod tests {
             Expr::Ceil(sum(&[(-16, "c1")], -15), 16),
             Expr::Floor(sum(&[(1, "n")], -1), 32),
         );
-        let around = Around {
-            vars: &vars,
-            ranges: &ranges,
-        };
+        let around = Around::new(&vars, &ranges);
         assert_eq!(
             block_loop_grid(&mirrored, "lo".into(), "up".into(), &around, print),
             GridSize::Cap
