@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use crate::emit::scan::{Expr, Loop, Sum};
+use crate::poly::gcd_of;
 
 /// The most blocks along `y` and `z` (CUDA's limit), and along `x` here.
 pub const MAX_GRID: u32 = 65535;
@@ -41,13 +42,14 @@ pub(super) fn constant_trip(l: &Loop) -> Option<i64> {
         .map(|d| d.max(-1) / l.stride.max(1) + 1)
 }
 
-/// Bounds that host C can read of a kernel loop's variable: affine forms
-/// of the parameters and the host's variables with `lower <= var <=
-/// upper` wherever the loop runs (either may be unknown).
+/// Bounds that host C can read of a kernel loop's variable, rational:
+/// `(s, d)` for `lower` is `var >= s / d`, for `upper` `var <= s / d`,
+/// with `s` an affine form of the parameters and the host's variables and
+/// `d > 0`, wherever the loop runs (either may be unknown).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct HostRange {
-    pub lower: Option<Sum>,
-    pub upper: Option<Sum>,
+    pub lower: Option<(Sum, i64)>,
+    pub upper: Option<(Sum, i64)>,
 }
 
 /// The kernel loops around a loop: their variables, which host C cannot
@@ -68,10 +70,10 @@ impl<'a> Around<'a> {
 
     /// The arms of `e` (of its `max` when `of_max`, else of its `min`)
     /// made host C: as they are where they read no kernel variable, else
-    /// at their least value (`of_max`: a lower bound) or greatest over
-    /// the kernel variables' host ranges ([`Around::extreme`]), else
-    /// left out. A `max` of the result is at most `e` for every value of
-    /// the loops around, a `min` at least.
+    /// at most their least value (`of_max`: a lower bound) or at least
+    /// their greatest over the kernel variables' host ranges
+    /// ([`Around::extreme`]), else left out. A `max` of the result is at
+    /// most `e` for every value of the loops around, a `min` at least.
     fn host_arms(&self, e: &Expr, of_max: bool) -> Vec<Expr> {
         let list: Vec<&Expr> = match e {
             Expr::Max(v) if of_max => v.iter().collect(),
@@ -86,10 +88,12 @@ impl<'a> Around<'a> {
             .collect()
     }
 
-    /// The arm `a`, a rounded affine form, at its least value (`least`)
-    /// or its greatest over the loops around: each kernel variable it
-    /// reads replaced by the end of its host range that gives that
-    /// (rounding after a division by a positive number keeps the order).
+    /// The arm `a = round(n / D)`, a rounded affine form, bounded below
+    /// over the loops around (`least`) or above: each kernel variable
+    /// `v` it reads, with coefficient `c`, replaced by the end `s / d` of
+    /// its host range that bounds `c · v` the same way (`n` becomes `d ·
+    /// (n − c·v) + c·s`, `D` becomes `d · D`: rounding after a division
+    /// by a positive number keeps the order), then divided by the gcd.
     /// `None` where a variable read has no such end, or on overflow.
     fn extreme(&self, a: &Expr, least: bool) -> Option<Expr> {
         let (sum, div, ceil) = match a {
@@ -97,22 +101,32 @@ impl<'a> Around<'a> {
             Expr::Floor(s, d) => (s, *d, false),
             _ => return None,
         };
-        let mut out = sum.clone();
-        for (c, name) in &sum.terms {
-            if *c == 0 || !self.vars.contains(name) {
+        let (mut out, mut div) = (sum.clone(), div);
+        for name in sum
+            .terms
+            .iter()
+            .map(|(_, n)| n)
+            .filter(|n| self.vars.contains(n))
+        {
+            let Some(&(c, _)) = out.terms.iter().find(|(c, n)| n == name && *c != 0) else {
                 continue;
-            }
+            };
             let range = self.ranges.get(name)?;
-            let end = match (*c > 0) == least {
+            let (end, d) = match (c > 0) == least {
                 true => range.lower.as_ref()?,
                 false => range.upper.as_ref()?,
             };
             let term = Sum {
-                terms: vec![(*c, name.clone())],
+                terms: vec![(c, name.clone())],
                 constant: 0,
             };
-            out = out.minus(&term)?.minus(&end.times(c.checked_neg()?)?)?;
+            out = out
+                .minus(&term)?
+                .times(*d)?
+                .minus(&end.times(c.checked_neg()?)?)?;
+            div = div.checked_mul(*d)?;
         }
+        let (out, div) = reduced(out, div)?;
         if out.is_constant() {
             // Folded: `ceild(-15, 16)` prints as `0`.
             let n = out.constant;
@@ -134,33 +148,49 @@ impl<'a> Around<'a> {
         })
     }
 
-    /// The host range of loop `l` inside these loops: an arm of each of
-    /// its bounds made host C ([`Around::host_arms`]) that is an affine
-    /// form (a division by 1, or one every coefficient is a multiple of).
+    /// The host range of loop `l` inside these loops, from the first arm
+    /// of each of its bounds made host C ([`Around::host_arms`]): `var >=
+    /// ceil(s / d) >= s / d`, `var >= floor(s / d) >= (s − d + 1) / d`,
+    /// and the same above.
     pub fn range_of(&self, l: &Loop) -> HostRange {
-        let affine = |arms: Vec<Expr>| {
-            arms.into_iter().find_map(|a| match a {
-                Expr::Ceil(s, d) | Expr::Floor(s, d) => exact_quotient(&s, d),
-                _ => None,
+        let end = |arms: Vec<Expr>, lower: bool| {
+            arms.into_iter().find_map(|a| {
+                let (s, d, ceil) = match a {
+                    Expr::Ceil(s, d) => (s, d, true),
+                    Expr::Floor(s, d) => (s, d, false),
+                    _ => return None,
+                };
+                // A rounding away from the bound loosens it by `d − 1`.
+                let s = match ceil == lower {
+                    true => s,
+                    false if lower => s.plus(1_i64.checked_sub(d)?)?,
+                    false => s.plus(d.checked_sub(1)?)?,
+                };
+                reduced(s, d)
             })
         };
         HostRange {
-            lower: affine(self.host_arms(&l.lower, true)),
-            upper: affine(self.host_arms(&l.upper, false)),
+            lower: end(self.host_arms(&l.lower, true), true),
+            upper: end(self.host_arms(&l.upper, false), false),
         }
     }
 }
 
-/// `s / d` where `d > 0` divides every coefficient and the constant.
-fn exact_quotient(s: &Sum, d: i64) -> Option<Sum> {
-    let divides = |c: i64| d > 0 && c % d == 0;
-    if !divides(s.constant) || !s.terms.iter().all(|(c, _)| divides(*c)) {
+/// `s / d` with both divided by the gcd of `d` and every number of `s`
+/// (the same rational); `None` where `d <= 0` or the gcd is past `i64`.
+fn reduced(s: Sum, d: i64) -> Option<(Sum, i64)> {
+    if d <= 0 {
         return None;
     }
-    Some(Sum {
-        terms: s.terms.iter().map(|(c, n)| (c / d, n.clone())).collect(),
-        constant: s.constant / d,
-    })
+    let numbers = s.terms.iter().map(|(c, _)| *c).chain([s.constant, d]);
+    let g = gcd_of(numbers).ok()?.max(1);
+    Some((
+        Sum {
+            terms: s.terms.iter().map(|(c, n)| (c / g, n.clone())).collect(),
+            constant: s.constant / g,
+        },
+        d / g,
+    ))
 }
 
 /// How many blocks the block loop `l` gets along its dimension, its
@@ -406,8 +436,8 @@ mod tests {
         let mut ranges = HashMap::new();
         let none = HashMap::new();
         let range = Around::new(&[], &none).range_of(&outer);
-        assert_eq!(range.lower, Some(sum(&[], 0)));
-        assert_eq!(range.upper, None, "a division that is not exact");
+        assert_eq!(range.lower, Some((sum(&[], 0), 1)));
+        assert_eq!(range.upper, Some((sum(&[(1, "n")], -2), 32)));
         ranges.insert("c1".to_string(), range);
         let print = |e: &Expr| format!("{e:?}");
         let grid = |ranges: &HashMap<String, HostRange>| {
@@ -423,7 +453,10 @@ mod tests {
                 step: 1
             }
         );
-        // The upper end is needed where the coefficient is negative.
+        // The upper end, rational, where the coefficient is negative:
+        // `-16 * c1 - 15 >= -16 * (n - 2) / 32 - 15`, so the lower bound
+        // is at least `ceild(-n - 28, 32)` (`ceild(-16n - 448, 512)`
+        // reduced).
         let mirrored = block_loop(
             "c2",
             Expr::Ceil(sum(&[(-16, "c1")], -15), 16),
@@ -432,7 +465,11 @@ mod tests {
         let around = Around::new(&vars, &ranges);
         assert_eq!(
             block_loop_grid(&mirrored, "lo".into(), "up".into(), &around, print),
-            GridSize::Cap
+            GridSize::Iterations {
+                lo: print(&Expr::Ceil(sum(&[(-1, "n")], -28), 32)),
+                up: print(&Expr::Floor(sum(&[(1, "n")], -1), 32)),
+                step: 1
+            }
         );
         // Without the range of `c1`, the cap.
         assert_eq!(grid(&none), GridSize::Cap);
