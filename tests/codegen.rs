@@ -260,7 +260,8 @@ fn an_illegal_loaded_schedule_is_refused_with_a_witness() {
 #[test]
 fn a_loaded_schedule_that_skips_or_repeats_an_instance_is_refused() {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let refused = |name: &str, s0_pieces: &[&str], message: &str| {
+    // gemm with `s0_pieces` as the pieces of S0's schedule, S1's original.
+    let load = |name: &str, s0_pieces: &[&str]| {
         let pieces: Vec<String> = s0_pieces
             .iter()
             .map(|p| format!(r#""[ni, nj, nk] -> {{ S0[i, j] -> {p} }}""#))
@@ -273,11 +274,14 @@ fn a_loaded_schedule_that_skips_or_repeats_an_instance_is_refused() {
         );
         let path = dir.path().join(name);
         fs::write(&path, json).expect("writable");
-        let out = common::polyc(&[
+        common::polyc(&[
             "tests/kernels/gemm.c",
             "--schedule",
             &path.to_string_lossy(),
-        ]);
+        ])
+    };
+    let refused = |name: &str, s0_pieces: &[&str], message: &str| {
+        let out = load(name, s0_pieces);
         assert_eq!(out.status, 1, "{name}: {}", out.stderr);
         let expected = format!(
             "the schedule of scop region 1 must run every instance exactly once: {message}"
@@ -311,24 +315,7 @@ fn a_loaded_schedule_that_skips_or_repeats_an_instance_is_refused() {
             vec!["[0, i, 0, c, 0, j, 0] : 4c <= j <= 4c + 3"],
         ),
     ] {
-        let pieces: Vec<String> = pieces
-            .iter()
-            .map(|p| format!(r#""[ni, nj, nk] -> {{ S0[i, j] -> {p} }}""#))
-            .collect();
-        let s1 = "[0, i, 1, k, 0, j, 0]";
-        let json = format!(
-            r#"{{"file": "tests/kernels/gemm.c", "scops": [{{"region": 1, "statements": [
-                {{"statement": "S0", "pieces": [{}]}},
-                {{"statement": "S1", "pieces": ["[ni, nj, nk] -> {{ S1[i, k, j] -> {s1} }}"]}}]}}]}}"#,
-            pieces.join(", ")
-        );
-        let path = dir.path().join(name);
-        fs::write(&path, json).expect("writable");
-        let out = common::polyc(&[
-            "tests/kernels/gemm.c",
-            "--schedule",
-            &path.to_string_lossy(),
-        ]);
+        let out = load(name, &pieces);
         assert_eq!(out.status, 0, "{name}: {}", out.stderr);
     }
 }
