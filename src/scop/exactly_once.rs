@@ -44,20 +44,17 @@ impl NotOnce {
     /// it`, and so on.
     pub fn describe(&self, scop: &Scop) -> String {
         let st = &scop.statements[self.statement];
-        let np = scop.params.len();
-        let values = |names: &[String], values: &[i64]| -> Vec<String> {
+        let np = scop.params.len().min(self.witness.len());
+        let (params, iterators) = self.witness.split_at(np);
+        let pairs = |names: &[String], values: &[i64], sep: &str| -> Vec<String> {
             names
                 .iter()
                 .zip(values)
-                .map(|(n, v)| format!("{n} = {v}"))
+                .map(|(n, v)| format!("{n}{sep}{v}"))
                 .collect()
         };
-        let params = values(&scop.params, &self.witness[..np.min(self.witness.len())]);
-        let iterators: Vec<String> =
-            values(&st.iterators, self.witness.get(np..).unwrap_or_default())
-                .into_iter()
-                .map(|s| s.replace(" = ", "="))
-                .collect();
+        let params = pairs(&scop.params, params, " = ");
+        let iterators = pairs(&st.iterators, iterators, "=");
         let instance = format!("{}({})", st.name, iterators.join(", "));
         let what = match self.why {
             Why::Uncovered => format!("{instance} has no date: no piece of its schedule holds it"),
@@ -84,8 +81,8 @@ impl NotOnce {
 pub fn first_not_run_once(scop: &Scop, schedule: &Schedule) -> Result<Option<NotOnce>, PolyError> {
     for (s, (st, sched)) in scop.statements.iter().zip(&schedule.statements).enumerate() {
         let domain = scop.in_context(&st.domain);
-        let fail = |why: Why, witness: Option<Vec<i64>>| {
-            Ok(witness.map(|witness| NotOnce {
+        let found = |why: Why, witness: Vec<i64>| {
+            Ok(Some(NotOnce {
                 statement: s,
                 why,
                 witness,
@@ -98,7 +95,7 @@ pub fn first_not_run_once(scop: &Scop, schedule: &Schedule) -> Result<Option<Not
         for (a, piece) in pieces.iter().enumerate() {
             for b in piece.basics() {
                 if let Some(w) = several_dates(b)? {
-                    return fail(Why::SeveralDates(a), Some(w));
+                    return found(Why::SeveralDates(a), w);
                 }
             }
         }
@@ -107,7 +104,7 @@ pub fn first_not_run_once(scop: &Scop, schedule: &Schedule) -> Result<Option<Not
             for b in a + 1..domains.len() {
                 let both = domains[a].intersect(&domains[b])?;
                 if let Some(w) = both.sample()? {
-                    return fail(Why::TwoPieces(a, b), Some(w));
+                    return found(Why::TwoPieces(a, b), w);
                 }
             }
         }
@@ -116,7 +113,7 @@ pub fn first_not_run_once(scop: &Scop, schedule: &Schedule) -> Result<Option<Not
             left = left.subtract(d)?;
         }
         if let Some(w) = left.sample()? {
-            return fail(Why::Uncovered, Some(w));
+            return found(Why::Uncovered, w);
         }
     }
     Ok(None)
