@@ -9,9 +9,10 @@
 //!
 //! Unrolled loops are printed by [`unroll`] (their copies of one update
 //! folded into one assignment by [`fold`]), statement bodies rewritten by
-//! [`substitute`], each loop's OpenMP pragma chosen by [`pragmas`] (with
-//! [`region`] and [`clauses`]), and [`int_range`] refuses constants
-//! beyond C `int`.
+//! [`substitute`] (a buffer's subscripts folded first by
+//! [`buffer_subscripts`]), each loop's OpenMP pragma chosen by
+//! [`pragmas`] (with [`region`] and [`clauses`]), and [`int_range`]
+//! refuses constants beyond C `int`.
 //!
 //! Length: the one `Printer` and its state (offsets of unrolled copies,
 //! the OpenMP construct printing stands in, the jam groups), which every
@@ -22,6 +23,7 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt::Write;
 
+mod buffer_subscripts;
 mod clauses;
 pub mod cuda;
 
@@ -375,7 +377,28 @@ impl Printer<'_> {
     /// Statement `s` at `iterators`: its body with the iterators replaced.
     fn stmt_body(&self, s: usize, iterators: &[Quotient]) -> Option<CExpr> {
         let st = self.scop.statements.get(s)?;
+        let values: buffer_subscripts::Values = st
+            .iterators
+            .iter()
+            .zip(iterators)
+            .map(|(name, v)| {
+                let plain = v.floors.is_empty() && v.divisor == 1;
+                (name.as_str(), plain.then(|| self.resolve(&v.aff)))
+            })
+            .collect();
+        let (body, folded) = buffer_subscripts::fold(&st.body, self.scop, &values);
         let mut map = HashMap::new();
+        for (k, sum) in folded.iter().enumerate() {
+            let text = aff_text(sum);
+            let operand = format!("({text})");
+            map.insert(
+                buffer_subscripts::placeholder(k),
+                Substitute {
+                    bare: text,
+                    operand,
+                },
+            );
+        }
         for (name, value) in st.iterators.iter().zip(iterators) {
             // Judged on the form of this copy: in an unrolled copy `i`
             // stands for `i + 1`, which is not atomic.
@@ -402,7 +425,7 @@ impl Printer<'_> {
             };
             map.insert(name.clone(), Substitute { bare, operand });
         }
-        Some(substitute(&st.body, &map))
+        Some(substitute(&body, &map))
     }
 
     /// Nodes in order; consecutive copies of one statement (an unrolled

@@ -1,0 +1,252 @@
+//! A pack buffer's subscripts folded into one sum of the loop counters
+//! before printing. A buffer's subscript is the array's minus the
+//! buffer's offset (`emit::pack`), `i - 32 * polyc_at2 + 1`; once the
+//! iterators are replaced, its terms often cancel or multiply a
+//! constant. Folded, `polyc_pack_C[c4 - c4][c5 - c5]` reads
+//! `polyc_pack_C[0][0]` and `polyc_pack_A[1 + j - 32 * 0 + 1]` reads
+//! `polyc_pack_A[j + 2]`.
+//!
+//! Only buffers are folded: the kernel's own subscripts keep the form
+//! the user wrote. The fold is exact (checked arithmetic on integers, as
+//! C evaluates the subscript in `int` with no overflow for an in-bounds
+//! cell); a subscript that is not affine in plain values, or whose fold
+//! overflows, keeps its substituted form.
+
+use std::collections::HashMap;
+
+use super::super::scan::POLYC_PREFIX;
+use super::Sum;
+use crate::scop::Scop;
+use crate::syntax::c::{BinaryOp, Expr as CExpr, ExprKind, UnaryOp};
+
+/// What an iterator of the statement stands for: a sum of counters and
+/// parameters (`Some`), or a value with a floor or a divisor, which is
+/// not folded (`None`). A name that is no iterator is a parameter.
+pub(super) type Values<'a> = HashMap<&'a str, Option<Sum>>;
+
+/// The name of the `k`-th folded subscript in the body [`fold`] returns:
+/// not a C identifier, so it never meets an iterator's name.
+pub(super) fn placeholder(k: usize) -> String {
+    format!("#folded{k}")
+}
+
+/// `body` with each foldable subscript of a buffer replaced by a variable
+/// named [`placeholder`]`(k)`, and the folded sums, in `k` order.
+pub(super) fn fold(body: &CExpr, scop: &Scop, values: &Values) -> (CExpr, Vec<Sum>) {
+    let mut out = body.clone();
+    let mut sums = Vec::new();
+    fold_in(&mut out, scop, values, &mut sums);
+    (out, sums)
+}
+
+/// Whether `name` is a buffer: of the scop's arrays, those `emit::pack`
+/// adds are the only local ones named with polyc's prefix (the OpenMP
+/// and the CUDA printers both see them there).
+fn is_buffer(scop: &Scop, name: &str) -> bool {
+    name.starts_with(POLYC_PREFIX) && scop.arrays.iter().any(|a| a.local && a.name == name)
+}
+
+fn fold_in(e: &mut CExpr, scop: &Scop, values: &Values, sums: &mut Vec<Sum>) {
+    match &mut e.kind {
+        ExprKind::Index(base, subs) => {
+            let buffer = matches!(&base.kind, ExprKind::Var(n) if is_buffer(scop, n));
+            for s in subs.iter_mut() {
+                match linear(s, values).filter(|_| buffer) {
+                    Some(sum) => {
+                        s.kind = ExprKind::Var(placeholder(sums.len()));
+                        sums.push(sum.printed());
+                    }
+                    None => fold_in(s, scop, values, sums),
+                }
+            }
+            fold_in(base, scop, values, sums);
+        }
+        ExprKind::Call(_, args) => {
+            for a in args {
+                fold_in(a, scop, values, sums);
+            }
+        }
+        ExprKind::Member(b, _)
+        | ExprKind::Unary(_, b)
+        | ExprKind::Cast(_, b)
+        | ExprKind::Paren(b) => fold_in(b, scop, values, sums),
+        ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) => {
+            fold_in(a, scop, values, sums);
+            fold_in(b, scop, values, sums);
+        }
+        ExprKind::Conditional(c, a, b) => {
+            fold_in(c, scop, values, sums);
+            fold_in(a, scop, values, sums);
+            fold_in(b, scop, values, sums);
+        }
+        ExprKind::Int(..) | ExprKind::Float(_) | ExprKind::Str(_) | ExprKind::Var(_) => {}
+    }
+}
+
+/// A sum of names in the order they first appear, and a constant; a
+/// name's coefficient may be zero until [`Linear::printed`].
+#[derive(Default)]
+struct Linear {
+    terms: Vec<(String, i64)>,
+    constant: i64,
+}
+
+impl Linear {
+    fn constant(k: i64) -> Linear {
+        Linear {
+            terms: Vec::new(),
+            constant: k,
+        }
+    }
+
+    /// `self + k · other`; `None` on overflow.
+    fn add_scaled(mut self, k: i64, other: &Linear) -> Option<Linear> {
+        for (name, c) in &other.terms {
+            let add = k.checked_mul(*c)?;
+            match self.terms.iter_mut().find(|(n, _)| n == name) {
+                Some((_, have)) => *have = have.checked_add(add)?,
+                None => self.terms.push((name.clone(), add)),
+            }
+        }
+        self.constant = self.constant.checked_add(k.checked_mul(other.constant)?)?;
+        Some(self)
+    }
+
+    fn of_sum(s: &Sum) -> Linear {
+        Linear {
+            terms: s.terms.iter().map(|(c, n)| (n.clone(), *c)).collect(),
+            constant: s.constant,
+        }
+    }
+
+    /// The sum to print: zero terms dropped, the order kept.
+    fn printed(self) -> Sum {
+        Sum {
+            terms: self
+                .terms
+                .into_iter()
+                .filter(|(_, c)| *c != 0)
+                .map(|(n, c)| (c, n))
+                .collect(),
+            constant: self.constant,
+        }
+    }
+}
+
+/// `e` as a sum of counters and parameters, each iterator replaced by its
+/// value; `None` when `e` is not affine in names with plain values, or
+/// on overflow.
+fn linear(e: &CExpr, values: &Values) -> Option<Linear> {
+    match &e.kind {
+        ExprKind::Int(k, _) => Some(Linear::constant(*k)),
+        ExprKind::Var(n) => match values.get(n.as_str()) {
+            Some(value) => value.as_ref().map(Linear::of_sum),
+            None => Some(Linear {
+                terms: vec![(n.clone(), 1)],
+                constant: 0,
+            }),
+        },
+        ExprKind::Paren(x) | ExprKind::Unary(UnaryOp::Plus, x) => linear(x, values),
+        ExprKind::Unary(UnaryOp::Neg, x) => Linear::default().add_scaled(-1, &linear(x, values)?),
+        ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), a, b) => {
+            let k = if *op == BinaryOp::Add { 1 } else { -1 };
+            linear(a, values)?.add_scaled(k, &linear(b, values)?)
+        }
+        ExprKind::Binary(BinaryOp::Mul, a, b) => {
+            let (a, b) = (linear(a, values)?, linear(b, values)?);
+            let (k, x) = match (a.terms.is_empty(), b.terms.is_empty()) {
+                (true, _) => (a.constant, b),
+                (_, true) => (b.constant, a),
+                _ => return None,
+            };
+            Linear::default().add_scaled(k, &x)
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::c::parse::parse_expr;
+    use crate::lang::c::read_source;
+    use crate::syntax::print::expr_text;
+
+    /// A scop with one local array named as polyc names its buffers.
+    fn scop() -> Scop {
+        let kernel = "void f(int n, double A[9][9]) {\n\
+            int i, j;\n\
+            #pragma scop\n\
+            for (i = 0; i < n; i++)\n\
+              for (j = 0; j < n; j++)\n\
+                A[i][j] = A[i][j] + 1;\n\
+            #pragma endscop\n\
+            }\n";
+        let file = read_source("k.c", kernel.to_string()).expect("the kernel parses");
+        let mut scop = file.scops.into_iter().next().expect("one scop");
+        let mut buffer = scop.arrays[0].clone();
+        buffer.name = "polyc_pack_A".to_string();
+        buffer.local = true;
+        scop.arrays.push(buffer);
+        scop
+    }
+
+    fn sum(terms: &[(i64, &str)], constant: i64) -> Option<Sum> {
+        Some(Sum {
+            terms: terms.iter().map(|(c, n)| (*c, n.to_string())).collect(),
+            constant,
+        })
+    }
+
+    /// The body with each folded subscript printed as its sum.
+    fn folded(text: &str, values: &Values) -> String {
+        let body = parse_expr(text, 0).expect("an expression");
+        let (body, sums) = fold(&body, &scop(), values);
+        let mut out = expr_text(&body);
+        for (k, s) in sums.iter().enumerate() {
+            out = out.replace(&placeholder(k), &super::super::aff_text(s));
+        }
+        out
+    }
+
+    /// Terms cancel and constants gather, in the order the names first
+    /// appear; the kernel's own array keeps its subscripts as written.
+    #[test]
+    fn a_buffer_subscript_folds_and_an_array_subscript_does_not() {
+        let values: Values = [
+            ("i", sum(&[(1, "c4")], 0)),
+            ("j", sum(&[(1, "c5")], 2)),
+            ("polyc_at2", sum(&[], 0)),
+            ("polyc_at3", sum(&[(1, "c4")], 0)),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(
+            folded(
+                "polyc_pack_A[i - polyc_at3][1 + j - 32 * polyc_at2 + 1] = A[i - i][1 + j]",
+                &values
+            ),
+            "polyc_pack_A[0][c5 + 4] = A[i - i][1 + j]"
+        );
+        assert_eq!(
+            folded("polyc_pack_A[-(n - i) * 2][(j)]", &values),
+            "polyc_pack_A[-2 * n + 2 * c4][c5 + 2]"
+        );
+    }
+
+    /// A product of two names, a division, an iterator with a floor, and
+    /// a coefficient past 64 bits: each subscript keeps its form.
+    #[test]
+    fn what_is_not_plainly_affine_is_left_alone() {
+        let values: Values = [
+            ("i", sum(&[(1, "c4")], 0)),
+            ("j", None),
+            ("k", sum(&[(i64::MAX, "c6")], 0)),
+        ]
+        .into_iter()
+        .collect();
+        for text in ["polyc_pack_A[i * n][i / 2]", "polyc_pack_A[j - 1][k + k]"] {
+            assert_eq!(folded(text, &values), text);
+        }
+    }
+}
