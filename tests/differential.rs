@@ -25,7 +25,9 @@
 //!   the whole sequence); `POLYC_DIFF_KERNEL=modulo` keeps the kernels
 //!   whose path contains `modulo` (to aim a run at a new code shape),
 //!   `POLYC_DIFF_KIND=context` draws that directive kind a third of the
-//!   time (to aim it at a new directive);
+//!   time (to aim it at a new directive); `POLYC_DIFF_KERNELS=DIR` takes
+//!   the kernels from `DIR` instead (the random kernels that
+//!   `tools/random_kernels.py` writes: shapes nobody wrote by hand);
 //!   `POLYC_DIFF_PARTIAL=1` prints every partial explanation's reason
 //!   and the directives it explains; `POLYC_DIFF_LONG=1` every complete
 //!   explanation over 1.5× the sequence's length, beside the sequence.
@@ -72,7 +74,11 @@ fn env_number(name: &str, default: u64) -> u64 {
 }
 
 fn load_kernels() -> Vec<Arc<Kernel>> {
-    common::all_kernels()
+    let paths = match std::env::var("POLYC_DIFF_KERNELS") {
+        Ok(dir) => common::c_files_under(Path::new(&dir)),
+        Err(_) => common::all_kernels(),
+    };
+    paths
         .into_iter()
         // A 1024³ gemm is a benchmark, not a test input.
         .filter(|k| !k.ends_with("gemm-1024.c"))

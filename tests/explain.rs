@@ -448,7 +448,8 @@ fn reversed_shifted_and_nested_tiles_are_explained() {
 /// marked, marked between an `unembed` and the `embed` that gives the
 /// loop of one iteration back (`shift`ed to a constant date first where
 /// it was shifted after its `embed`, and shifted again after), or before
-/// the `embed` where the loop of one iteration was rewritten since.
+/// the `embed` where the loop of one iteration was rewritten since; and
+/// a vector loop grained after it was marked, marked before the `grain`.
 #[test]
 fn packs_of_some_statements_and_vector_loops_around_embeds_are_explained() {
     let dir = common::scratch("explain-mark-sets");
@@ -480,6 +481,16 @@ fn packs_of_some_statements_and_vector_loops_around_embeds_are_explained() {
             "tests/kernels/jacobi-1d-periodic.c",
             "vectorize([0], 2);\nembed([0, 0, 0]);\nstripmine([0, 0], 3, 2);\n",
             "vectorize([0], 2);\nembed([0, 0, 0]);",
+        ),
+        (
+            // A vector loop grained after it was marked keeps its
+            // `safelen(4)` in dates, where `vectorize` after the `grain`
+            // gives `safelen(8)`: the mark is given before the `grain`
+            // (found by the tester on a random kernel).
+            "vector-loop-grained-after-its-mark",
+            "tests/kernels/simd-distance.c",
+            "vectorize([0], 1);\ngrain([0], 1, 2);\n",
+            "vectorize([0], 1);\ngrain([0], 1, 2);",
         ),
     ];
     for (name, kernel, recipe, says) in cases {

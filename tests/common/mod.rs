@@ -42,7 +42,7 @@ pub fn all_kernels() -> Vec<PathBuf> {
 
 /// The `.c` files under `dir`, recursively, sorted. A missing folder is
 /// a failure, not an empty list: a test over no kernel proves nothing.
-fn c_files_under(dir: &Path) -> Vec<PathBuf> {
+pub fn c_files_under(dir: &Path) -> Vec<PathBuf> {
     let mut v = Vec::new();
     let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     for p in entries.filter_map(|e| e.ok().map(|e| e.path())) {

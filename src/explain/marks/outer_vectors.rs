@@ -15,7 +15,7 @@
 //! Must not know: recipe syntax, the other phases.
 
 use super::{marks_but_at, shortest_prefix};
-use crate::apply::Directive;
+use crate::apply::{ApplyError, Directive};
 use crate::explain::shape::date_forms;
 use crate::explain::{difference_but_marks, rewrites, shift, ExplainError, Recovery};
 use crate::scop::schedule::Mark;
@@ -25,20 +25,32 @@ use crate::scop::{Schedule, Scop};
 /// `target_marks` (per statement); a `vectorize` refused because its loop
 /// is not innermost is set where it was ([`vectorize_inside_embeds`],
 /// else [`vectorize_earlier`]), when that gives the schedule before with
-/// `d`'s marks added (else the first refusal stands).
+/// `d`'s marks added (else the first refusal stands). So is a `vectorize`
+/// that gives its loop another `safelen` than the target's: a mark keeps
+/// the `safelen` it was given, and a later `grain` that stretched the
+/// loop's dates would now give a larger one ([`other_vector_marks`]).
 pub(super) fn push_mark(
     r: &mut Recovery<'_>,
     d: Directive,
     target_marks: &dyn Fn(usize) -> Vec<Mark>,
 ) -> Result<(), ExplainError> {
+    let (before, found) = (r.current.clone(), r.found.len());
     let refusal = match r.push(d.clone()) {
+        Ok(()) => match other_vector_marks(r, &d, target_marks) {
+            None => return Ok(()),
+            Some(refusal) => {
+                r.current = before.clone();
+                r.found.truncate(found);
+                r.after.truncate(found);
+                Box::new((d.clone(), refusal))
+            }
+        },
         Err(ExplainError::Refused(refused)) => refused,
         other => return other,
     };
     let Directive::Vectorize { beta, depth, .. } = &d else {
         return Err(ExplainError::Refused(refusal));
     };
-    let (before, found) = (r.current.clone(), r.found.len());
     match vectorize_inside_embeds(r, &d, beta, *depth) {
         Ok(true) => return Ok(()),
         Ok(false) | Err(ExplainError::Refused(_)) => {
@@ -188,6 +200,42 @@ fn date_form(
         .get(depth - 1)
         .cloned()
         .flatten())
+}
+
+/// Where `d`, a `vectorize` just pushed, gave a statement of its loop
+/// other vector marks than the target's (another `safelen`): why, as the
+/// refusal that stands if no earlier place gives the target's. Cheap.
+fn other_vector_marks(
+    r: &Recovery<'_>,
+    d: &Directive,
+    target_marks: &dyn Fn(usize) -> Vec<Mark>,
+) -> Option<ApplyError> {
+    let Directive::Vectorize { beta, depth, .. } = d else {
+        return None;
+    };
+    let vector_marks =
+        |marks: Vec<Mark>| -> Vec<Mark> { marks.into_iter().filter(is_vector_mark).collect() };
+    let safelen = |marks: &[Mark]| {
+        marks.iter().find_map(|m| match m {
+            Mark::Safelen(n) => Some(format!("`safelen({n})`")),
+            _ => None,
+        })
+    };
+    r.current.statements.iter().enumerate().find_map(|(s, st)| {
+        let inside = st.beta(0).is_some_and(|b| b.starts_with(beta));
+        let given = vector_marks(st.marks.get(depth - 1).cloned().unwrap_or_default());
+        let wanted = vector_marks(target_marks(s));
+        let same = given.len() == wanted.len() && given.iter().all(|m| wanted.contains(m));
+        (inside && !same).then(|| {
+            let none = || "none".to_string();
+            ApplyError::precondition(format!(
+                "it gives the loop {} in dates here, where the schedule has {} (a mark keeps \
+                 the `safelen` it was given when a later directive stretches the loop's dates)",
+                safelen(&given).unwrap_or_else(none),
+                safelen(&wanted).unwrap_or_else(none),
+            ))
+        })
+    })
 }
 
 /// Whether `vectorize` sets `m` (with its `safelen` and `reduction`).

@@ -1,0 +1,292 @@
+#!/usr/bin/env python3
+"""Random SCoP kernels for the differential tester.
+
+The tester's own kernels (`tests/kernels`, `recipes/`) are the shapes
+people write. These are the shapes nobody wrote: imperfect nests up to
+three deep, triangular and strided loops, guards, coupled subscripts with
+coefficients up to 2, `%` and `/` in subscripts, a few arrays and a
+scalar that many statements share. Each file is a whole program in the
+tester's form: the kernel in one `#pragma scop` region, a `main` that fills
+the arrays, runs the kernel and prints an exact hash of every array's bits
+(so a program that computes anything else, even in the last bit, prints
+another line).
+
+    python3 tools/random_kernels.py --seed 1 --count 200 --out /tmp/rk
+    POLYC_DIFF_KERNELS=/tmp/rk cargo test --release --test integration \\
+        differential::random -- --nocapture
+
+Every subscript stays inside its array for every value the loops take
+(iterators lie in [-3, NMAX + 3], subscripts are offset by OFF), so the
+programs are valid C and a sanitizer complaint is polyc's.
+"""
+import argparse
+import os
+import random
+import re
+
+# The largest value a parameter takes, and the array layout that keeps
+# every subscript in bounds: |subscript expression| <= 4 * (NMAX + 3) + 3.
+NMAX = 12
+OFF = 4 * (NMAX + 3) + 4
+SIZE = 2 * OFF + 1
+ITERATORS = ["i", "j", "k"]
+
+
+class Kernel:
+    def __init__(self, rng):
+        self.rng = rng
+        self.n = rng.choice([5, 8, 11, 12])
+        self.m = rng.choice([3, 6, 9])
+        self.used_scalar = False
+        self.used_iters = set()
+        self.arrays = {}
+        for name in rng.sample(["A", "B", "C", "D"], rng.randint(1, 3)):
+            self.arrays[name] = rng.choice([1, 2, 2])
+
+    # -- affine pieces -------------------------------------------------
+
+    def bound_param(self):
+        if self.rng.random() < 0.2:
+            return "m"
+        return "n"
+
+    def affine(self, scope, max_terms=2, coeffs=(-2, -1, 1, 1, 1, 2)):
+        """An affine expression of the iterators in scope (or a parameter),
+        |value| <= 4 * (NMAX + 3) + 3."""
+        terms = []
+        names = list(scope)
+        self.rng.shuffle(names)
+        for v in names[: self.rng.randint(1 if scope else 0, max_terms)]:
+            terms.append((self.rng.choice(coeffs), v))
+        if not terms and self.rng.random() < 0.5:
+            terms.append((1, self.bound_param()))
+        c = self.rng.randint(-3, 3)
+        return render(terms, c)
+
+    def subscript(self, scope):
+        r = self.rng.random()
+        if not scope or r < 0.05:
+            return str(OFF + self.rng.randint(-3, 3))
+        if r < 0.7:
+            # Mostly an iterator plus a small shift: stencil-like, so that
+            # some transformations are legal.
+            v = self.rng.choice(list(scope))
+            c = self.rng.choice([-1, 0, 0, 0, 1, 2])
+            return render([(1, v)], c + OFF)
+        if r < 0.78:
+            return f"{self.affine(scope)} + {OFF}"
+        if r < 0.86:
+            # Backwards through the array, as adi's back substitutions go.
+            v = self.rng.choice(list(scope))
+            return f"{self.bound_param()} - 1 - {v} + {OFF}"
+        if r < 0.9:
+            # A piecewise subscript: periodic boundaries.
+            v = self.rng.choice(list(scope))
+            return f"({v} == 0 ? {self.bound_param()} - 1 : {v} - 1) + {OFF}"
+        # C's `%` and `/` truncate toward zero: negative values included.
+        op = self.rng.choice(["%", "/"])
+        k = self.rng.choice([2, 3])
+        return f"({self.affine(scope, 1)}) {op} {k} + {OFF}"
+
+    def condition(self, scope):
+        v = list(scope)
+        r = self.rng.random()
+        if r < 0.3 and len(v) >= 2:
+            a, b = self.rng.sample(v, 2)
+            return self.rng.choice([f"{a} >= {b}", f"{a} + {b} < n", f"2 * {a} - {b} >= 1"])
+        if r < 0.5:
+            a = self.rng.choice(v)
+            return f"{a} % 2 == {self.rng.randint(0, 1)}"
+        if r < 0.65:
+            a = self.rng.choice(v)
+            return f"{a} < 3 || {a} > n - 3"
+        a = self.rng.choice(v)
+        return self.rng.choice([f"{a} != 2", f"{a} >= 1", f"{a} <= n - 2", f"!({a} < 2)"])
+
+    # -- statements and loops ------------------------------------------
+
+    def access(self, scope):
+        name = self.rng.choice(list(self.arrays))
+        dims = self.arrays[name]
+        return name + "".join(f"[{self.subscript(scope)}]" for _ in range(dims))
+
+    def read(self, scope):
+        if self.rng.random() < 0.1:
+            self.used_scalar = True
+            return "s"
+        return self.access(scope)
+
+    def statement(self, scope):
+        if self.rng.random() < 0.08:
+            self.used_scalar = True
+            lhs = "s"
+        else:
+            lhs = self.access(scope)
+        reads = [self.read(scope) for _ in range(self.rng.randint(0, 2))]
+        shape = self.rng.random()
+        # Contractions and small constants: values stay bounded, and every
+        # operation's order is the program's (no reassociation).
+        if shape < 0.3:
+            parts = [f"0.5 * {lhs}"] + [f"0.25 * {r}" for r in reads]
+            return f"{lhs} = {' + '.join(parts)} + 0.125;"
+        if shape < 0.55 and reads:
+            return f"{lhs} += 0.5 * {reads[0]};"
+        if shape < 0.7 and reads:
+            return f"{lhs} = {reads[0]} * 0.75 - {lhs} * 0.5;"
+        if shape < 0.8:
+            return f"{lhs} *= 0.875;"
+        rhs = " + ".join([f"0.3 * {r}" for r in reads]) or "1.0"
+        return f"{lhs} = {rhs} + 0.0625;"
+
+    def loop(self, depth, scope, indent):
+        var = ITERATORS[depth]
+        self.used_iters.add(var)
+        outer = list(scope)
+        r = self.rng.random()
+        if outer and r < 0.3:
+            o = self.rng.choice(outer)
+            lower = self.rng.choice([o, f"{o} + 1", f"{o} - 1"])
+        else:
+            lower = str(self.rng.choice([0, 0, 1, 2]))
+        r = self.rng.random()
+        p = self.bound_param()
+        if outer and r < 0.3:
+            o = self.rng.choice(outer)
+            upper = self.rng.choice([f"{var} <= {o}", f"{var} < {o} + 2", f"{var} < {p} - {o}"])
+        elif outer and r < 0.4:
+            # A bound that is a minimum: two conditions, or MIN.
+            o = self.rng.choice(outer)
+            upper = self.rng.choice([f"{var} < {p} && {var} <= {o} + 2", f"{var} < MIN({p}, {o} + 3)"])
+        else:
+            upper = self.rng.choice([f"{var} < {p}", f"{var} < {p} - 1", f"{var} <= {p} - 2"])
+        r = self.rng.random()
+        if r < 0.1:
+            step = f"{var} += 2"
+        elif r < 0.2 and "MIN" not in upper and "&&" not in upper:
+            # The same iterations, downwards: `lower` is the last.
+            top = upper.split(" ", 2)
+            first = {"<": f"{top[2]} - 1", "<=": top[2]}[top[1]]
+            head = f"{indent}for ({var} = {first}; {var} >= {lower}; {var}--)"
+            body = self.block(depth + 1, scope + [var], indent + "  ")
+            return head + " {\n" + body + indent + "}\n"
+        else:
+            step = f"{var}++"
+        head = f"{indent}for ({var} = {lower}; {upper}; {step})"
+        body = self.block(depth + 1, scope + [var], indent + "  ")
+        return head + " {\n" + body + indent + "}\n"
+
+    def block(self, depth, scope, indent):
+        out = ""
+        for _ in range(self.rng.randint(1, 3)):
+            r = self.rng.random()
+            if depth < 3 and r < (0.55 if depth == 0 else 0.3):
+                out += self.loop(depth, scope, indent)
+            elif scope and r < 0.45:
+                inner = self.statement(scope)
+                out += f"{indent}if ({self.condition(scope)})\n{indent}  {inner}\n"
+            else:
+                out += f"{indent}{self.statement(scope)}\n"
+        return out
+
+    def text(self, name):
+        region = ""
+        # At least one loop: a region of straight-line statements alone
+        # leaves the tester nothing to transform.
+        while "for (" not in region:
+            region = self.block(0, [], "  ")
+        # Only what the region reads: gcc's -Wextra rejects an unused
+        # parameter.
+        words = set(re.findall(r"[A-Za-z_]\w*", region))
+        self.arrays = {a: d for a, d in self.arrays.items() if a in words}
+        values = [p for p in ["n", "m"] if p in words]
+        params = [f"int {p}" for p in values]
+        decls = [f"double {a}{f'[{SIZE}]' * d}" for a, d in self.arrays.items()]
+        iters = [v for v in ITERATORS if v in self.used_iters]
+        lines = [
+            "#pragma GCC diagnostic ignored \"-Wunknown-pragmas\"",
+            "#include <stdio.h>",
+            "#include <string.h>",
+            "",
+            "#define MIN(a, b) ((a) < (b) ? (a) : (b))",
+            "",
+            f"/* A random kernel (tools/random_kernels.py): n = {self.n}, m = {self.m}. */",
+            "",
+            f"static void kernel_{name}({', '.join(params + decls + ['double *sink'])})",
+            "{",
+            f"  int {', '.join(iters)};",
+            "  double s = 1.0;",
+            "#pragma scop",
+            region.rstrip("\n"),
+            "#pragma endscop",
+            "  sink[0] = s;",
+            "}",
+            "",
+            "static void print_hash(const char *name, const double *x, int count)",
+            "{",
+            "  unsigned long long h = 1469598103934665603ULL;",
+            "  double sum = 0.0;",
+            "  for (int c = 0; c < count; c++) {",
+            "    unsigned long long bits;",
+            "    memcpy(&bits, &x[c], sizeof bits);",
+            "    h = (h ^ bits) * 1099511628211ULL;",
+            "    sum += x[c];",
+            "  }",
+            "  printf(\"%s %016llx %.6e\\n\", name, h, sum);",
+            "}",
+            "",
+            "int main(void)",
+            "{",
+        ]
+        for a, d in self.arrays.items():
+            lines.append(f"  static double {a}{f'[{SIZE}]' * d};")
+        lines.append("  double sink[1];")
+        for k, (a, d) in enumerate(self.arrays.items()):
+            count = SIZE**d
+            lines.append(f"  for (int c = 0; c < {count}; c++)")
+            lines.append(f"    ((double *){a})[c] = (double)((c * {7 + 2 * k} + {k}) % 17) / 17 + 0.25;")
+        args = [str(self.n if p == "n" else self.m) for p in values]
+        args += list(self.arrays) + ["sink"]
+        lines.append(f"  kernel_{name}({', '.join(args)});")
+        for a, d in self.arrays.items():
+            lines.append(f"  print_hash(\"{a}\", (const double *){a}, {SIZE**d});")
+        lines.append("  print_hash(\"s\", sink, 1);")
+        lines.append("  return 0;")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+
+def render(terms, c):
+    s = ""
+    for coeff, v in terms:
+        mag = abs(coeff)
+        part = v if mag == 1 else f"{mag} * {v}"
+        if not s:
+            s = ("-" if coeff < 0 else "") + part
+        else:
+            s += (" - " if coeff < 0 else " + ") + part
+    if not s:
+        return str(c)
+    if c > 0:
+        s += f" + {c}"
+    elif c < 0:
+        s += f" - {-c}"
+    return s
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--count", type=int, default=100)
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for k in range(args.count):
+        rng = random.Random(args.seed * 1_000_003 + k)
+        name = f"r{args.seed}_{k}"
+        text = Kernel(rng).text(name)
+        with open(os.path.join(args.out, f"{name}.c"), "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()
