@@ -216,7 +216,7 @@ fn print_block(
     }
     // What the outlined functions read is read too.
     let read = format!("{}{functions}", p.out);
-    p.out.insert_str(0, &unread_uses(&read, scop, indent));
+    p.out.insert_str(0, &unread_uses(&read, scop, indent, true));
     if let Some(v) = p.too_large.get() {
         return Err(PrintError::BeyondInt(v));
     }
@@ -234,13 +234,18 @@ fn print_block(
 /// (`-Wunused-variable`, `-Wunused-parameter`), one line each starting
 /// with `indent`: `(void)&i;` for an iterator the file declares outside
 /// the region (`int t, i;` before `for (t = 0; …)`) once, say, a
-/// one-iteration loop was substituted; `(void)n;` for a parameter a
-/// context fixed (its value printed in its place). In a stable order;
-/// judged on the text, which is what the compiler sees.
-fn unread_uses(text: &str, scop: &Scop, indent: &str) -> String {
+/// one-iteration loop was substituted, and, with `arrays`, for an array
+/// or scalar of the file that only statements without instances accessed
+/// (`C` in `if (i % 2 == 1) D[i] = C[i];` under `for (i = 0; i < n; i +=
+/// 2)`; CUDA's host code copies every array, so reads each); `(void)n;`
+/// for a parameter a context fixed (its value printed in its place). In
+/// a stable order; judged on the text, which is what the compiler sees.
+fn unread_uses(text: &str, scop: &Scop, indent: &str, arrays: bool) -> String {
+    let file_arrays = scop.arrays.iter().filter(|a| arrays && !a.local);
     let mut iterators: Vec<String> = scop
         .outer_declared_iterators()
         .into_iter()
+        .chain(file_arrays.map(|a| a.name.clone()))
         .filter(|name| !reads(text, name))
         .collect();
     iterators.sort();
@@ -918,6 +923,18 @@ for (j = 1; j < n - 3; j += 4) {
             text.contains("for (j = 1 + 4 * (polyc_max(0, n - 1) / 4); j < n; j++)"),
             "{text}"
         );
+    }
+
+    /// An array that no printed statement accesses (its statements have
+    /// no instance) is used without being read, as gcc's
+    /// `-Wunused-parameter` wants; one that a statement reads is not.
+    #[test]
+    fn an_array_no_printed_statement_reads_is_used_without_a_read() {
+        let none = printed(&[]);
+        assert!(none.starts_with("(void)&X;\n"), "{none}");
+        assert!(none.contains("(void)&y;\n"), "{none}");
+        let some = printed(&[j_loop(Vec::new())]);
+        assert!(!some.contains("(void)&X;"), "{some}");
     }
 
     #[test]

@@ -159,7 +159,7 @@ pub fn print_cuda(
         Some(Gpu::Host { kernels, .. }) => kernels,
         _ => Vec::new(),
     };
-    let mut out = unread_uses(&p.out, scop, indent);
+    let mut out = unread_uses(&p.out, scop, indent, false);
     out.push_str(&p.out);
     Ok((out, kernels))
 }
