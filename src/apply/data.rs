@@ -21,8 +21,10 @@
 //! [`rewrite`] makes the new scop and schedule (each access rewritten in
 //! the model and in the statement's syntax tree, found by its span);
 //! [`check`] computes the new dependences, asks whether the new program
-//! computes what the old one does, then whether the schedule respects the
-//! new dependences. A copy statement also gets a place in the original
+//! computes what the old one does, whether each local array can be
+//! declared from index 0 ([`crate::scop::local_cells`]: else code
+//! generation could not print the accepted recipe), then whether the
+//! schedule respects the new dependences. A copy statement also gets a place in the original
 //! order (before the first, or after the last, top-level nest of the
 //! original that holds a statement of the node it is placed by), so that
 //! the rewritten program has an original order in which it is compared and
@@ -41,6 +43,7 @@ mod subscripts;
 use std::collections::BTreeSet;
 
 use super::{tree, ApplyError};
+use crate::scop::local_cells::first_unsized;
 use crate::scop::same_values::{first_difference, Difference};
 use crate::scop::{dependences, Array, DepOptions, Dependence, Schedule, Scop};
 use relation::{edited_relation, uses_iterator};
@@ -210,6 +213,12 @@ pub fn check(
 ) -> Result<(), ApplyError> {
     if let Some(d) = first_difference(before, before_deps, after, after_deps)? {
         return Err(ApplyError::Changed(Box::new(d)));
+    }
+    if let Some((array, d, why)) = first_unsized(after)? {
+        return Err(ApplyError::precondition(why.describe(&array, d)).with_help(
+            "copy cells whose subscripts are non-negative and bounded by the parameters, \
+             or fix the parameters' range first with `context`",
+        ));
     }
     super::check(after, after_deps, schedule)
 }

@@ -13,14 +13,16 @@
 //!
 //! Each extent is one more than an upper bound of the subscript over every
 //! cell the region accesses (the accesses' images of the domains),
-//! affine in the parameters, read off a rational projection (so at least
-//! the exact maximum); the subscripts must be non-negative, which is
-//! checked exactly. Knows the program model, not how it was rewritten.
+//! affine in the parameters ([`crate::scop::local_cells`], which also
+//! checks exactly that the subscripts are non-negative, as the
+//! data-layout directives did before). Knows the program model, not how
+//! it was rewritten.
 
 use std::fmt::Write as _;
 
-use crate::poly::{Bound, Constraint, PolyError, Set};
-use crate::scop::{Array, Scop};
+use crate::poly::{Bound, Set};
+use crate::scop::local_cells::{cells, upper_bounds, SizeError, Unsized};
+use crate::scop::Scop;
 
 /// A local array to declare: its C element type, name and extents (C
 /// expressions over the parameters; none for a scalar).
@@ -46,17 +48,8 @@ pub fn local_arrays(scop: &Scop) -> Result<Vec<LocalArray>, String> {
         let mut extents = Vec::new();
         for d in 0..a.n_dims {
             extents.push(extent(scop, &cells, d).map_err(|e| match e {
-                Why::Poly(e) => e.to_string(),
-                Why::Negative => format!(
-                    "subscript {} of `{}` may be negative: polyc declares local arrays from index 0",
-                    d + 1,
-                    a.name
-                ),
-                Why::Unbounded => format!(
-                    "subscript {} of `{}` has no upper bound in the parameters: polyc cannot size the array",
-                    d + 1,
-                    a.name
-                ),
+                SizeError::Poly(e) => e.to_string(),
+                SizeError::Unsized(why) => why.describe(&a.name, d),
             })?);
         }
         out.push(LocalArray {
@@ -110,63 +103,11 @@ fn declaration(l: &LocalArray) -> String {
     format!("{ty} (*{name}){row} = __builtin_malloc({size});")
 }
 
-/// The cells of `array` the statements access, over its dimensions, or
-/// `None` when none does.
-fn cells(scop: &Scop, array: &Array) -> Result<Option<Set>, PolyError> {
-    let mut out: Option<Set> = None;
-    for st in &scop.statements {
-        for a in st.accesses.iter().filter(|a| a.array == array.name) {
-            let input = crate::poly::BasicMap::universe(a.relation.space().clone())
-                .domain()
-                .space()
-                .clone();
-            let domain = st.domain.renamed(&input)?;
-            let image = a.relation.intersect_domain(&domain)?.range();
-            let dims = (0..array.n_dims).map(|k| format!("x{k}")).collect();
-            let space =
-                crate::poly::Space::set(scop.params.clone(), Some(array.name.clone()), dims);
-            let image = image.renamed(&space)?;
-            out = Some(match out {
-                Some(s) => s.union(&image)?,
-                None => image,
-            });
-        }
-    }
-    Ok(out)
-}
-
-enum Why {
-    Poly(PolyError),
-    Negative,
-    Unbounded,
-}
-
-impl From<PolyError> for Why {
-    fn from(e: PolyError) -> Why {
-        Why::Poly(e)
-    }
-}
-
 /// The extent of dimension `d`: `polyc_max(ub + 1, 1)` over the upper
 /// bounds of the basic sets of `cells`, as C.
-fn extent(scop: &Scop, cells: &Set, d: usize) -> Result<String, Why> {
-    let np = scop.params.len();
-    let nd = cells.space().n_out();
+fn extent(scop: &Scop, cells: &Set, d: usize) -> Result<String, SizeError> {
     let mut bounds: Vec<String> = Vec::new();
-    for b in cells.basics() {
-        // No cell below 0, exactly.
-        let mut below = b.clone();
-        let mut row = vec![0; b.n_cols()];
-        row[np + d] = -1;
-        below.add(Constraint::ineq(row, -1));
-        if !below.is_empty()? {
-            return Err(Why::Negative);
-        }
-        let (after, _) = b.project_out_rational(d + 1, nd - d - 1)?;
-        let (only, _) = after.project_out_rational(0, d)?;
-        let Some(ub) = only.dim_bounds(0)?.upper.into_iter().next() else {
-            return Err(Why::Unbounded);
-        };
+    for ub in upper_bounds(scop, cells, d)? {
         let text = one_more(&ub, &scop.params);
         if !bounds.contains(&text) {
             bounds.push(text);
@@ -176,7 +117,7 @@ fn extent(scop: &Scop, cells: &Set, d: usize) -> Result<String, Why> {
         Some((first, rest)) => rest
             .iter()
             .fold(first.clone(), |acc, b| format!("polyc_max({acc}, {b})")),
-        None => return Err(Why::Unbounded),
+        None => return Err(SizeError::Unsized(Unsized::Unbounded)),
     };
     if e.parse::<i64>().map_or(true, |v| v < 1) {
         e = format!("polyc_max({e}, 1)");

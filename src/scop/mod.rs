@@ -17,6 +17,7 @@ pub mod exactly_once;
 pub mod footprint;
 mod json;
 pub mod kept_order;
+pub mod local_cells;
 mod model;
 pub mod reduction;
 pub mod same_values;
