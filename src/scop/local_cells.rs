@@ -118,3 +118,45 @@ pub fn first_unsized(scop: &Scop) -> Result<Option<(String, usize, Unsized)>, Po
     }
     Ok(None)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::c::read_source;
+    use crate::poly::parse_basic_set;
+
+    /// A region that writes `A[sub]` for `0 <= i < n`, with `A` made
+    /// local, as `add_array` and `replace_array` would leave it.
+    fn scop(sub: &str) -> Scop {
+        let kernel = format!(
+            "void f(int n, double A[99]) {{\n  int i;\n#pragma scop\n  \
+             for (i = 0; i < n; i++)\n    A[{sub}] = 1.0;\n#pragma endscop\n}}\n"
+        );
+        let file = read_source("k.c", kernel).expect("the kernel parses");
+        let mut scop = file.scops.into_iter().next().expect("one scop");
+        scop.arrays[0].local = true;
+        scop
+    }
+
+    /// `5 - i` is negative once `n` passes 6, unless the context says it
+    /// does not; `i` is bounded by `n - 1`; `i % 3` by 2, a constant;
+    /// the first unsized dimension is named with the reason.
+    #[test]
+    fn a_local_subscript_must_be_non_negative_under_the_context() {
+        let negative = scop("5 - i");
+        assert_eq!(
+            first_unsized(&negative).expect("decided"),
+            Some(("A".to_string(), 0, Unsized::Negative))
+        );
+        let mut narrowed = negative.clone();
+        narrowed.context = parse_basic_set("[n] -> { : n <= 6 }").expect("a context");
+        assert_eq!(first_unsized(&narrowed).expect("decided"), None);
+        for sub in ["i", "i % 3", "n - 1 - i"] {
+            assert_eq!(first_unsized(&scop(sub)).expect("decided"), None, "{sub}");
+        }
+        assert_eq!(
+            Unsized::Negative.describe("d0", 0),
+            "subscript 1 of `d0` may be negative: polyc declares local arrays from index 0"
+        );
+    }
+}
