@@ -16,7 +16,9 @@
 //!
 //! Modes:
 //! * `cargo test differential::`: a seeded run of 100 cases (CI; about
-//!   two and a half minutes in the dev profile on a loaded two-core machine).
+//!   two and a half minutes in the dev profile on a loaded two-core
+//!   machine), and one of 60 cases on 40 random kernels that
+//!   `tools/random_kernels.py` writes (python3).
 //! * `POLYC_DIFF_CASES=100000 POLYC_DIFF_SEED=7 cargo test --release --test
 //!   integration differential::random -- --nocapture`: the long mode. `POLYC_DIFF_OUT=DIR`
 //!   says where reproducers go (default: under `target/tmp`); use
@@ -63,6 +65,10 @@ use generate::Rng;
 /// profile on two cores).
 const DEFAULT_CASES: usize = 100;
 const DEFAULT_SEED: u64 = 13;
+/// Random kernels written for CI's run on them, and its cases (about a
+/// minute in the dev profile on two cores).
+const RANDOM_KERNELS: usize = 40;
+const RANDOM_KERNEL_CASES: usize = 60;
 /// Reproducers written per failure class, at most.
 const KEEP_PER_CLASS: usize = 12;
 
@@ -73,11 +79,7 @@ fn env_number(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-fn load_kernels() -> Vec<Arc<Kernel>> {
-    let paths = match std::env::var("POLYC_DIFF_KERNELS") {
-        Ok(dir) => common::c_files_under(Path::new(&dir)),
-        Err(_) => common::all_kernels(),
-    };
+fn load_kernels(paths: Vec<PathBuf>) -> Vec<Arc<Kernel>> {
     paths
         .into_iter()
         // A 1024³ gemm is a benchmark, not a test input.
@@ -96,14 +98,57 @@ fn load_kernels() -> Vec<Arc<Kernel>> {
 
 #[test]
 fn random_directive_sequences_are_accepted_identical_or_rightly_refused() {
+    let paths = match std::env::var("POLYC_DIFF_KERNELS") {
+        Ok(dir) => common::c_files_under(Path::new(&dir)),
+        Err(_) => common::all_kernels(),
+    };
     let cases = env_number("POLYC_DIFF_CASES", DEFAULT_CASES as u64) as usize;
     let seed = env_number("POLYC_DIFF_SEED", DEFAULT_SEED);
+    random_run(load_kernels(paths), cases, seed, "differential-found");
+}
+
+/// The same on kernels nobody wrote: `tools/random_kernels.py` (seed
+/// [`DEFAULT_SEED`]) writes [`RANDOM_KERNELS`] of them, and
+/// [`RANDOM_KERNEL_CASES`] cases run on them (CI; the long mode is
+/// `POLYC_DIFF_KERNELS=DIR` on the main test). Needs `python3`.
+#[test]
+fn random_sequences_on_random_kernels_are_accepted_identical_or_rightly_refused() {
+    let dir = common::scratch("random-kernels");
+    let written = std::process::Command::new("python3")
+        .args(["tools/random_kernels.py", "--seed"])
+        .arg(DEFAULT_SEED.to_string())
+        .arg("--count")
+        .arg(RANDOM_KERNELS.to_string())
+        .arg("--out")
+        .arg(&dir)
+        .status();
+    match written {
+        Ok(status) if status.success() => {}
+        other => panic!("tools/random_kernels.py (python3) did not write the kernels: {other:?}"),
+    }
+    let kernels = load_kernels(common::c_files_under(&dir));
+    assert_eq!(
+        kernels.len(),
+        RANDOM_KERNELS,
+        "every random kernel is a scop"
+    );
+    random_run(
+        kernels,
+        RANDOM_KERNEL_CASES,
+        DEFAULT_SEED,
+        "random-kernels-found",
+    );
+}
+
+/// `cases` random cases from case `POLYC_DIFF_FIRST` on `kernels`; a
+/// failure's reproducer goes to `POLYC_DIFF_OUT`, else to `found` under
+/// the target's scratch folder.
+fn random_run(kernels: Vec<Arc<Kernel>>, cases: usize, seed: u64, found: &str) {
     let first = env_number("POLYC_DIFF_FIRST", 0) as usize;
     let out_dir = std::env::var("POLYC_DIFF_OUT")
         .map(PathBuf::from)
-        .unwrap_or_else(|_| Path::new(env!("CARGO_TARGET_TMPDIR")).join("differential-found"));
+        .unwrap_or_else(|_| Path::new(env!("CARGO_TARGET_TMPDIR")).join(found));
     let verbose = std::env::var_os("POLYC_DIFF_VERBOSE").is_some();
-    let kernels = load_kernels();
     assert!(!kernels.is_empty(), "no kernel to test");
     let started = std::time::Instant::now();
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();

@@ -4,8 +4,9 @@
 The tester's own kernels (`tests/kernels`, `recipes/`) are the shapes
 people write. These are the shapes nobody wrote: imperfect nests up to
 three deep, triangular and strided loops, guards, coupled subscripts with
-coefficients up to 2, `%` and `/` in subscripts, a few arrays and a
-scalar that many statements share. Each file is a whole program in the
+coefficients up to 2, `%`, `/` and `?:` in subscripts, `MIN` and `&&` in
+bounds, a few arrays (of `double`s, some of `long`s) and a scalar that
+many statements share, sometimes two regions. Each file is a whole program in the
 tester's form: the kernel in one `#pragma scop` region, a `main` that fills
 the arrays, runs the kernel and prints an exact hash of every array's bits
 (so a program that computes anything else, even in the last bit, prints
@@ -40,8 +41,12 @@ class Kernel:
         self.used_scalar = False
         self.used_iters = set()
         self.arrays = {}
+        self.types = {}
         for name in rng.sample(["A", "B", "C", "D"], rng.randint(1, 3)):
             self.arrays[name] = rng.choice([1, 2, 2])
+            # Integers too: exact arithmetic, and types that a copy must
+            # keep (`datacopy`, `replace_array`).
+            self.types[name] = "long" if rng.random() < 0.2 else "double"
 
     # -- affine pieces -------------------------------------------------
 
@@ -105,10 +110,19 @@ class Kernel:
 
     # -- statements and loops ------------------------------------------
 
-    def access(self, scope):
-        name = self.rng.choice(list(self.arrays))
+    def access(self, scope, names=None):
+        name = self.rng.choice(names or list(self.arrays))
         dims = self.arrays[name]
         return name + "".join(f"[{self.subscript(scope)}]" for _ in range(dims))
+
+    def integer_statement(self, scope, lhs):
+        """An update of a `long` cell from `long` cells: non-negative
+        values, small, exact."""
+        longs = [a for a, t in self.types.items() if t == "long"]
+        r = self.access(scope, longs)
+        if self.rng.random() < 0.5:
+            return f"{lhs} = ({lhs} * 3 + {r} + 1) % 1009;"
+        return f"{lhs} += {r} % 7;"
 
     def read(self, scope):
         if self.rng.random() < 0.1:
@@ -122,6 +136,8 @@ class Kernel:
             lhs = "s"
         else:
             lhs = self.access(scope)
+            if self.types[lhs.split("[")[0]] == "long":
+                return self.integer_statement(scope, lhs)
         reads = [self.read(scope) for _ in range(self.rng.randint(0, 2))]
         shape = self.rng.random()
         # Contractions and small constants: values stay bounded, and every
@@ -189,18 +205,23 @@ class Kernel:
         return out
 
     def text(self, name):
-        region = ""
-        # At least one loop: a region of straight-line statements alone
-        # leaves the tester nothing to transform.
-        while "for (" not in region:
-            region = self.block(0, [], "  ")
-        # Only what the region reads: gcc's -Wextra rejects an unused
+        # One region, sometimes two (the tester draws one of them).
+        regions = []
+        for _ in range(2 if self.rng.random() < 0.15 else 1):
+            region = ""
+            # At least one loop: a region of straight-line statements
+            # alone leaves the tester nothing to transform.
+            while "for (" not in region:
+                region = self.block(0, [], "  ")
+            regions.append("#pragma scop\n" + region + "#pragma endscop")
+        body = "\n".join(regions)
+        # Only what the regions read: gcc's -Wextra rejects an unused
         # parameter.
-        words = set(re.findall(r"[A-Za-z_]\w*", region))
+        words = set(re.findall(r"[A-Za-z_]\w*", body))
         self.arrays = {a: d for a, d in self.arrays.items() if a in words}
         values = [p for p in ["n", "m"] if p in words]
         params = [f"int {p}" for p in values]
-        decls = [f"double {a}{f'[{SIZE}]' * d}" for a, d in self.arrays.items()]
+        decls = [f"{self.types[a]} {a}{f'[{SIZE}]' * d}" for a, d in self.arrays.items()]
         iters = [v for v in ITERATORS if v in self.used_iters]
         lines = [
             "#pragma GCC diagnostic ignored \"-Wunknown-pragmas\"",
@@ -215,40 +236,40 @@ class Kernel:
             "{",
             f"  int {', '.join(iters)};",
             "  double s = 1.0;",
-            "#pragma scop",
-            region.rstrip("\n"),
-            "#pragma endscop",
+            body,
             "  sink[0] = s;",
             "}",
             "",
-            "static void print_hash(const char *name, const double *x, int count)",
+            "/* An exact hash of `count` 8-byte cells (`double` or `long`). */",
+            "static void print_hash(const char *name, const void *x, int count)",
             "{",
             "  unsigned long long h = 1469598103934665603ULL;",
-            "  double sum = 0.0;",
             "  for (int c = 0; c < count; c++) {",
             "    unsigned long long bits;",
-            "    memcpy(&bits, &x[c], sizeof bits);",
+            "    memcpy(&bits, (const char *)x + 8 * c, sizeof bits);",
             "    h = (h ^ bits) * 1099511628211ULL;",
-            "    sum += x[c];",
             "  }",
-            "  printf(\"%s %016llx %.6e\\n\", name, h, sum);",
+            "  printf(\"%s %016llx\\n\", name, h);",
             "}",
             "",
             "int main(void)",
             "{",
         ]
         for a, d in self.arrays.items():
-            lines.append(f"  static double {a}{f'[{SIZE}]' * d};")
+            lines.append(f"  static {self.types[a]} {a}{f'[{SIZE}]' * d};")
         lines.append("  double sink[1];")
         for k, (a, d) in enumerate(self.arrays.items()):
             count = SIZE**d
             lines.append(f"  for (int c = 0; c < {count}; c++)")
-            lines.append(f"    ((double *){a})[c] = (double)((c * {7 + 2 * k} + {k}) % 17) / 17 + 0.25;")
+            if self.types[a] == "long":
+                lines.append(f"    ((long *){a})[c] = (c * {7 + 2 * k} + {k}) % 17;")
+            else:
+                lines.append(f"    ((double *){a})[c] = (double)((c * {7 + 2 * k} + {k}) % 17) / 17 + 0.25;")
         args = [str(self.n if p == "n" else self.m) for p in values]
         args += list(self.arrays) + ["sink"]
         lines.append(f"  kernel_{name}({', '.join(args)});")
         for a, d in self.arrays.items():
-            lines.append(f"  print_hash(\"{a}\", (const double *){a}, {SIZE**d});")
+            lines.append(f"  print_hash(\"{a}\", {a}, {SIZE**d});")
         lines.append("  print_hash(\"s\", sink, 1);")
         lines.append("  return 0;")
         lines.append("}")
