@@ -162,6 +162,9 @@ class Kernel:
         if outer and r < 0.3:
             o = self.rng.choice(outer)
             lower = self.rng.choice([o, f"{o} + 1", f"{o} - 1"])
+        elif r < 0.4:
+            # A start in the parameters: the last few iterations.
+            lower = f"{self.bound_param()} - {self.rng.randint(2, 5)}"
         else:
             lower = str(self.rng.choice([0, 0, 1, 2]))
         r = self.rng.random()
@@ -173,12 +176,17 @@ class Kernel:
             # A bound that is a minimum: two conditions, or MIN.
             o = self.rng.choice(outer)
             upper = self.rng.choice([f"{var} < {p} && {var} <= {o} + 2", f"{var} < MIN({p}, {o} + 3)"])
+        elif r < 0.5:
+            # A quotient: floors in the bounds.
+            k = self.rng.choice([2, 3])
+            shift = f" + {outer[-1]}" if outer and self.rng.random() < 0.5 else ""
+            upper = self.rng.choice([f"{var} < ({p}{shift}) / {k}", f"{var} <= ({p}{shift} - 1) / {k}"])
         else:
             upper = self.rng.choice([f"{var} < {p}", f"{var} < {p} - 1", f"{var} <= {p} - 2"])
         r = self.rng.random()
         if r < 0.1:
-            step = f"{var} += 2"
-        elif r < 0.2 and "MIN" not in upper and "&&" not in upper:
+            step = f"{var} += {self.rng.choice([2, 2, 3])}"
+        elif r < 0.2 and "MIN" not in upper and "&&" not in upper and "/" not in upper:
             # The same iterations, downwards: `lower` is the last.
             top = upper.split(" ", 2)
             first = {"<": f"{top[2]} - 1", "<=": top[2]}[top[1]]
@@ -200,6 +208,8 @@ class Kernel:
             elif scope and r < 0.45:
                 inner = self.statement(scope)
                 out += f"{indent}if ({self.condition(scope)})\n{indent}  {inner}\n"
+                if self.rng.random() < 0.3:
+                    out += f"{indent}else\n{indent}  {self.statement(scope)}\n"
             else:
                 out += f"{indent}{self.statement(scope)}\n"
         return out
