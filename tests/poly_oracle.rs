@@ -215,6 +215,63 @@ fn tile_index_pairs_agree_with_enumeration() {
     );
 }
 
+/// A floor's local `q`, `a·q <= e <= a·q + g`, that other rows read too,
+/// as a loop bound `j < floord(n + i, 2)` reads it: unit rows
+/// `q >= f + c`, `q <= f + c`, which the Omega test eliminates exactly
+/// with the pair when `g >= a - 1` (the dark shadow is the real one), and
+/// sometimes a row `±2·q`, which makes it decide otherwise. Every
+/// answer agrees with enumeration.
+#[test]
+fn floor_pairs_that_other_rows_read_agree_with_enumeration() {
+    let mut rng = Rng(0x0F10_0D5E_ED00_1234);
+    let (mut empty, mut nonempty) = (0, 0);
+    for _ in 0..cases() {
+        let (np, nd) = dims(&mut rng);
+        let space = Space::set(names("p", np), Some("S".into()), names("x", nd));
+        let nv = np + nd;
+        let n = nv + 1;
+        let mut rows = box_rows(0..nv, n, B);
+        let a = rng.range(2, 5);
+        let g = rng.range(a - 2, a + 1);
+        let mut e: Vec<i64> = (0..nv).map(|_| rng.range(-3, 3)).collect();
+        let c = rng.range(-4, 4);
+        e.push(-a);
+        rows.push(Constraint::ineq(e.clone(), c));
+        rows.push(Constraint::ineq(e.iter().map(|v| -v).collect(), g - c));
+        for _ in 0..rng.range(1, 3) {
+            let mut r: Vec<i64> = (0..nv).map(|_| rng.range(-2, 2)).collect();
+            let q = match rng.range(0, 9) {
+                0 => 2,
+                1 => -2,
+                k if k % 2 == 0 => 1,
+                _ => -1,
+            };
+            r.push(q);
+            rows.push(Constraint::ineq(r, rng.range(-3, 3)));
+        }
+        let s = BasicSet::from_parts(space, 1, rows);
+        let truth = brute(&s);
+        match s.sample().expect("no overflow") {
+            Some(p) => assert!(holds(&s, &p), "sample {p:?} not in {s}"),
+            None => assert!(
+                truth.is_empty(),
+                "{s} has {:?} but was found empty",
+                truth[0]
+            ),
+        }
+        assert_eq!(s.is_empty().expect("no overflow"), truth.is_empty(), "{s}");
+        if truth.is_empty() {
+            empty += 1;
+        } else {
+            nonempty += 1;
+        }
+    }
+    assert!(
+        empty > cases() / 20 && nonempty > cases() / 5,
+        "too one-sided to mean anything: {empty} empty, {nonempty} not"
+    );
+}
+
 #[test]
 fn classic_traps() {
     // { [x] : 1 <= 3x <= 2 } is empty.

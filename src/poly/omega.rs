@@ -17,7 +17,9 @@
 //!   point is put back at the end); rows are normalised again only after
 //!   a step that rewrites or adds some;
 //! * Fourier–Motzkin elimination is used where it is exact (every lower or
-//!   every upper coefficient is 1); otherwise the real shadow (a necessary
+//!   every upper coefficient is 1, or each pair of bounds whose
+//!   coefficients both exceed 1 is a floor's defining pair, whose dark
+//!   shadow always holds: [`shadows_agree`]); otherwise the real shadow (a necessary
 //!   condition, solved first: empty, it decides; with a point where the
 //!   variable's least value meets every bound, so does that point), the
 //!   dark shadow (a sufficient one) and, between them, the splinters (one
@@ -829,7 +831,7 @@ fn choose_variable(sys: &System) -> Option<(bool, usize, (u128, usize))> {
         if lowers == 0 {
             continue;
         }
-        let exact = unit_lowers || unit_uppers;
+        let exact = unit_lowers || unit_uppers || shadows_agree(sys, j);
         // An inexact elimination may try every splinter, and splinters nest
         // across variables: fewest splinters first (a tile index with
         // coefficient 32 has 31 per lower bound, `2·t` one), then fewest
@@ -854,6 +856,40 @@ fn choose_variable(sys: &System) -> Option<(bool, usize, (u128, usize))> {
         }
     }
     choice
+}
+
+/// Whether eliminating `x_j` is exact though some lower and some upper
+/// bound both have a coefficient above 1: the dark shadow's row of such a
+/// pair `a·x + L >= 0`, `-b·x + U >= 0` is `b·L + a·U >= (a-1)(b-1)`, and
+/// where `b·L + a·U` is a constant at least `(a-1)(b-1)` (a floor's
+/// defining pair, `a·x` in `a` or more consecutive integers, as
+/// `2·e <= n + i <= 2·e + 1`) that row always holds; every other pair has
+/// a unit coefficient, whose dark row is its real one. The real shadow
+/// then implies the dark one, which implies an integer `x_j`. Exact;
+/// only the pairs of non-unit bounds are read.
+fn shadows_agree(sys: &System, j: usize) -> bool {
+    let wide = |r: &&Row| r.coeffs[j].unsigned_abs() > 1;
+    sys.ineqs
+        .iter()
+        .filter(|r| r.coeffs[j] > 0)
+        .filter(wide)
+        .all(|l| {
+            sys.ineqs
+                .iter()
+                .filter(|u| u.coeffs[j] < 0)
+                .filter(wide)
+                .all(|u| {
+                    let (a, b) = (i128::from(l.coeffs[j]), -i128::from(u.coeffs[j]));
+                    let constant_only = l
+                        .coeffs
+                        .iter()
+                        .zip(&u.coeffs)
+                        .enumerate()
+                        .all(|(k, (x, y))| k == j || b * i128::from(*x) + a * i128::from(*y) == 0);
+                    let sum = b * i128::from(l.constant) + a * i128::from(u.constant);
+                    constant_only && sum >= (a - 1) * (b - 1)
+                })
+        })
 }
 
 /// A variable of a system of inequalities that, whatever the values of
