@@ -6,6 +6,8 @@ use polyc::apply::legality::{first_illegality_but_jams, proofs_of_legal};
 use polyc::apply::proofs::{Proofs, NO_PROOFS};
 use polyc::apply::{apply, apply_knowing, proven_jams, ApplyError, Directive, ParallelOptions};
 use polyc::lang::c::read_source;
+use polyc::poly::parse_basic_set;
+use polyc::scop::local_cells::{first_unsized, Unsized};
 use polyc::scop::{dependences, DepOptions, Dependence, Schedule, Scop};
 
 fn load(src: &str) -> (Scop, Vec<Dependence>) {
@@ -1126,4 +1128,43 @@ fn statements_of_one_loop_are_checked_with_each_ones_reduction() {
     }
     let text = run(&scop, &deps, &[fuse, par(vec![0], Some("dot"))]).expect("fused, then marked");
     assert_eq!(text.matches("reduction(+: dot)").count(), 2, "{text}");
+}
+
+/// A region that writes `A[sub]` for `0 <= i < n`, with `A` made
+/// local, as `add_array` and `replace_array` would leave it.
+fn scop_writing(sub: &str) -> Scop {
+    let kernel = format!(
+        "void f(int n, double A[99]) {{\n  int i;\n#pragma scop\n  \
+         for (i = 0; i < n; i++)\n    A[{sub}] = 1.0;\n#pragma endscop\n}}\n"
+    );
+    let file = read_source("k.c", kernel).expect("the kernel parses");
+    let mut scop = file.scops.into_iter().next().expect("one scop");
+    scop.arrays[0].local = true;
+    scop
+}
+
+/// `5 - i` is negative once `n` passes 6, unless the context says it
+/// does not; `i` is bounded by `n - 1`; `i % 3` by 2, a constant;
+/// the first unsized dimension is named with the reason.
+#[test]
+fn a_local_subscript_must_be_non_negative_under_the_context() {
+    let negative = scop_writing("5 - i");
+    assert_eq!(
+        first_unsized(&negative).expect("decided"),
+        Some(("A".to_string(), 0, Unsized::Negative))
+    );
+    let mut narrowed = negative.clone();
+    narrowed.context = parse_basic_set("[n] -> { : n <= 6 }").expect("a context");
+    assert_eq!(first_unsized(&narrowed).expect("decided"), None);
+    for sub in ["i", "i % 3", "n - 1 - i"] {
+        assert_eq!(
+            first_unsized(&scop_writing(sub)).expect("decided"),
+            None,
+            "{sub}"
+        );
+    }
+    assert_eq!(
+        Unsized::Negative.describe("d0", 0),
+        "subscript 1 of `d0` may be negative: polyc declares local arrays from index 0"
+    );
 }
