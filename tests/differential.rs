@@ -79,8 +79,12 @@ fn env_number(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-fn load_kernels(paths: Vec<PathBuf>) -> Vec<Arc<Kernel>> {
-    paths
+/// The kernels of `paths` with a region, and why each of the others
+/// could not be loaded (polyc's front end or dependence analysis failed
+/// on it: a failure, reported once the cases on the rest have run).
+fn load_kernels(paths: Vec<PathBuf>) -> (Vec<Arc<Kernel>>, Vec<String>) {
+    let mut unloaded = Vec::new();
+    let kernels = paths
         .into_iter()
         // A 1024³ gemm is a benchmark, not a test input.
         .filter(|k| !k.ends_with("gemm-1024.c"))
@@ -88,12 +92,16 @@ fn load_kernels(paths: Vec<PathBuf>) -> Vec<Arc<Kernel>> {
             std::env::var("POLYC_DIFF_KERNEL")
                 .map_or(true, |only| k.to_string_lossy().contains(only.as_str()))
         })
-        .map(|k| match Kernel::load(&k) {
-            Ok(kernel) => Arc::new(kernel),
-            Err(e) => panic!("cannot load {}: {e}", k.display()),
+        .filter_map(|k| match Kernel::load(&k) {
+            Ok(kernel) => Some(Arc::new(kernel)),
+            Err(e) => {
+                unloaded.push(format!("cannot load {}: {e}", k.display()));
+                None
+            }
         })
         .filter(|k| !k.file.scops.is_empty())
-        .collect()
+        .collect();
+    (kernels, unloaded)
 }
 
 #[test]
@@ -104,7 +112,8 @@ fn random_directive_sequences_are_accepted_identical_or_rightly_refused() {
     };
     let cases = env_number("POLYC_DIFF_CASES", DEFAULT_CASES as u64) as usize;
     let seed = env_number("POLYC_DIFF_SEED", DEFAULT_SEED);
-    random_run(load_kernels(paths), cases, seed, "differential-found");
+    let (kernels, unloaded) = load_kernels(paths);
+    random_run(kernels, unloaded, cases, seed, "differential-found");
 }
 
 /// The same on kernels nobody wrote: `tools/random_kernels.py` (seed
@@ -126,14 +135,15 @@ fn random_sequences_on_random_kernels_are_accepted_identical_or_rightly_refused(
         Ok(status) if status.success() => {}
         other => panic!("tools/random_kernels.py (python3) did not write the kernels: {other:?}"),
     }
-    let kernels = load_kernels(common::c_files_under(&dir));
+    let (kernels, unloaded) = load_kernels(common::c_files_under(&dir));
     assert_eq!(
-        kernels.len(),
+        kernels.len() + unloaded.len(),
         RANDOM_KERNELS,
         "every random kernel is a scop"
     );
     random_run(
         kernels,
+        unloaded,
         RANDOM_KERNEL_CASES,
         DEFAULT_SEED,
         "random-kernels-found",
@@ -142,8 +152,18 @@ fn random_sequences_on_random_kernels_are_accepted_identical_or_rightly_refused(
 
 /// `cases` random cases from case `POLYC_DIFF_FIRST` on `kernels`; a
 /// failure's reproducer goes to `POLYC_DIFF_OUT`, else to `found` under
-/// the target's scratch folder.
-fn random_run(kernels: Vec<Arc<Kernel>>, cases: usize, seed: u64, found: &str) {
+/// the target's scratch folder. The kernels polyc could not load
+/// (`unloaded`) are failures too.
+fn random_run(
+    kernels: Vec<Arc<Kernel>>,
+    unloaded: Vec<String>,
+    cases: usize,
+    seed: u64,
+    found: &str,
+) {
+    for line in &unloaded {
+        eprintln!("{line}");
+    }
     let first = env_number("POLYC_DIFF_FIRST", 0) as usize;
     let out_dir = std::env::var("POLYC_DIFF_OUT")
         .map(PathBuf::from)
@@ -153,7 +173,7 @@ fn random_run(kernels: Vec<Arc<Kernel>>, cases: usize, seed: u64, found: &str) {
     let started = std::time::Instant::now();
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut kept: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut failures = Vec::new();
+    let mut failures = unloaded;
     for case in first..first + cases {
         let mut rng = Rng::new(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ case as u64);
         let kernel = &kernels[rng.below(kernels.len())];
