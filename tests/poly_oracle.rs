@@ -166,53 +166,32 @@ fn emptiness_and_sample_agree_with_enumeration() {
     );
 }
 
+/// `s`'s sample lies in it, and it is empty exactly when enumeration
+/// finds no point: whether it is empty.
+fn sample_and_emptiness_agree_with_enumeration(s: &BasicSet) -> bool {
+    let truth = brute(s);
+    match s.sample().expect("no overflow") {
+        Some(p) => assert!(holds(s, &p), "sample {p:?} not in {s}"),
+        None => assert!(
+            truth.is_empty(),
+            "{s} has {:?} but was found empty",
+            truth[0]
+        ),
+    }
+    assert_eq!(s.is_empty().expect("no overflow"), truth.is_empty(), "{s}");
+    truth.is_empty()
+}
+
 /// A local `q` that only one pair of rows reads, `a·q <= e <= a·q + g`
 /// (a tile's index when `g = a - 1`), with `g` on both sides of `a - 1`:
 /// the Omega test drops such a pair unsolved only where some integer `q`
 /// always fits (`g >= a - 1`), and must decide the narrower ones.
 #[test]
 fn tile_index_pairs_agree_with_enumeration() {
-    let mut rng = Rng(0x51_7CC1_B727_220A);
-    let (mut empty, mut nonempty) = (0, 0);
-    for _ in 0..cases() {
-        let (np, nd) = dims(&mut rng);
-        let space = Space::set(names("p", np), Some("S".into()), names("x", nd));
-        let nv = np + nd;
-        let n = nv + 1;
-        let mut rows = box_rows(0..nv, n, B);
-        let count = rng.range(0, 3) as usize;
-        for mut r in random_rows(&mut rng, nv, count) {
-            r.coeffs.push(0);
-            rows.push(r);
-        }
+    floor_pairs_agree_with_enumeration(0x51_7CC1_B727_220A, |rng| {
         let a = rng.range(2, 8);
-        let g = rng.range(0, a);
-        let mut e: Vec<i64> = (0..nv).map(|_| rng.range(-3, 3)).collect();
-        let c = rng.range(-4, 4);
-        e.push(-a);
-        rows.push(Constraint::ineq(e.clone(), c));
-        rows.push(Constraint::ineq(e.iter().map(|v| -v).collect(), g - c));
-        let s = BasicSet::from_parts(space, 1, rows);
-        let truth = brute(&s);
-        match s.sample().expect("no overflow") {
-            Some(p) => assert!(holds(&s, &p), "sample {p:?} not in {s}"),
-            None => assert!(
-                truth.is_empty(),
-                "{s} has {:?} but was found empty",
-                truth[0]
-            ),
-        }
-        assert_eq!(s.is_empty().expect("no overflow"), truth.is_empty(), "{s}");
-        if truth.is_empty() {
-            empty += 1;
-        } else {
-            nonempty += 1;
-        }
-    }
-    assert!(
-        empty > cases() / 20 && nonempty > cases() / 5,
-        "too one-sided to mean anything: {empty} empty, {nonempty} not"
-    );
+        (a, rng.range(0, a), rng.range(0, 3) as usize, 0)
+    });
 }
 
 /// A floor's local `q`, `a·q <= e <= a·q + g`, that other rows read too,
@@ -223,7 +202,22 @@ fn tile_index_pairs_agree_with_enumeration() {
 /// answer agrees with enumeration.
 #[test]
 fn floor_pairs_that_other_rows_read_agree_with_enumeration() {
-    let mut rng = Rng(0x0F10_0D5E_ED00_1234);
+    floor_pairs_agree_with_enumeration(0x0F10_0D5E_ED00_1234, |rng| {
+        let a = rng.range(2, 5);
+        (a, rng.range(a - 2, a + 1), 0, rng.range(1, 3) as usize)
+    });
+}
+
+/// Sets with a local `q` between the pair `a·q <= e <= a·q + g`, plus
+/// `others` random rows that do not read `q` and `readers` that do (with
+/// a coefficient ±1, sometimes ±2), `(a, g, others, readers)` drawn by
+/// `draw`: each answer agrees with enumeration, and enough of them are
+/// empty and enough not.
+fn floor_pairs_agree_with_enumeration(
+    seed: u64,
+    draw: impl Fn(&mut Rng) -> (i64, i64, usize, usize),
+) {
+    let mut rng = Rng(seed);
     let (mut empty, mut nonempty) = (0, 0);
     for _ in 0..cases() {
         let (np, nd) = dims(&mut rng);
@@ -231,14 +225,17 @@ fn floor_pairs_that_other_rows_read_agree_with_enumeration() {
         let nv = np + nd;
         let n = nv + 1;
         let mut rows = box_rows(0..nv, n, B);
-        let a = rng.range(2, 5);
-        let g = rng.range(a - 2, a + 1);
+        let (a, g, others, readers) = draw(&mut rng);
+        for mut r in random_rows(&mut rng, nv, others) {
+            r.coeffs.push(0);
+            rows.push(r);
+        }
         let mut e: Vec<i64> = (0..nv).map(|_| rng.range(-3, 3)).collect();
         let c = rng.range(-4, 4);
         e.push(-a);
         rows.push(Constraint::ineq(e.clone(), c));
         rows.push(Constraint::ineq(e.iter().map(|v| -v).collect(), g - c));
-        for _ in 0..rng.range(1, 3) {
+        for _ in 0..readers {
             let mut r: Vec<i64> = (0..nv).map(|_| rng.range(-2, 2)).collect();
             let q = match rng.range(0, 9) {
                 0 => 2,
@@ -250,17 +247,7 @@ fn floor_pairs_that_other_rows_read_agree_with_enumeration() {
             rows.push(Constraint::ineq(r, rng.range(-3, 3)));
         }
         let s = BasicSet::from_parts(space, 1, rows);
-        let truth = brute(&s);
-        match s.sample().expect("no overflow") {
-            Some(p) => assert!(holds(&s, &p), "sample {p:?} not in {s}"),
-            None => assert!(
-                truth.is_empty(),
-                "{s} has {:?} but was found empty",
-                truth[0]
-            ),
-        }
-        assert_eq!(s.is_empty().expect("no overflow"), truth.is_empty(), "{s}");
-        if truth.is_empty() {
+        if sample_and_emptiness_agree_with_enumeration(&s) {
             empty += 1;
         } else {
             nonempty += 1;
