@@ -24,11 +24,11 @@
 //! computes what the old one does, whether each local array can be
 //! declared from index 0 ([`crate::scop::local_cells`]: else code
 //! generation could not print the accepted recipe), then whether the
-//! schedule respects the new dependences. A copy statement also gets a place in the original
-//! order (before the first, or after the last, top-level nest of the
-//! original that holds a statement of the node it is placed by), so that
-//! the rewritten program has an original order in which it is compared and
-//! its dependences computed. When the schedule is one the dependence
+//! schedule respects the new dependences. A copy statement also gets a
+//! place in the original order (before the first, or after the last,
+//! top-level nest of the original that holds a statement of the node it
+//! is placed by), so that the rewritten program has an original order in
+//! which it is compared and its dependences computed. When the schedule is one the dependence
 //! analysis can read as an order (one piece per statement, each date an
 //! affine form of the iterators: after `fuse`, `interchange`, `skew`, …),
 //! it becomes the rewritten program's original order first, so that a

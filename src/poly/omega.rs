@@ -19,12 +19,12 @@
 //! * Fourier–Motzkin elimination is used where it is exact (every lower or
 //!   every upper coefficient is 1, or each pair of bounds whose
 //!   coefficients both exceed 1 is a floor's defining pair, whose dark
-//!   shadow always holds: [`shadows_agree`]); otherwise the real shadow (a necessary
-//!   condition, solved first: empty, it decides; with a point where the
-//!   variable's least value meets every bound, so does that point), the
-//!   dark shadow (a sufficient one) and, between them, the splinters (one
-//!   equality per residue) decide. Exact eliminations go
-//!   first, then the variable with the fewest splinters (they nest across
+//!   shadow always holds: [`shadows_agree`]); otherwise the real shadow
+//!   (a necessary condition, solved first: empty, it decides; with a
+//!   point where the variable's least value meets every bound, so does
+//!   that point), the dark shadow (a sufficient one) and, between them,
+//!   the splinters (one equality per residue) decide. Exact eliminations
+//!   go first, then the variable with the fewest splinters (they nest across
 //!   variables), then the one that adds the fewest rows;
 //! * before an elimination that would add more than [`ROW_GROWTH_LIMIT`]
 //!   rows, the rows that the others imply are dropped;
