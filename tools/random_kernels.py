@@ -3,14 +3,15 @@
 
 The tester's own kernels (`tests/kernels`, `recipes/`) are the shapes
 people write. These are the shapes nobody wrote: imperfect nests up to
-three deep, triangular and strided loops, guards, coupled subscripts with
-coefficients up to 2, `%`, `/` and `?:` in subscripts, `MIN` and `&&` in
-bounds, a few arrays (of `double`s, some of `long`s) and a scalar that
-many statements share, sometimes two regions. Each file is a whole program in the
-tester's form: the kernel in one `#pragma scop` region, a `main` that fills
-the arrays, runs the kernel and prints an exact hash of every array's bits
-(so a program that computes anything else, even in the last bit, prints
-another line).
+three deep; triangular, strided (steps of 2 and 3) and downward loops;
+starts in the parameters, quotients, `MIN` and `&&` in bounds; guards
+with `else`; coupled subscripts with coefficients up to 2, and `%`, `/`
+and `?:` in them; a few arrays (of `double`s, some of `long`s) and a
+scalar that many statements share. Each file is a whole program in the
+tester's form: the kernel in one `#pragma scop` region (sometimes two),
+a `main` that fills the arrays, runs the kernel and prints an exact hash
+of every array's bits (so a program that computes anything else, even in
+the last bit, prints another line).
 
     python3 tools/random_kernels.py --seed 1 --count 200 --out /tmp/rk
     POLYC_DIFF_KERNELS=/tmp/rk cargo test --release --test integration \\
@@ -38,7 +39,6 @@ class Kernel:
         self.rng = rng
         self.n = rng.choice([5, 8, 11, 12])
         self.m = rng.choice([3, 6, 9])
-        self.used_scalar = False
         self.used_iters = set()
         self.arrays = {}
         self.types = {}
@@ -126,13 +126,11 @@ class Kernel:
 
     def read(self, scope):
         if self.rng.random() < 0.1:
-            self.used_scalar = True
             return "s"
         return self.access(scope)
 
     def statement(self, scope):
         if self.rng.random() < 0.08:
-            self.used_scalar = True
             lhs = "s"
         else:
             lhs = self.access(scope)
