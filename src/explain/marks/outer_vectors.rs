@@ -34,36 +34,37 @@ pub(super) fn push_mark(
     d: Directive,
     target_marks: &dyn Fn(usize) -> Vec<Mark>,
 ) -> Result<(), ExplainError> {
+    let Directive::Vectorize { beta, depth, .. } = &d else {
+        return r.push(d);
+    };
     let (before, found) = (r.current.clone(), r.found.len());
     let refusal = match r.push(d.clone()) {
-        Ok(()) => match other_vector_marks(r, &d, target_marks) {
+        Ok(()) => match other_vector_marks(r, beta, *depth, target_marks) {
             None => return Ok(()),
-            Some(refusal) => {
-                r.current = before.clone();
-                r.found.truncate(found);
-                r.after.truncate(found);
-                Box::new((d.clone(), refusal))
+            Some(why) => {
+                undo(r, &before, found);
+                Box::new((d.clone(), why))
             }
         },
         Err(ExplainError::Refused(refused)) => refused,
-        other => return other,
-    };
-    let Directive::Vectorize { beta, depth, .. } = &d else {
-        return Err(ExplainError::Refused(refusal));
+        Err(e) => return Err(e),
     };
     match vectorize_inside_embeds(r, &d, beta, *depth) {
         Ok(true) => return Ok(()),
-        Ok(false) | Err(ExplainError::Refused(_)) => {
-            r.current = before;
-            r.found.truncate(found);
-            r.after.truncate(found);
-        }
+        Ok(false) | Err(ExplainError::Refused(_)) => undo(r, &before, found),
         Err(e) => return Err(e),
     }
     match vectorize_earlier(r, &d, beta, *depth, target_marks)? {
         true => Ok(()),
         false => Err(ExplainError::Refused(refusal)),
     }
+}
+
+/// Back to the schedule `before`, with the first `found` directives.
+fn undo(r: &mut Recovery<'_>, before: &Schedule, found: usize) {
+    r.current = before.clone();
+    r.found.truncate(found);
+    r.after.truncate(found);
 }
 
 /// `unembed` the loops of one iteration inside the loop at `depth`
@@ -202,17 +203,16 @@ fn date_form(
         .flatten())
 }
 
-/// Where `d`, a `vectorize` just pushed, gave a statement of its loop
-/// other vector marks than the target's (another `safelen`): why, as the
+/// Where a `vectorize` of the loop at `depth` around the statements
+/// under `beta`, just pushed, gave a statement of its loop other vector
+/// marks than the target's (another `safelen`): why, as the
 /// refusal that stands if no earlier place gives the target's. Cheap.
 fn other_vector_marks(
     r: &Recovery<'_>,
-    d: &Directive,
+    beta: &[i64],
+    depth: usize,
     target_marks: &dyn Fn(usize) -> Vec<Mark>,
 ) -> Option<ApplyError> {
-    let Directive::Vectorize { beta, depth, .. } = d else {
-        return None;
-    };
     let vector_marks =
         |marks: Vec<Mark>| -> Vec<Mark> { marks.into_iter().filter(is_vector_mark).collect() };
     let safelen = |marks: &[Mark]| {
