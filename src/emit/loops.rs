@@ -638,8 +638,13 @@ impl Printer<'_> {
         }
         if let Some(m) = c.modulo {
             // `%` truncates in C, but `x % m == 0` holds exactly when `m`
-            // divides `x`, whatever the sign of `x`.
-            let a = self.resolve(&c.aff);
+            // divides `x`, whatever the sign of `x`. A floor is one more
+            // term, named by its text.
+            let mut a = self.resolve(&c.aff);
+            for (k, num, div) in &c.floors {
+                a.terms
+                    .push((*k, format!("polyc_floord({}, {div})", self.aff(num))));
+            }
             return if a.terms.len() == 1 && a.terms[0].0 == 1 && a.constant == 0 {
                 format!("{} % {m} == 0", a.terms[0].1)
             } else {

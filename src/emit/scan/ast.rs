@@ -99,8 +99,9 @@ impl Expr {
 
 /// A guard condition: `aff + Σ c · floor(num / div) >= 0` over `floors`
 /// `(c, num, div)` (`div > 0`), or `== 0` when `eq`; with `modulo:
-/// Some(m)` (and `eq`, no floors), `aff ≡ 0 (mod m)`: the date of a
-/// strided statement in a loop that also runs the dates between its own.
+/// Some(m)` (and `eq`), `aff + Σ c · floor(num / div) ≡ 0 (mod m)`: the
+/// date of a strided statement in a loop that also runs the dates between
+/// its own, or a divisibility over floors (`(i + j / 2) % 3 == 0`).
 /// Floors come from `%` and `/` in the source's conditions and bounds
 /// (`i % 4 < 2`).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -35,6 +35,7 @@ use crate::poly::{
 use crate::scop::{Schedule, Scop};
 
 mod division;
+mod existential;
 mod leaves;
 mod loops;
 mod naming;

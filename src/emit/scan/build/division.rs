@@ -4,12 +4,12 @@
 //! ([`super::solve`]) are the guards (`i % 4 < 2` gives `4 *
 //! polyc_floord(i, 4) >= i - 1`).
 
-use super::solve::{add_floor, Solution, Substituted};
+use super::solve::{add_floor, Floor, Solution, Substituted};
 use super::{Scanner, Val};
 use crate::emit::scan::ast::Cond;
 use crate::emit::scan::items::Item;
 use crate::emit::scan::ScanError;
-use crate::poly::{checked_mul, lcm, ConstraintKind};
+use crate::poly::{checked_add, checked_mul, lcm, ConstraintKind};
 
 impl Scanner<'_> {
     /// Guards that make the rational guard of `item` exact when each of
@@ -36,10 +36,7 @@ impl Scanner<'_> {
         let mut conds = Vec::new();
         for s in &solutions {
             if s.a > 1 {
-                if !s.floors.is_empty() {
-                    return Ok(None);
-                }
-                conds.push(self.modulo_cond(&s.coeffs, s.constant, s.a, vals)?);
+                conds.push(self.modulo_cond(&s.coeffs, s.constant, &s.floors, s.a, vals)?);
             }
         }
         let solved: Vec<Option<Solution>> = solutions.iter().cloned().map(Some).collect();
@@ -47,7 +44,7 @@ impl Scanner<'_> {
         for d in defs.iter().flatten() {
             if d.exact && d.floor.div > 1 {
                 let f = &d.floor;
-                conds.push(self.modulo_cond(&f.coeffs, f.constant, f.div, vals)?);
+                conds.push(self.modulo_cond(&f.coeffs, f.constant, &d.floors, f.div, vals)?);
             }
         }
         for row in &rows {
@@ -68,24 +65,47 @@ impl Scanner<'_> {
             // equation exactly, and the quotients' guards make them
             // integers.
             let implied = !integer_only
-                && existentials
-                    .iter()
-                    .all(|&e| defs[e].as_ref().is_some_and(|d| d.exact));
+                && existentials.iter().all(|&e| {
+                    defs[e]
+                        .as_ref()
+                        .is_some_and(|d| d.exact && d.floors.is_empty())
+                });
             if defining || implied {
                 continue;
             }
-            let Some(mut sub) = self.substituted(row, &solved, l)? else {
+            // A quotient over floors, `e = (B + Σ c · floor) / k`, is
+            // substituted whole in the row scaled by `k`: its floors stay
+            // flat.
+            let mut scale = l;
+            for &e in &existentials {
+                match &defs[e] {
+                    Some(d) if !d.floors.is_empty() => {
+                        scale = lcm(scale, checked_mul(l, d.floor.div)?)?
+                    }
+                    Some(_) => {}
+                    None => return Ok(None),
+                }
+            }
+            let Some(mut sub) = self.substituted(row, &solved, scale)? else {
                 return Ok(None);
             };
             for &e in &existentials {
                 let Some(d) = &defs[e] else {
                     return Ok(None);
                 };
-                add_floor(
-                    &mut sub.floors,
-                    checked_mul(row.coeffs[first_e + e], l)?,
-                    &d.floor,
-                )?;
+                let c = checked_mul(row.coeffs[first_e + e], scale)?;
+                if d.floors.is_empty() {
+                    add_floor(&mut sub.floors, c, &d.floor)?;
+                    continue;
+                }
+                let t = c / d.floor.div;
+                for (k, v) in d.floor.coeffs.iter().enumerate() {
+                    sub.coeffs[k] = checked_add(sub.coeffs[k], checked_mul(t, *v)?)?;
+                }
+                sub.constant = checked_add(sub.constant, checked_mul(t, d.floor.constant)?)?;
+                for (k, f) in &d.floors {
+                    add_floor(&mut sub.floors, checked_mul(t, *k)?, f)?;
+                }
             }
             let eq = row.kind == ConstraintKind::Eq;
             if !eq && remainder_bound_holds(&sub) {
@@ -122,11 +142,13 @@ impl Scanner<'_> {
         Ok(Some(conds))
     }
 
-    /// `coeffs · [params | dates] + constant ≡ 0 (mod m)` as a guard.
+    /// `coeffs · [params | dates] + constant + Σ c · floor ≡ 0 (mod m)`
+    /// as a guard.
     fn modulo_cond(
         &self,
         coeffs: &[i64],
         constant: i64,
+        floors: &[(i64, Floor)],
         m: i64,
         vals: &[Val],
     ) -> Result<Cond, ScanError> {
@@ -134,7 +156,10 @@ impl Scanner<'_> {
             aff: self.resolve(coeffs, constant, vals)?,
             eq: true,
             modulo: Some(m),
-            floors: Vec::new(),
+            floors: floors
+                .iter()
+                .map(|(c, f)| Ok((*c, self.resolve(&f.coeffs, f.constant, vals)?, f.div)))
+                .collect::<Result<_, ScanError>>()?,
             sides: None,
         })
     }

@@ -1,21 +1,21 @@
-//! Iterators and existential variables as functions of the dates, exactly:
-//! the values the leaves print, and the floors that exact guards
-//! ([`super::division`]) need.
+//! Iterators as functions of the dates, exactly: the values the leaves
+//! print, and the floors that exact guards ([`super::division`]) need.
 //!
 //! An iterator is usually fixed by the equations of its item once the
 //! existentials are projected out (Gauss–Jordan on the iterator columns):
-//! `i = (A · [params | dates] + k) / a`. An existential is a *floor* of
-//! solved values when two rows `B - w <= k·e <= B` (`0 <= w < k`) bound it
-//! (`e = floor(B / k)`), or an *exact quotient* under an equation `k·e =
-//! B`. An iterator that no projected equation fixes may still be fixed by
-//! an equation of the item through such existentials: it gets their floors
-//! as terms (`i = c3 + 64 · floor(t / 32)` after `stripmine`, a `skew` by
-//! the tile loop and `linearize`), or by such a pair of rows itself (`i =
-//! floor((4·c1 + 3) / 5)` after a `linearize` that leaves no existential).
-//! Before floors are looked for, an unsolved iterator that a unit equation
-//! fixes is substituted out of the other rows. Floors are never nested: a
-//! floor's numerator is affine in the dates (`floor(floor(X / a) / k)` is
-//! written `floor(X / (a·k))`).
+//! `i = (A · [params | dates] + k) / a`. An iterator that no projected
+//! equation fixes may still be fixed by an equation of the item through
+//! existentials that are floors or exact quotients of solved values
+//! ([`super::existential`]): it gets their floors as terms (`i = c3 + 64
+//! · floor(t / 32)` after `stripmine`, a `skew` by the tile loop and
+//! `linearize`), or by such a pair of rows itself (`i = floor((4·c1 + 3) /
+//! 5)` after a `linearize` that leaves no existential). Before floors are
+//! looked for, an unsolved iterator that a unit equation fixes is
+//! substituted out of the other rows. Floors are never nested: a floor's
+//! numerator is affine in the dates (`floor(floor(X / a) / k)` is written
+//! `floor(X / (a·k))`).
+
+use super::existential::Definition;
 use super::{combine, unsupported, Scanner};
 use crate::emit::scan::items::Item;
 use crate::emit::scan::ScanError;
@@ -44,15 +44,6 @@ pub(super) struct Solution {
     /// equations that only the integer points imply, or through floors,
     /// holds on the instances alone.
     pub rational: bool,
-}
-
-/// An existential variable as a floor of the dates.
-pub(super) struct Definition {
-    pub floor: Floor,
-    /// An equation `k·e = B` defines it: `B` is a multiple of `k`.
-    pub exact: bool,
-    /// The rows of the item that define it.
-    pub rows: Vec<usize>,
 }
 
 /// `scale · row` with the iterators replaced by their solutions and the
@@ -254,10 +245,9 @@ impl Scanner<'_> {
                         && row.coeffs[base + j] != 0
                         && (0..item.n_iter)
                             .all(|k| k == j || row.coeffs[base + k] == 0 || solved[k].is_some())
-                        && row.coeffs[first_e..]
-                            .iter()
-                            .zip(defs)
-                            .all(|(&c, d)| c == 0 || d.is_some())
+                        && row.coeffs[first_e..].iter().zip(defs).all(|(&c, d)| {
+                            c == 0 || d.as_ref().is_some_and(|d| d.floors.is_empty())
+                        })
                 };
                 let Some(row) = rows.iter().find(usable) else {
                     continue;
@@ -414,114 +404,6 @@ impl Scanner<'_> {
             }
         }
         Ok(Some(out))
-    }
-
-    /// Each existential of `item` (whose rows are `rows`) that is a floor
-    /// (or an exact quotient) of an affine form of the dates, given the
-    /// iterators solved so far without floors. Equations first (`k·e =
-    /// B`: `e = B / k`), then pairs of inequalities `B - w <= k·e <= B`
-    /// with `0 <= w < k` (`e = floor(B / k)`; the lower row defines it
-    /// too when `w = k - 1`, else it stays a guard: `5e >= c1 - 3` says
-    /// `c1 mod 5 <= 3`).
-    pub(super) fn existential_floors(
-        &self,
-        item: &Item,
-        solved: &[Option<Solution>],
-        rows: &[Constraint],
-    ) -> Result<Vec<Option<Definition>>, ScanError> {
-        let first_e = self.np + self.n + item.n_iter;
-        let mut scale = 1;
-        for s in solved.iter().flatten() {
-            scale = lcm(scale, s.a)?;
-        }
-        let mut defs: Vec<Option<Definition>> = Vec::new();
-        defs.resize_with(item.set.n_cols() - first_e, || None);
-        let mut order: Vec<usize> = (0..rows.len()).collect();
-        order.sort_by_key(|&x| rows[x].kind != ConstraintKind::Eq);
-        for x in order {
-            let row = &rows[x];
-            let mut existentials = (first_e..row.coeffs.len()).filter(|&c| row.coeffs[c] != 0);
-            let (Some(e), None) = (existentials.next(), existentials.next()) else {
-                continue;
-            };
-            let k = row.coeffs[e];
-            if defs[e - first_e].is_some() {
-                continue;
-            }
-            let (b_row, upper) = if row.kind == ConstraintKind::Eq {
-                // k·e + R = 0: B = -sign(k)·R over |k|.
-                let sign = if k > 0 { -1 } else { 1 };
-                let negated = Constraint {
-                    kind: row.kind,
-                    coeffs: row
-                        .coeffs
-                        .iter()
-                        .map(|v| checked_mul(*v, sign))
-                        .collect::<Result<_, _>>()?,
-                    constant: checked_mul(row.constant, sign)?,
-                };
-                (negated, None)
-            } else if k > 0 {
-                // The upper row is the lower one negated, plus the width
-                // `w` (the two constants' sum), `0 <= w <= k - 1`.
-                let Some(y) = rows.iter().position(|u| {
-                    u.kind == ConstraintKind::Ineq
-                        && u.coeffs.iter().zip(&row.coeffs).all(|(a, b)| *a == -*b)
-                        && row
-                            .constant
-                            .checked_add(u.constant)
-                            .is_some_and(|w| (0..k).contains(&w))
-                }) else {
-                    continue;
-                };
-                let whole = checked_add(row.constant, rows[y].constant)? == k - 1;
-                (rows[y].clone(), Some((y, whole)))
-            } else {
-                continue;
-            };
-            // e = floor(B / |k|) = floor(L·B / (L·|k|)), L·B over dates.
-            let Some(sub) = self.substituted(&b_row, solved, scale)? else {
-                continue;
-            };
-            let (mut b, mut bk, mut div) = match sub.floors.as_slice() {
-                [] => (sub.coeffs, sub.constant, checked_mul(k.abs(), scale)?),
-                // B = floor(X / a) + M (M affine): floor(B / k) = floor((X +
-                // a·M) / (a·k)), one floor again. Not for an exact
-                // quotient, whose divisibility guard is on B itself.
-                [(1, f)] if scale == 1 && upper.is_some() => {
-                    let mut b = Vec::with_capacity(f.coeffs.len());
-                    for (x, m) in f.coeffs.iter().zip(&sub.coeffs) {
-                        b.push(checked_add(*x, checked_mul(f.div, *m)?)?);
-                    }
-                    let bk = checked_add(f.constant, checked_mul(f.div, sub.constant)?)?;
-                    (b, bk, checked_mul(f.div, k.abs())?)
-                }
-                _ => continue,
-            };
-            // floor(g·x / (g·d)) = floor(x / d), and g·x ≡ 0 (mod g·d)
-            // when x ≡ 0 (mod d).
-            let g = gcd_of(b.iter().copied().chain([bk, div]))
-                .unwrap_or(1)
-                .max(1);
-            b.iter_mut().for_each(|v| *v /= g);
-            bk /= g;
-            div /= g;
-            defs[e - first_e] = Some(Definition {
-                floor: Floor {
-                    coeffs: b,
-                    constant: bk,
-                    div,
-                },
-                exact: upper.is_none(),
-                rows: match upper {
-                    None | Some((_, true)) => {
-                        std::iter::once(x).chain(upper.map(|u| u.0)).collect()
-                    }
-                    Some((y, false)) => vec![y],
-                },
-            });
-        }
-        Ok(defs)
     }
 }
 
