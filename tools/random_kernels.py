@@ -31,7 +31,7 @@ import re
 NMAX = 12
 OFF = 4 * (NMAX + 3) + 4
 SIZE = 2 * OFF + 1
-ITERATORS = ["i", "j", "k"]
+ITERATORS = ["i", "j", "k", "l"]
 
 
 class Kernel:
@@ -120,8 +120,12 @@ class Kernel:
         values, small, exact."""
         longs = [a for a, t in self.types.items() if t == "long"]
         r = self.access(scope, longs)
-        if self.rng.random() < 0.5:
+        x = self.rng.random()
+        if x < 0.4:
             return f"{lhs} = ({lhs} * 3 + {r} + 1) % 1009;"
+        if x < 0.6:
+            # Division on data, and `++` as a statement.
+            return self.rng.choice([f"{lhs} = {r} / 3 + {lhs} % 5;", f"{lhs}++;"])
         return f"{lhs} += {r} % 7;"
 
     def read(self, scope):
@@ -130,6 +134,19 @@ class Kernel:
         return self.access(scope)
 
     def statement(self, scope):
+        text = self.single_statement(scope)
+        doubles = [a for a, t in self.types.items() if t == "double"]
+        if text.startswith(("s = ", "A", "B", "C", "D")) and " = " in text and "+=" not in text.split(" = ")[0]:
+            lhs = text.split(" = ")[0]
+            if (lhs == "s" or self.types[lhs[0]] == "double") and doubles and self.rng.random() < 0.06:
+                # `a = b = e;`: the two statements C performs (two
+                # cells that differ in their text: gcc rejects `a = a = e`).
+                first = self.access(scope, doubles)
+                if first != lhs:
+                    return f"{first} = {text}"
+        return text
+
+    def single_statement(self, scope):
         if self.rng.random() < 0.08:
             lhs = "s"
         else:
@@ -147,8 +164,18 @@ class Kernel:
             return f"{lhs} += 0.5 * {reads[0]};"
         if shape < 0.7 and reads:
             return f"{lhs} = {reads[0]} * 0.75 - {lhs} * 0.5;"
-        if shape < 0.8:
+        if shape < 0.75:
             return f"{lhs} *= 0.875;"
+        if shape < 0.8 and reads:
+            # Data-dependent values: a comparison, a call, a read-only
+            # scalar of the caller's, a parameter read as data.
+            r = reads[0]
+            return self.rng.choice([
+                f"{lhs} = {r} > 0.75 ? {r} * 0.5 : {lhs} + 0.25;",
+                f"{lhs} = sqrt(fabs((double){r})) * 0.5 + 0.125;",
+                f"{lhs} += alpha * {r};",
+                f"{lhs} = {r} * 0.5 + {self.bound_param()} * 0.0625;",
+            ])
         rhs = " + ".join([f"0.3 * {r}" for r in reads]) or "1.0"
         return f"{lhs} = {rhs} + 0.0625;"
 
@@ -159,7 +186,7 @@ class Kernel:
         r = self.rng.random()
         if outer and r < 0.3:
             o = self.rng.choice(outer)
-            lower = self.rng.choice([o, f"{o} + 1", f"{o} - 1"])
+            lower = self.rng.choice([o, f"{o} + 1", f"{o} - 1", f"MAX(0, {o} - 2)", f"ceild({o}, 2)"])
         elif r < 0.4:
             # A start in the parameters: the last few iterations.
             lower = f"{self.bound_param()} - {self.rng.randint(2, 5)}"
@@ -182,17 +209,20 @@ class Kernel:
         else:
             upper = self.rng.choice([f"{var} < {p}", f"{var} < {p} - 1", f"{var} <= {p} - 2"])
         r = self.rng.random()
-        if r < 0.1:
-            step = f"{var} += {self.rng.choice([2, 2, 3])}"
+        if r < 0.1 and "MAX" not in lower:
+            # (A strided loop must start at an affine value: no `MAX`.)
+            step = self.rng.choice([f"{var} += 2", f"{var} += 3", f"{var} = {var} + 2"])
         elif r < 0.2 and "MIN" not in upper and "&&" not in upper and "/" not in upper:
             # The same iterations, downwards: `lower` is the last.
             top = upper.split(" ", 2)
             first = {"<": f"{top[2]} - 1", "<=": top[2]}[top[1]]
-            head = f"{indent}for ({var} = {first}; {var} >= {lower}; {var}--)"
+            down = self.rng.choice([f"{var}--", f"--{var}", f"{var}--", f"{var} -= 2"])
+            test = self.rng.choice([f"{var} >= {lower}", f"{var} > {lower} - 1"])
+            head = f"{indent}for ({var} = {first}; {test}; {down})"
             body = self.block(depth + 1, scope + [var], indent + "  ")
             return head + " {\n" + body + indent + "}\n"
         else:
-            step = f"{var}++"
+            step = self.rng.choice([f"{var}++", f"{var}++", f"++{var}"])
         head = f"{indent}for ({var} = {lower}; {upper}; {step})"
         body = self.block(depth + 1, scope + [var], indent + "  ")
         return head + " {\n" + body + indent + "}\n"
@@ -201,12 +231,15 @@ class Kernel:
         out = ""
         for _ in range(self.rng.randint(1, 3)):
             r = self.rng.random()
-            if depth < 3 and r < (0.55 if depth == 0 else 0.3):
+            if depth < 4 and r < [0.55, 0.3, 0.3, 0.15][depth]:
                 out += self.loop(depth, scope, indent)
             elif scope and r < 0.45:
                 inner = self.statement(scope)
                 out += f"{indent}if ({self.condition(scope)})\n{indent}  {inner}\n"
-                if self.rng.random() < 0.3:
+                x = self.rng.random()
+                if x < 0.1:
+                    out += f"{indent}else if ({self.condition(scope)})\n{indent}  {self.statement(scope)}\n"
+                if x < 0.3:
                     out += f"{indent}else\n{indent}  {self.statement(scope)}\n"
             else:
                 out += f"{indent}{self.statement(scope)}\n"
@@ -229,14 +262,20 @@ class Kernel:
         self.arrays = {a: d for a, d in self.arrays.items() if a in words}
         values = [p for p in ["n", "m"] if p in words]
         params = [f"int {p}" for p in values]
+        if "alpha" in words:
+            params.append("double alpha")
         decls = [f"{self.types[a]} {a}{f'[{SIZE}]' * d}" for a, d in self.arrays.items()]
         iters = [v for v in ITERATORS if v in self.used_iters]
         lines = [
             "#pragma GCC diagnostic ignored \"-Wunknown-pragmas\"",
+            "#include <math.h>",
             "#include <stdio.h>",
             "#include <string.h>",
             "",
             "#define MIN(a, b) ((a) < (b) ? (a) : (b))",
+            "#define MAX(a, b) ((a) > (b) ? (a) : (b))",
+            "#define floord(x, d) (((x) < 0 ? (x) - (d) + 1 : (x)) / (d))",
+            "#define ceild(x, d) (-floord(-(x), (d)))",
             "",
             f"/* A random kernel (tools/random_kernels.py): n = {self.n}, m = {self.m}. */",
             "",
@@ -274,6 +313,8 @@ class Kernel:
             else:
                 lines.append(f"    ((double *){a})[c] = (double)((c * {7 + 2 * k} + {k}) % 17) / 17 + 0.25;")
         args = [str(self.n if p == "n" else self.m) for p in values]
+        if "alpha" in words:
+            args.append("0.5")
         args += list(self.arrays) + ["sink"]
         lines.append(f"  kernel_{name}({', '.join(args)});")
         for a, d in self.arrays.items():
