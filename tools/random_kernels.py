@@ -3,11 +3,14 @@
 
 The tester's own kernels (`tests/kernels`, `recipes/`) are the shapes
 people write. These are the shapes nobody wrote: imperfect nests up to
-three deep; triangular, strided (steps of 2 and 3) and downward loops;
-starts in the parameters, quotients, `MIN` and `&&` in bounds; guards
-with `else`; coupled subscripts with coefficients up to 2, and `%`, `/`
-and `?:` in them; a few arrays (of `double`s, some of `long`s) and a
-scalar that many statements share. Each file is a whole program in the
+four deep; triangular, strided (steps of 2 and 3, upwards and down) and
+downward loops; starts in the parameters, `MAX` and `ceild` starts,
+quotients, `MIN` and `&&` in bounds; guards with `else` and `else if`;
+coupled subscripts with coefficients up to 2, and `%`, `/` and `?:` in
+them; a few arrays (of `double`s, some of `long`s), a scalar that many
+statements share and a read-only one of the caller's (`alpha`); chained
+assignments, `++`, division on data, comparisons and calls (`sqrt`,
+`fabs`) in values. Each file is a whole program in the
 tester's form: the kernel in one `#pragma scop` region (sometimes two),
 a `main` that fills the arrays, runs the kernel and prints an exact hash
 of every array's bits (so a program that computes anything else, even in
@@ -40,6 +43,9 @@ class Kernel:
         self.n = rng.choice([5, 8, 11, 12])
         self.m = rng.choice([3, 6, 9])
         self.used_iters = set()
+        # Iterators declared in each loop's head (`for (int i = …)`), or
+        # once at the top.
+        self.decl = "int " if rng.random() < 0.2 else ""
         self.arrays = {}
         self.types = {}
         for name in rng.sample(["A", "B", "C", "D"], rng.randint(1, 3)):
@@ -206,6 +212,10 @@ class Kernel:
             k = self.rng.choice([2, 3])
             shift = f" + {outer[-1]}" if outer and self.rng.random() < 0.5 else ""
             upper = self.rng.choice([f"{var} < ({p}{shift}) / {k}", f"{var} <= ({p}{shift} - 1) / {k}"])
+        elif outer and r < 0.55:
+            # A remainder in a bound: a floor of an outer iterator.
+            o = self.rng.choice(outer)
+            upper = self.rng.choice([f"{var} <= {o} % 4", f"{var} < {o} % 3 + 2", f"{var} <= floord({p} + {o}, 2)"])
         else:
             upper = self.rng.choice([f"{var} < {p}", f"{var} < {p} - 1", f"{var} <= {p} - 2"])
         r = self.rng.random()
@@ -218,12 +228,12 @@ class Kernel:
             first = {"<": f"{top[2]} - 1", "<=": top[2]}[top[1]]
             down = self.rng.choice([f"{var}--", f"--{var}", f"{var}--", f"{var} -= 2"])
             test = self.rng.choice([f"{var} >= {lower}", f"{var} > {lower} - 1"])
-            head = f"{indent}for ({var} = {first}; {test}; {down})"
+            head = f"{indent}for ({self.decl}{var} = {first}; {test}; {down})"
             body = self.block(depth + 1, scope + [var], indent + "  ")
             return head + " {\n" + body + indent + "}\n"
         else:
             step = self.rng.choice([f"{var}++", f"{var}++", f"++{var}"])
-        head = f"{indent}for ({var} = {lower}; {upper}; {step})"
+        head = f"{indent}for ({self.decl}{var} = {lower}; {upper}; {step})"
         body = self.block(depth + 1, scope + [var], indent + "  ")
         return head + " {\n" + body + indent + "}\n"
 
@@ -235,6 +245,9 @@ class Kernel:
                 out += self.loop(depth, scope, indent)
             elif scope and r < 0.45:
                 inner = self.statement(scope)
+                if self.rng.random() < 0.15:
+                    # A block of two under one condition.
+                    inner = "{ " + inner + " " + self.statement(scope) + " }"
                 out += f"{indent}if ({self.condition(scope)})\n{indent}  {inner}\n"
                 x = self.rng.random()
                 if x < 0.1:
@@ -281,7 +294,7 @@ class Kernel:
             "",
             f"static void kernel_{name}({', '.join(params + decls + ['double *sink'])})",
             "{",
-            f"  int {', '.join(iters)};",
+            f"  int {', '.join(iters)};" if iters and not self.decl else "",
             "  double s = 1.0;",
             body,
             "  sink[0] = s;",
