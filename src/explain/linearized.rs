@@ -70,8 +70,9 @@ pub(super) fn explained(
 }
 
 /// `target` with every floor date written with its local
-/// ([`floor_with_local`]); `None` where no piece then has a local (no
-/// linearized strip to undo).
+/// ([`floor_with_local`]), or, in a piece with no local, the first
+/// iterator that no date fixes made one ([`dropped_iterator_as_local`]);
+/// `None` where no piece then has a local (no linearized strip to undo).
 fn with_floor_locals(target: &Schedule) -> Result<Option<Schedule>, PolyError> {
     let mut out = target.clone();
     let mut any = false;
@@ -79,6 +80,16 @@ fn with_floor_locals(target: &Schedule) -> Result<Option<Schedule>, PolyError> {
         for piece in &mut st.pieces {
             for depth in 1..=piece.space().n_out() / 2 {
                 if let Some(p) = floor_with_local(piece, alpha_date(depth))? {
+                    *piece = p;
+                }
+            }
+            // Only where no strip is left as a local: those are undone
+            // first (an iterator dropped inside one is not read then).
+            for k in 0..piece.space().n_in() {
+                if piece.n_local() > 0 {
+                    break;
+                }
+                if let Some(p) = dropped_iterator_as_local(piece, k) {
                     *piece = p;
                 }
             }
@@ -181,6 +192,40 @@ fn floor_with_local(piece: &BasicMap, date: usize) -> Result<Option<BasicMap>, P
         out.n_local(),
         kept,
     )))
+}
+
+/// Where iterator `k` of `piece` is in no equation but bounds a date (a
+/// loop that runs once for each value of the dates, such as the point
+/// loop of a strip whose loop runs once, which `linearize` may drop: its
+/// date became a local equal to it, then left with the equation): the
+/// same piece with that local again, `e = i`, in every row that reads a
+/// date. `None` otherwise.
+fn dropped_iterator_as_local(piece: &BasicMap, k: usize) -> Option<BasicMap> {
+    let space = piece.space();
+    let col = space.in_col(k);
+    let dates = space.out_col(0)..space.out_col(0) + space.n_out();
+    let reads_date = |r: &Constraint| dates.clone().any(|c| r.coeffs[c] != 0);
+    let rows = piece.constraints();
+    let fixed = rows
+        .iter()
+        .any(|r| r.kind == ConstraintKind::Eq && r.coeffs[col] != 0);
+    if fixed || !rows.iter().any(|r| r.coeffs[col] != 0 && reads_date(r)) {
+        return None;
+    }
+    let mut out = piece.clone();
+    let e = out.add_local();
+    let mut kept: Vec<Constraint> = out.constraints().to_vec();
+    for r in &mut kept {
+        if reads_date(r) {
+            r.coeffs[e] = r.coeffs[col];
+            r.coeffs[col] = 0;
+        }
+    }
+    let mut def = vec![0; out.n_cols()];
+    def[e] = 1;
+    def[col] = -1;
+    kept.push(Constraint::eq(def, 0));
+    Some(BasicMap::from_columns(space.clone(), out.n_local(), kept))
 }
 
 /// The schedules before a `linearize` that gives `target`, each with that
@@ -350,5 +395,18 @@ mod tests {
             "[n] -> { S[t, i] -> [0, c1, 0, t, 0, i - 64c1, 0] : 32c1 <= t and 32c1 >= t - 31 }",
         );
         assert!(same(&tiled, &expected));
+    }
+
+    /// An iterator that only bounds a date (`linearize` dropped its loop,
+    /// which ran once) is written as a local, the same relation, read
+    /// first at the date it bounds; one that a date equals is left.
+    #[test]
+    fn an_iterator_no_date_fixes_is_read_as_a_local() {
+        let piece = map("[n] -> { S[i, j] -> [0, c1, 0, j, 0] : 2c1 <= i and 2c1 >= i - 1 }");
+        let local = dropped_iterator_as_local(&piece, 0).expect("a dropped iterator");
+        assert_eq!(local.n_local(), 1);
+        assert!(same(&piece, &local));
+        assert_eq!(first_reading_depth(&local, 0), Some(1));
+        assert!(dropped_iterator_as_local(&piece, 1).is_none());
     }
 }

@@ -281,19 +281,19 @@ pub fn explain(
     explain_undoing_strips(scop, deps, target, stripped_dates::MAX_STRIPS)
 }
 
-/// [`explain`], where the phases leave a gap the shortest complete
-/// explanation that undoes a `linearize`, holes of empty pieces, a
-/// `grain`, or at most `strips` strips of later dates one inside the
-/// other ([`stripped_dates`]).
+/// [`explain`], where the phases leave a gap (or give directives that
+/// do not replay) the shortest complete explanation that undoes a
+/// `linearize`, holes of empty pieces, a `grain`, or at most `strips`
+/// strips of later dates one inside the other ([`stripped_dates`]).
 fn explain_undoing_strips(
     scop: &Scop,
     deps: &[Dependence],
     target: &Schedule,
     strips: usize,
 ) -> Result<Explanation, ExplainError> {
-    let plain = explain_plainly(scop, deps, target)?;
-    if plain.gap.is_none() {
-        return Ok(plain);
+    let plain = explain_plainly(scop, deps, target);
+    if plain.as_ref().is_ok_and(|p| p.gap.is_none()) {
+        return plain;
     }
     // The shortest complete explanation of the readings that undo one
     // directive; an overflow or a refusal there leaves the others, and
@@ -309,7 +309,7 @@ fn explain_undoing_strips(
         .filter_map(|e| e.ok().flatten())
         .filter(|e| e.gap.is_none())
         .min_by_key(pieces::length);
-    Ok(shortest.unwrap_or(plain))
+    shortest.map_or(plain, Ok)
 }
 
 /// [`explain`], undoing at most `linearizes` linearized strips one inside
