@@ -94,6 +94,12 @@ class Kernel:
             # A piecewise subscript: periodic boundaries.
             v = self.rng.choice(list(scope))
             return f"({v} == 0 ? {self.bound_param()} - 1 : {v} - 1) + {OFF}"
+        if r < 0.94:
+            # Floors, minima and maxima in a subscript.
+            v = self.rng.choice(list(scope))
+            p = self.bound_param()
+            return self.rng.choice([f"floord({v} + 1, 2) + {OFF}", f"MIN({v}, {p} - 1) + {OFF}",
+                                    f"MAX({v} - 2, 0) + {OFF}", f"ceild({self.affine(scope, 2)}, 3) + {OFF}"])
         # C's `%` and `/` truncate toward zero: negative values included.
         op = self.rng.choice(["%", "/"])
         k = self.rng.choice([2, 3])
@@ -111,8 +117,11 @@ class Kernel:
         if r < 0.65:
             a = self.rng.choice(v)
             return f"{a} < 3 || {a} > n - 3"
+        if r < 0.72 and len(v) >= 2:
+            a, b = self.rng.sample(v, 2)
+            return self.rng.choice([f"!({a} < 2 && {b} > 1)", f"({a} + {b}) % 3 != 1", f"{a} < m || {b} == 1"])
         a = self.rng.choice(v)
-        return self.rng.choice([f"{a} != 2", f"{a} >= 1", f"{a} <= n - 2", f"!({a} < 2)"])
+        return self.rng.choice([f"{a} != 2", f"{a} >= 1", f"{a} <= n - 2", f"!({a} < 2)", f"n > 6 && {a} > 1"])
 
     # -- statements and loops ------------------------------------------
 
@@ -226,7 +235,10 @@ class Kernel:
             # The same iterations, downwards: `lower` is the last.
             top = upper.split(" ", 2)
             first = {"<": f"{top[2]} - 1", "<=": top[2]}[top[1]]
-            down = self.rng.choice([f"{var}--", f"--{var}", f"{var}--", f"{var} -= 2"])
+            down = self.rng.choice([f"{var}--", f"--{var}", f"{var}--", f"{var} -= 2", f"{var} = {var} - 3"])
+            if "%" in first or "floord" in first:
+                # A strided loop must start at an affine value.
+                down = f"{var}--"
             test = self.rng.choice([f"{var} >= {lower}", f"{var} > {lower} - 1"])
             head = f"{indent}for ({self.decl}{var} = {first}; {test}; {down})"
             body = self.block(depth + 1, scope + [var], indent + "  ")
