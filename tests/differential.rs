@@ -45,7 +45,9 @@
 //! * `POLYC_DIFF_REGRESSIONS=tests/regressions/slow cargo test --release
 //!   differential::every_regression`: the slow reproducers (not in CI).
 //!
-//! Counts by class are printed at the end. `tests/regressions/*.poly`
+//! Counts by class are printed at the end, and each `refused-step-limit`
+//! case as it comes (`limit: case …`): a right refusal, but one worth a
+//! look on a small kernel. `tests/regressions/*.poly`
 //! (reproducers of fixed bugs) are replayed and must pass the checker;
 //! `tests/regressions/pending/` holds those whose fix has not landed.
 
@@ -195,6 +197,18 @@ fn random_run(
                 eprintln!(
                     "case {case} {}: {shown}: {}",
                     verdict.class,
+                    verdict.detail.lines().next().unwrap_or_default()
+                );
+            }
+            // A step limit is a right refusal (nothing decided, no code),
+            // but on a small kernel it may hide an analysis or a scan
+            // that grows without need (seed 102's empty pieces): shown so
+            // that a run names what to look at.
+            if verdict.class == "refused-step-limit" {
+                eprintln!(
+                    "limit: case {case} on {} (scop {region}): {}\n    {}",
+                    kernel.path,
+                    directives.join(" "),
                     verdict.detail.lines().next().unwrap_or_default()
                 );
             }

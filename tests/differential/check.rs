@@ -33,6 +33,7 @@
 
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
+use std::os::unix::process::CommandExt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -1188,6 +1189,7 @@ fn compile(src: &Path, jobs: &[(&str, Vec<&str>, PathBuf)]) -> Result<(), String
     let limit = compile_limit(std::fs::metadata(src).map_or(0, |m| m.len()));
     let mut children = Vec::new();
     for (cc, flags, exe) in jobs {
+        // In a process group of its own, which a timeout kills whole.
         let child = Command::new(cc)
             .args(flags)
             .arg("-o")
@@ -1196,13 +1198,15 @@ fn compile(src: &Path, jobs: &[(&str, Vec<&str>, PathBuf)]) -> Result<(), String
             .arg("-lm")
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
+            .process_group(0)
             .spawn()
             .map_err(|e| format!("cannot run {cc}: {e}"))?;
         children.push((cc, child));
     }
     let mut complaints = Vec::new();
     let start = Instant::now();
-    for (cc, mut child) in children {
+    let mut pending = children.into_iter();
+    while let Some((cc, mut child)) = pending.next() {
         // The complaint is read while the compiler runs (a full pipe would
         // stop it); a compiler that runs past its limit makes the case a
         // timeout.
@@ -1211,8 +1215,10 @@ fn compile(src: &Path, jobs: &[(&str, Vec<&str>, PathBuf)]) -> Result<(), String
             match child.try_wait() {
                 Ok(Some(status)) => break status,
                 Ok(None) if past_compile_limit(child.id(), start.elapsed(), limit) => {
-                    let _ = child.kill();
-                    let _ = child.wait();
+                    kill_group(&mut child);
+                    for (_, mut other) in pending {
+                        kill_group(&mut other);
+                    }
                     return Err(format!(
                         "timeout: {cc} used more than {} s of processor time (or ran {} s)",
                         limit.as_secs(),
@@ -1232,6 +1238,19 @@ fn compile(src: &Path, jobs: &[(&str, Vec<&str>, PathBuf)]) -> Result<(), String
         return Err(format!("compile: {}", complaints.join("\n")));
     }
     Ok(())
+}
+
+/// Kills `child` and every process it started, which share its process
+/// group: killing a compiler's driver alone leaves its `cc1` running (one
+/// ran on for 40 minutes after a timeout, seed 2525).
+fn kill_group(child: &mut Child) {
+    let group = format!("-{}", child.id());
+    let _ = Command::new("kill")
+        .args(["-KILL", "--", &group])
+        .stderr(Stdio::null())
+        .status();
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// How much processor time gcc and clang may use on a generated file of
