@@ -524,10 +524,11 @@ fn a_loaded_reduction_is_checked_as_the_option_is() {
 
 /// `!(l % 2 == 0) && !(k % 2 == 0)` under `else if`, four loops deep
 /// (a random kernel, seed 102): a domain of a piece per sign of each
-/// remainder and side of each `!=`, nearly all of them empty where `l, k
-/// >= 0`. Made disjoint, they once were one set whose projection passed
-/// the Fourier–Motzkin row limit, so even the original schedule could not
-/// be printed. The front end drops the empty pieces: it prints.
+/// remainder and side of each `!=`, nearly all of them empty where both
+/// are non-negative. Made disjoint, they once were one set whose
+/// projection passed the Fourier–Motzkin row limit, so even the original
+/// schedule could not be printed. The front end drops the empty pieces:
+/// it prints.
 #[test]
 fn a_union_of_empty_remainder_pieces_is_printed() {
     let out = common::polyc(&["tests/regressions/kernels/r102_146.c"]);
