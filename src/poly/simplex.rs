@@ -35,8 +35,9 @@
 //! they needed hundreds of cuts and outgrew 128 bits.
 //!
 //! Arithmetic is `i128`, checked; rows are divided by their content after
-//! every pivot that changes them. An overflow or more than [`STEP_LIMIT`] steps is an error,
-//! never an answer.
+//! every pivot that changes them. An overflow, more than [`STEP_LIMIT`]
+//! steps, or a pivot past the enclosing task's work budget
+//! ([`super::with_work_limit`]) is an error, never an answer.
 //!
 //! Length: one solver (the tableau, the rows that join it, the integer
 //! branching over it) and, for a third of the file, its tests against
@@ -44,6 +45,7 @@
 
 use super::constraint::gcd_of;
 use super::omega::{integer_sample, RowHasher};
+use super::work;
 use super::{Constraint, ConstraintKind, PolyError};
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -571,6 +573,10 @@ impl Tableau {
     /// A row with no entry in column `c` does not change (it would only be
     /// multiplied by the pivot and divided back), so it is left alone.
     fn pivot(&mut self, r: usize, c: usize) -> Result<(), PolyError> {
+        // One row of work per row the pivot may change, from the
+        // enclosing task's budget (`super::work`).
+        let rows = u64::try_from(self.rows.len()).unwrap_or(u64::MAX);
+        work::draw(rows, "lexicographic simplex")?;
         let p = self.rows[r].clone();
         let a = p.coeffs[c];
         // With a pivot of 1, the columns where the pivot row has an entry

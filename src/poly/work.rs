@@ -1,5 +1,5 @@
-//! A limit on the exact work of one task, shared by every Omega test it
-//! makes: [`with_work_limit`].
+//! A limit on the exact work of one task, shared by every Omega test and
+//! every simplex pivot it makes: [`with_work_limit`].
 //!
 //! Each Omega test already gives up past its own
 //! [`WORK_LIMIT`](super::WORK_LIMIT); a task that makes thousands of tests
@@ -9,10 +9,18 @@
 //! with [`PolyError::StepLimit`](super::PolyError::StepLimit): nothing is
 //! decided, so the caller reads "not proven", never "empty".
 //!
+//! The simplex ([`super::simplex`]) draws on the same budget, a row per
+//! row of its tableau at each pivot ([`draw`]): its pivots are cheap, but
+//! the branch and bound of an integer lexmin may run tens of thousands
+//! of minimisations of hundreds of rows each (`auto(pluto, wavefront =
+//! true)` on a random kernel of seed 12 ran 98 s before a step limit
+//! stopped it; the test kernels' `auto` calls draw at most 1.3 million).
+//!
 //! The budget is per thread (the tests of a task run on the thread that
 //! asked): a scope costs nothing to a test made outside it, and scopes
 //! nest, the inner one never allowed more than the outer has left.
 
+use super::PolyError;
 use std::cell::Cell;
 
 thread_local! {
@@ -36,6 +44,23 @@ pub fn with_work_limit<T>(rows: u64, f: impl FnOnce() -> T) -> (T, u64) {
 /// scope has less left.
 pub(super) fn allowance(limit: u64) -> u64 {
     LEFT.with(Cell::get).map_or(limit, |left| left.min(limit))
+}
+
+/// Spend `rows` of the enclosing scope's budget now, or give up with
+/// [`PolyError::StepLimit`] naming `what` when it has less left. Free
+/// outside any scope.
+pub(super) fn draw(rows: u64, what: &'static str) -> Result<(), PolyError> {
+    LEFT.with(|l| match l.get() {
+        Some(left) if left < rows => {
+            l.set(Some(0));
+            Err(PolyError::StepLimit(what))
+        }
+        Some(left) => {
+            l.set(Some(left - rows));
+            Ok(())
+        }
+        None => Ok(()),
+    })
 }
 
 /// Record that a test spent `rows` (at most what [`allowance`] gave it).
@@ -63,5 +88,15 @@ mod tests {
         });
         assert_eq!((inner, spent_inner, spent), (70, 20, 50));
         assert_eq!(allowance(7), 7, "no scope outside");
+    }
+
+    #[test]
+    fn a_draw_past_the_budget_gives_up_and_spends_it_all() {
+        let ((first, second), spent) =
+            with_work_limit(100, || (draw(60, "test"), draw(60, "test")));
+        assert!(first.is_ok());
+        assert!(matches!(second, Err(PolyError::StepLimit("test"))));
+        assert_eq!(spent, 100);
+        assert!(draw(1_000_000, "test").is_ok(), "free outside any scope");
     }
 }

@@ -149,7 +149,8 @@ pub fn step(state: &mut RecipeState, call: &Call) -> Result<Option<Diagnostic>, 
 
 /// The most exact work one call may do, in rows of the Omega test summed
 /// over every test it makes (its legality check, and the checks of the
-/// marks it must keep): past it the call is refused as not proven
+/// marks it must keep) and rows of the simplex's tableaux at each pivot
+/// (an `auto` call's searches): past it the call is refused as not proven
 /// (`poly::with_work_limit`). Each test alone stops at
 /// [`crate::poly::WORK_LIMIT`]; a call makes hundreds, and after a jam
 /// inside a wavefront's tiles each later directive proved the jam again

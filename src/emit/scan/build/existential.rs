@@ -6,27 +6,11 @@
 //! + j / 2) % 3 == 0`). Exact guards ([`super::division`]) and iterators
 //! solved through floors ([`super::solve`]) read them.
 
-use super::solve::{add_floor, Floor, Solution};
+use super::solve::{add_floor, Definition, Floor, Solution};
 use super::Scanner;
 use crate::emit::scan::items::Item;
 use crate::emit::scan::ScanError;
 use crate::poly::{checked_add, checked_mul, gcd_of, lcm, Constraint, ConstraintKind};
-
-/// An existential variable as a floor of the dates.
-pub(super) struct Definition {
-    pub floor: Floor,
-    /// The floors in the numerator of an exact quotient `e = (B + Σ c ·
-    /// floor) / k` (`floor` holds `B / k`), whose equation reads other
-    /// existentials (`(i + j / 2) % 3 == 0`); empty for every other
-    /// definition. Floors are never nested: a guard reads such an
-    /// existential as its numerator, in a row scaled by `k`, and no
-    /// iterator is solved through one.
-    pub floors: Vec<(i64, Floor)>,
-    /// An equation `k·e = B` defines it: `B` is a multiple of `k`.
-    pub exact: bool,
-    /// The rows of the item that define it.
-    pub rows: Vec<usize>,
-}
 
 impl Scanner<'_> {
     /// Each existential of `item` (whose rows are `rows`) that is a floor

@@ -15,7 +15,6 @@
 //! numerator is affine in the dates (`floor(floor(X / a) / k)` is written
 //! `floor(X / (a·k))`).
 
-use super::existential::Definition;
 use super::{combine, unsupported, Scanner};
 use crate::emit::scan::items::Item;
 use crate::emit::scan::ScanError;
@@ -44,6 +43,23 @@ pub(super) struct Solution {
     /// equations that only the integer points imply, or through floors,
     /// holds on the instances alone.
     pub rational: bool,
+}
+
+/// An existential variable as a floor of the dates
+/// ([`super::existential`] finds them).
+pub(super) struct Definition {
+    pub floor: Floor,
+    /// The floors in the numerator of an exact quotient `e = (B + Σ c ·
+    /// floor) / k` (`floor` holds `B / k`), whose equation reads other
+    /// existentials (`(i + j / 2) % 3 == 0`); empty for every other
+    /// definition. Floors are never nested: a guard reads such an
+    /// existential as its numerator, in a row scaled by `k`, and no
+    /// iterator is solved through one.
+    pub floors: Vec<(i64, Floor)>,
+    /// An equation `k·e = B` defines it: `B` is a multiple of `k`.
+    pub exact: bool,
+    /// The rows of the item that define it.
+    pub rows: Vec<usize>,
 }
 
 /// `scale · row` with the iterators replaced by their solutions and the
