@@ -230,15 +230,17 @@ fn dropped_iterator_as_local(piece: &BasicMap, k: usize) -> Option<BasicMap> {
 
 /// The schedules before a `linearize` that gives `target`, each with that
 /// `linearize`: for a statement's local and a depth `d` no later than the
-/// first date that reads it, every piece in the target's loop at depth
-/// `d` with its own first such local made the tile date at `d` (a β date
-/// 0 after it, no marks). Pieces that have none leave the candidate out.
+/// first date that reads it (or just after it, for a dropped iterator:
+/// the point loop of its strip), every piece in the target's loop at
+/// depth `d` with its own first such local made the tile date at `d` (a
+/// β date 0 after it, no marks). Pieces that have none leave the
+/// candidate out.
 fn unlinearized(target: &Schedule) -> Result<Vec<(Schedule, Directive)>, PolyError> {
     let mut out = Vec::new();
     let Some((s, first_use)) = target.statements.iter().enumerate().find_map(|(s, st)| {
         let piece = st.pieces.first()?;
         (0..piece.n_local())
-            .filter_map(|l| first_reading_depth(piece, l))
+            .filter_map(|l| latest_depth(piece, l))
             .min()
             .map(|d| (s, d))
     }) else {
@@ -265,7 +267,7 @@ fn unlinearized(target: &Schedule) -> Result<Vec<(Schedule, Directive)>, PolyErr
                     continue;
                 }
                 let local = (0..piece.n_local())
-                    .find(|&l| first_reading_depth(piece, l).is_some_and(|d| d >= depth));
+                    .find(|&l| latest_depth(piece, l).is_some_and(|d| d >= depth));
                 let Some(local) = local else {
                     continue 'depths;
                 };
@@ -302,6 +304,27 @@ fn first_reading_depth(piece: &BasicMap, l: usize) -> Option<usize> {
                 .find(|&d| r.coeffs[space.out_col(alpha_date(d))] != 0)
         })
         .min()
+}
+
+/// The deepest depth at which local `l` of `piece` may become a date
+/// again: the first date that reads it ([`first_reading_depth`]), or the
+/// one after it for an iterator that `linearize` dropped
+/// ([`dropped_iterator_as_local`]: `e = i`), which the dates reading it
+/// bound as a strip bounds its point loop.
+fn latest_depth(piece: &BasicMap, l: usize) -> Option<usize> {
+    let first = first_reading_depth(piece, l)?;
+    let space = piece.space();
+    let local = space.n_dim_total() + l;
+    let iterators = space.in_col(0)..space.in_col(0) + space.n_in();
+    let is_iterator = piece.constraints().iter().any(|r| {
+        r.kind == ConstraintKind::Eq
+            && r.coeffs[local].abs() == 1
+            && r.constant == 0
+            && r.coeffs.iter().enumerate().all(|(c, &v)| {
+                c == local || v == 0 || (iterators.contains(&c) && v == -r.coeffs[local])
+            })
+    });
+    Some(if is_iterator { first + 1 } else { first })
 }
 
 /// `piece` with local `l` made a date before the α date at `depth`, and
@@ -399,7 +422,8 @@ mod tests {
 
     /// An iterator that only bounds a date (`linearize` dropped its loop,
     /// which ran once) is written as a local, the same relation, read
-    /// first at the date it bounds; one that a date equals is left.
+    /// first at the date it bounds and made a date again just after it;
+    /// one that a date equals is left.
     #[test]
     fn an_iterator_no_date_fixes_is_read_as_a_local() {
         let piece = map("[n] -> { S[i, j] -> [0, c1, 0, j, 0] : 2c1 <= i and 2c1 >= i - 1 }");
@@ -407,6 +431,7 @@ mod tests {
         assert_eq!(local.n_local(), 1);
         assert!(same(&piece, &local));
         assert_eq!(first_reading_depth(&local, 0), Some(1));
+        assert_eq!(latest_depth(&local, 0), Some(2), "after its strip");
         assert!(dropped_iterator_as_local(&piece, 1).is_none());
     }
 }
