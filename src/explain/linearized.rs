@@ -194,12 +194,12 @@ fn floor_with_local(piece: &BasicMap, date: usize) -> Result<Option<BasicMap>, P
     )))
 }
 
-/// Where iterator `k` of `piece` is in no equation but bounds a date (a
-/// loop that runs once for each value of the dates, such as the point
-/// loop of a strip whose loop runs once, which `linearize` may drop: its
-/// date became a local equal to it, then left with the equation): the
-/// same piece with that local again, `e = i`, in every row that reads a
-/// date. `None` otherwise.
+/// Where iterator `k` of `piece` is in no equation but bounds a date, or
+/// is in no row at all (a loop that runs once for each value of the
+/// dates, such as the point loop of a strip whose loop runs once, which
+/// `linearize` may drop: its date became a local equal to it, then left
+/// with the equation): the same piece with that local again, `e = i`, in
+/// every row that reads a date. `None` otherwise.
 fn dropped_iterator_as_local(piece: &BasicMap, k: usize) -> Option<BasicMap> {
     let space = piece.space();
     let col = space.in_col(k);
@@ -209,7 +209,9 @@ fn dropped_iterator_as_local(piece: &BasicMap, k: usize) -> Option<BasicMap> {
     let fixed = rows
         .iter()
         .any(|r| r.kind == ConstraintKind::Eq && r.coeffs[col] != 0);
-    if fixed || !rows.iter().any(|r| r.coeffs[col] != 0 && reads_date(r)) {
+    let bounds_a_date = rows.iter().any(|r| r.coeffs[col] != 0 && reads_date(r));
+    let free = rows.iter().all(|r| r.coeffs[col] == 0);
+    if fixed || !(bounds_a_date || free) {
         return None;
     }
     let mut out = piece.clone();
@@ -312,7 +314,6 @@ fn first_reading_depth(piece: &BasicMap, l: usize) -> Option<usize> {
 /// ([`dropped_iterator_as_local`]: `e = i`), which the dates reading it
 /// bound as a strip bounds its point loop.
 fn latest_depth(piece: &BasicMap, l: usize) -> Option<usize> {
-    let first = first_reading_depth(piece, l)?;
     let space = piece.space();
     let local = space.n_dim_total() + l;
     let iterators = space.in_col(0)..space.in_col(0) + space.n_in();
@@ -324,7 +325,13 @@ fn latest_depth(piece: &BasicMap, l: usize) -> Option<usize> {
                 c == local || v == 0 || (iterators.contains(&c) && v == -r.coeffs[local])
             })
     });
-    Some(if is_iterator { first + 1 } else { first })
+    match (first_reading_depth(piece, l), is_iterator) {
+        (Some(first), true) => Some(first + 1),
+        (first, false) => first,
+        // Read by no date (its loop held no strip: `linearize` of a loop
+        // that ran once around its only child): any depth of the dates.
+        (None, true) => Some(space.n_out() / 2),
+    }
 }
 
 /// `piece` with local `l` made a date before the α date at `depth`, and
@@ -433,5 +440,10 @@ mod tests {
         assert_eq!(first_reading_depth(&local, 0), Some(1));
         assert_eq!(latest_depth(&local, 0), Some(2), "after its strip");
         assert!(dropped_iterator_as_local(&piece, 1).is_none());
+        // Free in the schedule (its loop held no strip): any depth.
+        let free = map("[n] -> { S[i, j] -> [0, j, 0] }");
+        let local = dropped_iterator_as_local(&free, 0).expect("a dropped iterator");
+        assert!(same(&free, &local));
+        assert_eq!(latest_depth(&local, 0), Some(1));
     }
 }
