@@ -25,31 +25,8 @@ pub(crate) const SCHEDULERS: &[(&str, &str)] = &[
     ),
 ];
 
-/// [`common::GENERATED_FLAGS`] less gcc's `-Warray-bounds`, for the same
-/// reason clang's flags leave it out (`common::CLANG_GENERATED_FLAGS`): the
-/// test kernels' arrays are smaller than a default tile (`double
-/// A[20][28]` against tiles of 32), and gcc flags a tile loop that starts
-/// at index 32 of a row of 28 although, for the sizes the kernel passes,
-/// that loop runs no iteration. Whether it runs is what the output
-/// comparison checks. Less `-Waggressive-loop-optimizations` and
-/// `-Wstringop-overread` for the same reason, in tiles the kernel's sizes
-/// never reach (the wavefront's time tiles): gcc warns that iteration 12
-/// of a point loop over a full tile of 32 would index past a row of 20,
-/// and that the `memcpy` it makes of a full tile's copy loop would read
-/// 256 bytes of doitgen's 112-byte `sum`.
-const GCC_AUTO_FLAGS: &[&str] = &[
-    "-O3",
-    "-fopenmp",
-    "-Wall",
-    "-Wextra",
-    "-Werror",
-    "-Wno-array-bounds",
-    "-Wno-aggressive-loop-optimizations",
-    "-Wno-stringop-overread",
-];
-
 /// The flags the gcc build of kernel `name` under the recipe `label`
-/// adds to [`GCC_AUTO_FLAGS`] where gcc 12 is known to miscompile the
+/// adds to [`common::GCC_TILED_FLAGS`] where gcc 12 is known to miscompile the
 /// output (docs/codegen.md, "Compilers"; the clang build, and gcc's with
 /// the flag, still check polyc's output): `auto(spatial)`'s `(i − j, i,
 /// k)` of jam-pair's second nest, whose `i` loop gcc -O3 vectorises
@@ -128,7 +105,7 @@ fn check_kernel(dir: &Path, kernel: &Path) -> Vec<String> {
         }
         let src = dir.join(format!("{name}.{label}.c"));
         std::fs::write(&src, &out.stdout).expect("write generated file");
-        let gcc_flags: Vec<&str> = GCC_AUTO_FLAGS
+        let gcc_flags: Vec<&str> = common::GCC_TILED_FLAGS
             .iter()
             .copied()
             .chain(gcc_fault_flags(&name, label).iter().copied())

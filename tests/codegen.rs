@@ -535,3 +535,39 @@ fn a_union_of_empty_remainder_pieces_is_printed() {
     assert_eq!(out.status, 0, "{}", out.stderr);
     assert!(out.stdout.contains("% 2 == 0"), "{}", out.stdout);
 }
+
+/// A `pack` of heat-3d's `B` in a re-tiled wavefront nine loops deep: its
+/// footprint is seven shifted tiles (one per read of the stencil), and
+/// made disjoint as one copy statement they passed the Omega test's step
+/// limit (random seed 2626). Each disjunct now gets a copy statement of
+/// its own: printed, and the output is the original's.
+#[test]
+fn a_stencil_footprint_too_costly_to_scan_whole_is_copied_per_disjunct() {
+    let recipe = common::scratch_recipe(
+        "pack-per-disjunct",
+        "auto(pluto, wavefront = true, tile = 4);\n\
+         tile_band([0, 0, 0, 0, 0, 0], 2, [8, 4, 3]);\n\
+         pack([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0], 9, \"B\");\n",
+    );
+    let kernel = "tests/kernels/heat-3d.c";
+    let out = common::polyc(&[kernel, "--recipe", &recipe]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let fills = out
+        .stdout
+        .lines()
+        .filter(|l| l.contains("polyc_pack_B[") && l.contains("] = B["))
+        .count();
+    assert!(fills >= 7, "{fills} copies in:\n{}", out.stdout);
+    // gcc flags the copies of tiles past the kernel's small arrays, in
+    // branches that never run (`common::GCC_TILED_FLAGS`); the run checks.
+    let dir = common::scratch("pack-per-disjunct");
+    let (generated, orig, new) = (dir.join("gen.c"), dir.join("orig"), dir.join("new"));
+    fs::write(&generated, &out.stdout).unwrap();
+    common::compile(Path::new(kernel), &orig).unwrap();
+    common::cc("gcc", common::GCC_TILED_FLAGS, &generated, &new).unwrap();
+    let clang = common::clang_exe(&new);
+    common::cc("clang", common::CLANG_GENERATED_FLAGS, &generated, &clang).unwrap();
+    let expected = common::execute(&orig).unwrap();
+    assert!(!expected.is_empty());
+    assert_eq!(common::execute_generated(&new).unwrap(), expected);
+}

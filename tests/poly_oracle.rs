@@ -358,6 +358,35 @@ fn intersect_subtract_complement_agree_with_enumeration() {
 }
 
 #[test]
+fn dropping_covered_disjuncts_keeps_the_points_and_drops_every_covered_one() {
+    let mut rng = Rng(0x6A09_E667_F3BC_C908);
+    for _ in 0..cases() / 2 {
+        let (np, nd) = dims(&mut rng);
+        let a = random_set(&mut rng, np, nd, false);
+        let b = random_set(&mut rng, np, nd, false);
+        let c = random_set(&mut rng, np, nd, false);
+        let inside_a = a.intersect(&c).expect("same space");
+        // A duplicate, a subset and two that may overlap.
+        let mut union = Set::from_basic(a.clone());
+        for x in [&b, &inside_a, &a, &c] {
+            union.push(x.clone());
+        }
+        let kept = union.without_covered_disjuncts();
+        assert!(kept.basics().len() <= 3, "{union} kept {kept}");
+        for p in points(np + nd) {
+            let hold = |s: &Set| s.basics().iter().any(|x| holds(x, &p));
+            assert_eq!(hold(&kept), hold(&union), "{p:?}: {union} kept {kept}");
+        }
+        for (i, x) in kept.basics().iter().enumerate() {
+            for (j, y) in kept.basics().iter().enumerate() {
+                let covered = brute(x).iter().all(|p| holds(y, p));
+                assert!(i == j || !covered, "{x} ⊆ {y}, both kept of {union}");
+            }
+        }
+    }
+}
+
+#[test]
 fn complement_then_union_is_the_universe() {
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     for _ in 0..cases() / 4 {

@@ -404,7 +404,10 @@ fn generate_cuda(file: &SourceFile, schedules: &[Schedule], cli: &Cli) -> Result
                 a.name
             )));
         }
-        let lowered = pack::lower(scop, schedule).map_err(|e| failed(e.to_string()))?;
+        // One copy statement per buffer and direction: the threads of a
+        // block share it out, each cell copied once.
+        let lowered =
+            pack::lower(scop, schedule, pack::Copies::Whole).map_err(|e| failed(e.to_string()))?;
         let (scop, schedule, buffers) = pack::printed(&lowered, scop, schedule);
         let nodes = scan(scop, schedule).map_err(|e| failed(e.to_string()))?;
         let indent = splice::leading_indent(&file.text[r.body.clone()]);
@@ -462,9 +465,9 @@ fn generate(
     for ((r, scop), schedule) in file.regions.iter().zip(&file.scops).zip(schedules) {
         let failed = |why: String| generation_failed(file, scop, "code generation", why);
         let locals = local_arrays(scop).map_err(failed)?;
-        let lowered = pack::lower(scop, schedule).map_err(|e| failed(e.to_string()))?;
-        let (scop, schedule, buffers) = pack::printed(&lowered, scop, schedule);
-        let nodes = scan(scop, schedule).map_err(|e| failed(e.to_string()))?;
+        let (lowered, nodes) =
+            pack::lowered_and_scanned(scop, schedule).map_err(|e| failed(e.to_string()))?;
+        let (scop, _, buffers) = pack::printed(&lowered, scop, schedule);
         let indent = splice::leading_indent(&file.text[r.body.clone()]);
         // Parallel constructs go into functions of their own, unless the
         // region declares arrays around them (`emit::outline`).

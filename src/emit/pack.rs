@@ -20,22 +20,29 @@
 //! offsets). The scop and schedule made here exist only for printing:
 //! they are not checked again (`apply::pack` proved them), and the marks
 //! are gone from them.
+//!
+//! A footprint of many overlapping disjuncts (a stencil's seven shifted
+//! tiles, under a deep tiling) can be more than the scan can make
+//! disjoint within its step limits; then each disjunct gets its own copy
+//! statement ([`copies::Copies`], [`lowered_and_scanned`]).
 
 use std::collections::BTreeMap;
 
+mod copies;
 mod rewrite;
 
-use super::scan::{ScanError, POLYC_PREFIX as PACK_PREFIX};
-use crate::poly::{BasicMap, BasicSet, Constraint, Set, Space, Tuple};
+use super::scan::{scan, Node, ScanError, POLYC_PREFIX as PACK_PREFIX};
+use crate::poly::{BasicMap, BasicSet, Constraint, PolyError, Set, Space, Tuple};
 use crate::scop::footprint::{footprint, pack_box, PackBox};
-use crate::scop::schedule::{alpha_date, beta_date, date_count};
-use crate::scop::{AccessKind, Array, Mark, Schedule, Scop, Statement, StatementSchedule};
-use crate::syntax::c::{Expr, ExprKind};
-use rewrite::{minus_offset, ToBuffer};
+use crate::scop::schedule::alpha_date;
+use crate::scop::{AccessKind, Mark, Schedule, Scop, StatementSchedule};
+use copies::insert_copies;
+pub use copies::Copies;
+use rewrite::ToBuffer;
 
 /// A buffer to declare before the region's loops: `element_type
 /// name[e0][e1]…;`, private to each thread of a parallel loop around the
-/// copy statement `copy`.
+/// (first) copy statement `copy`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Buffer {
     pub name: String,
@@ -64,9 +71,37 @@ struct Plan {
     buffer: String,
 }
 
-/// `scop` and `schedule` with the packs lowered, or `None` when no loop
-/// is packed (the common case: nothing is copied).
-pub fn lower(scop: &Scop, schedule: &Schedule) -> Result<Option<Lowered>, ScanError> {
+/// The packs of a region lowered ([`lower`]) and the region scanned. The
+/// copies are one statement each ([`Copies::Whole`]); when that scan
+/// gives up at a step limit, they are one statement per disjunct of the
+/// footprint ([`Copies::PerDisjunct`]), which copies a cell once per
+/// disjunct that holds it but gives the scan convex sets only. The lowered
+/// region (`None` without packs) and its nodes.
+pub fn lowered_and_scanned(
+    scop: &Scop,
+    schedule: &Schedule,
+) -> Result<(Option<Lowered>, Vec<Node>), ScanError> {
+    let whole = lower(scop, schedule, Copies::Whole)?;
+    let (scop_w, schedule_w, _) = printed(&whole, scop, schedule);
+    match scan(scop_w, schedule_w) {
+        Err(ScanError::Poly(PolyError::StepLimit(_))) if whole.is_some() => {
+            let split = lower(scop, schedule, Copies::PerDisjunct)?;
+            let (scop_d, schedule_d, _) = printed(&split, scop, schedule);
+            let nodes = scan(scop_d, schedule_d)?;
+            Ok((split, nodes))
+        }
+        nodes => Ok((whole, nodes?)),
+    }
+}
+
+/// `scop` and `schedule` with the packs lowered, the copies made as
+/// `copies` says, or `None` when no loop is packed (the common case:
+/// nothing is copied).
+pub fn lower(
+    scop: &Scop,
+    schedule: &Schedule,
+    copies: Copies,
+) -> Result<Option<Lowered>, ScanError> {
     let packed = |st: &StatementSchedule| {
         st.marks
             .iter()
@@ -81,7 +116,7 @@ pub fn lower(scop: &Scop, schedule: &Schedule) -> Result<Option<Lowered>, ScanEr
     let mut buffers = Vec::new();
     for plan in &plans {
         rewrite_accesses(&mut scop, plan)?;
-        let copy = insert_copies(&mut scop, &mut schedule, plan)?;
+        let copy = insert_copies(&mut scop, &mut schedule, plan, copies)?;
         buffers.push(Buffer {
             name: plan.buffer.clone(),
             element_type: element_type(&scop, &plan.array)?,
@@ -379,217 +414,4 @@ fn rewrite_accesses(scop: &mut Scop, plan: &Plan) -> Result<(), ScanError> {
 
 fn overflow() -> ScanError {
     ScanError::Poly(crate::poly::PolyError::Overflow)
-}
-
-/// Which way a copy statement copies.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Direction {
-    /// `buffer[x - o] = array[x]`, before the loop.
-    In,
-    /// `array[x] = buffer[x - o]`, after it.
-    Back,
-}
-
-/// The copy statements of `plan`: the copy in, dated just before its
-/// loop, and where the loop writes the array, the copy back just after it
-/// (the pieces after each in the loop around it move one β on). The copy
-/// in's index.
-fn insert_copies(
-    scop: &mut Scop,
-    schedule: &mut Schedule,
-    plan: &Plan,
-) -> Result<usize, ScanError> {
-    let depth = plan.depth;
-    let &(s0, p0) = plan
-        .members
-        .first()
-        .ok_or_else(|| unsupported("pack: a packed loop with no statement"))?;
-    let mut place = beta(schedule, s0, p0)?[..depth].to_vec();
-    make_room(schedule, &place)?;
-    let copy_in = copy_statement(scop, schedule, plan, &place, Direction::In)?;
-    if !plan.written.basics().is_empty() {
-        // The loop is at `place + 1` now; the copy back goes after it.
-        if let Some(last) = place.last_mut() {
-            *last += 2;
-        }
-        make_room(schedule, &place)?;
-        copy_statement(scop, schedule, plan, &place, Direction::Back)?;
-    }
-    Ok(copy_in)
-}
-
-/// Every piece at or after β `place` in the loop around it moves one β
-/// on, so that a statement can be dated at `place`.
-fn make_room(schedule: &mut Schedule, place: &[i64]) -> Result<(), ScanError> {
-    let depth = place.len();
-    let at = beta_date(depth - 1);
-    for s in 0..schedule.statements.len() {
-        for p in 0..schedule.statements[s].pieces.len() {
-            let b = beta(schedule, s, p)?;
-            if b.len() >= depth
-                && b[..depth - 1] == place[..depth - 1]
-                && b[depth - 1] >= place[depth - 1]
-            {
-                let piece = &mut schedule.statements[s].pieces[p];
-                let col = piece.space().out_col(at);
-                let rows = piece
-                    .constraints()
-                    .iter()
-                    .map(|c| {
-                        // t' = t + 1: a·t + … = a·t' - a + ….
-                        let constant =
-                            c.constant.checked_sub(c.coeffs[col]).ok_or_else(overflow)?;
-                        Ok(Constraint {
-                            kind: c.kind,
-                            coeffs: c.coeffs.clone(),
-                            constant,
-                        })
-                    })
-                    .collect::<Result<Vec<_>, ScanError>>()?;
-                *piece = BasicMap::from_columns(piece.space().clone(), piece.n_local(), rows);
-            }
-        }
-    }
-    Ok(())
-}
-
-/// One copy statement of `plan`, dated at β `place` inside the loops
-/// around the packed one; its index. The copy in's domain is the cells
-/// the loop accesses, the copy back's those it writes.
-fn copy_statement(
-    scop: &mut Scop,
-    schedule: &mut Schedule,
-    plan: &Plan,
-    place: &[i64],
-    direction: Direction,
-) -> Result<usize, ScanError> {
-    let depth = plan.depth;
-    let s0 = plan.members.first().map_or(0, |m| m.0);
-    let rank = plan.bounds.offsets.len();
-    let outer = depth - 1;
-    let mut iterators: Vec<String> = (1..=outer).map(outer_name).collect();
-    iterators.extend((0..rank).map(|k| format!("{PACK_PREFIX}x{k}")));
-    let np = scop.params.len();
-    // The domain: the footprint, its dimensions renamed.
-    let cells = match direction {
-        Direction::In => &plan.cells,
-        Direction::Back => &plan.written,
-    };
-    let mut domain = Set::empty(Space::set(
-        scop.params.clone(),
-        Some(plan.buffer.clone()),
-        iterators.clone(),
-    ));
-    for b in cells.basics() {
-        domain.push(BasicSet::from_parts(
-            domain.space().clone(),
-            b.n_local(),
-            b.constraints().to_vec(),
-        ));
-    }
-    // The dates: [β0, c1, β1, …, c(outer), β(outer) = place, x0, 0, …].
-    let n_in = outer + rank;
-    let n_out = date_count(n_in);
-    let width = np + n_in + n_out;
-    let mut rows = Vec::new();
-    for (k, &b) in place.iter().enumerate() {
-        let mut coeffs = vec![0; width];
-        coeffs[np + n_in + beta_date(k)] = 1;
-        rows.push(Constraint::eq(coeffs, -b));
-    }
-    for k in outer + 1..=n_in {
-        let mut coeffs = vec![0; width];
-        coeffs[np + n_in + beta_date(k)] = 1;
-        rows.push(Constraint::eq(coeffs, 0));
-    }
-    for k in 1..=n_in {
-        let mut coeffs = vec![0; width];
-        coeffs[np + n_in + alpha_date(k)] = 1;
-        coeffs[np + k - 1] = -1;
-        rows.push(Constraint::eq(coeffs, 0));
-    }
-    let space = Space::map(
-        scop.params.clone(),
-        Tuple::new(Some(plan.buffer.clone()), iterators.clone()),
-        Tuple::new(None, (0..n_out).map(|t| format!("t{t}")).collect()),
-    );
-    let piece = BasicMap::from_columns(space, 0, rows);
-    // The marks of the loops around: the first member's (its parallel
-    // loop makes the buffer private), no pack.
-    let mut marks: Vec<Vec<Mark>> = schedule.statements[s0]
-        .marks
-        .iter()
-        .take(outer)
-        .map(|m| {
-            m.iter()
-                .filter(|x| !matches!(x, Mark::Pack(_)))
-                .cloned()
-                .collect()
-        })
-        .collect();
-    marks.resize(n_in, Vec::new());
-    let names = offset_names(scop, plan);
-    let body = copy_body(plan, &iterators[outer..], &names, direction).ok_or_else(overflow)?;
-    let span = scop.span.clone();
-    if direction == Direction::In {
-        scop.arrays.push(Array {
-            name: plan.buffer.clone(),
-            n_dims: rank,
-            extents: Some(plan.bounds.extents.iter().map(i64::to_string).collect()),
-            element_type: Some(element_type(scop, &plan.array)?),
-            local: true,
-        });
-    }
-    scop.statements.push(Statement {
-        name: plan.buffer.clone(),
-        label: None,
-        iterators,
-        domain,
-        accesses: Vec::new(),
-        schedule: piece.clone(),
-        body,
-        span,
-    });
-    schedule.statements.push(StatementSchedule {
-        pieces: vec![piece],
-        marks,
-    });
-    Ok(scop.statements.len() - 1)
-}
-
-/// `buffer[x0 - offset0]… = array[x0]…` (in), or the other way (back);
-/// `None` on overflow.
-fn copy_body(
-    plan: &Plan,
-    cells: &[String],
-    names: &[String],
-    direction: Direction,
-) -> Option<Expr> {
-    let span = 0..0;
-    let node = |kind| Expr {
-        kind,
-        span: span.clone(),
-    };
-    let var = |n: &str| node(ExprKind::Var(n.to_string()));
-    let buffer = node(ExprKind::Index(
-        Box::new(var(&plan.buffer)),
-        cells
-            .iter()
-            .zip(&plan.bounds.offsets)
-            .map(|(x, off)| minus_offset(var(x), off, names))
-            .collect::<Option<_>>()?,
-    ));
-    let array = node(ExprKind::Index(
-        Box::new(var(&plan.array)),
-        cells.iter().map(|x| var(x)).collect(),
-    ));
-    let (target, source) = match direction {
-        Direction::In => (buffer, array),
-        Direction::Back => (array, buffer),
-    };
-    Some(node(ExprKind::Assign(
-        "=".into(),
-        Box::new(target),
-        Box::new(source),
-    )))
 }

@@ -375,6 +375,32 @@ impl Set {
         self.subtract(other)?.is_empty()
     }
 
+    /// The same set with every disjunct that another kept disjunct
+    /// contains dropped. Exact: one subset test per pair, and a pair whose
+    /// test is not decided (a step limit, an overflow, locals the
+    /// complement cannot take) keeps both. Quadratic in the number of
+    /// disjuncts.
+    pub fn without_covered_disjuncts(&self) -> Set {
+        let covers = |a: &BasicSet, b: &BasicSet| {
+            a.plain_is_equal(b)
+                || Set::from_basic(b.clone())
+                    .is_subset(&Set::from_basic(a.clone()))
+                    .unwrap_or(false)
+        };
+        let mut kept: Vec<BasicSet> = Vec::new();
+        for b in &self.basics {
+            if kept.iter().any(|a| covers(a, b)) {
+                continue;
+            }
+            kept.retain(|a| !covers(b, a));
+            kept.push(b.clone());
+        }
+        Set {
+            space: self.space.clone(),
+            basics: kept,
+        }
+    }
+
     /// Exact set equality. Disjuncts that are plainly equal, one for one
     /// ([`BasicSet::plain_is_equal`]), answer without a test.
     pub fn is_equal(&self, other: &Set) -> Result<bool, PolyError> {

@@ -48,9 +48,9 @@ impl PackBox {
 /// and writes) by `members` (statement, piece) in the loop at `depth`: a
 /// set over `[params | c1 … c(depth-1) | x0 …]`, the counters of the loops
 /// around it and the cells. One basic set per domain disjunct, piece and
-/// access disjunct; the iterators and dates are projected out where
-/// Fourier–Motzkin is exact over the integers, and kept as existentials
-/// otherwise.
+/// access disjunct, less those another contains; the iterators and dates
+/// are projected out where Fourier–Motzkin is exact over the integers,
+/// and kept as existentials otherwise.
 pub fn footprint(
     scop: &Scop,
     schedule: &Schedule,
@@ -98,7 +98,9 @@ pub fn footprint(
             }
         }
     }
-    Ok(out)
+    // A cell read twice (`B[i]` in three terms of one statement) would be
+    // copied twice, and every copy is one more piece for the scan.
+    Ok(out.without_covered_disjuncts())
 }
 
 /// The rows of one domain disjunct, piece and access disjunct over
