@@ -4,7 +4,8 @@
 The tester's own kernels (`tests/kernels`, `recipes/`) are the shapes
 people write. These are the shapes nobody wrote: imperfect nests up to
 four deep; triangular, strided (steps of 2 and 3, upwards and down) and
-downward loops; starts in the parameters, `MAX` and `ceild` starts,
+downward loops; starts in the parameters, `MAX`, `ceild` and remainder
+starts (`1 + i % 2`, red-black's),
 quotients, `MIN` and `&&` in bounds; guards with `else` and `else if`;
 coupled subscripts with coefficients up to 2, and `%`, `/` and `?:` in
 them; a few arrays (of `double`s, some of `long`s), a scalar that many
@@ -201,7 +202,8 @@ class Kernel:
         r = self.rng.random()
         if outer and r < 0.3:
             o = self.rng.choice(outer)
-            lower = self.rng.choice([o, f"{o} + 1", f"{o} - 1", f"MAX(0, {o} - 2)", f"ceild({o}, 2)"])
+            lower = self.rng.choice([o, f"{o} + 1", f"{o} - 1", f"MAX(0, {o} - 2)", f"ceild({o}, 2)",
+                                     f"1 + {o} % 2", f"({o} + 1) % 3"])
         elif r < 0.4:
             # A start in the parameters: the last few iterations.
             lower = f"{self.bound_param()} - {self.rng.randint(2, 5)}"
@@ -228,17 +230,14 @@ class Kernel:
         else:
             upper = self.rng.choice([f"{var} < {p}", f"{var} < {p} - 1", f"{var} <= {p} - 2"])
         r = self.rng.random()
-        if r < 0.1 and "MAX" not in lower:
-            # (A strided loop must start at an affine value: no `MAX`.)
+        if r < 0.1:
+            # From any start: `1 + i % 2` by 2 is red-black's.
             step = self.rng.choice([f"{var} += 2", f"{var} += 3", f"{var} = {var} + 2"])
         elif r < 0.2 and "MIN" not in upper and "&&" not in upper and "/" not in upper:
             # The same iterations, downwards: `lower` is the last.
             top = upper.split(" ", 2)
             first = {"<": f"{top[2]} - 1", "<=": top[2]}[top[1]]
             down = self.rng.choice([f"{var}--", f"--{var}", f"{var}--", f"{var} -= 2", f"{var} = {var} - 3"])
-            if "%" in first or "floord" in first:
-                # A strided loop must start at an affine value.
-                down = f"{var}--"
             test = self.rng.choice([f"{var} >= {lower}", f"{var} > {lower} - 1"])
             head = f"{indent}for ({self.decl}{var} = {first}; {test}; {down})"
             body = self.block(depth + 1, scope + [var], indent + "  ")

@@ -765,10 +765,25 @@ impl Printer<'_> {
                         c => format!("{scaled} - {}", c.unsigned_abs()),
                     };
                 }
-                let off = aff_text(&off);
+                // `lower - off` as one sum where the lower bound is affine
+                // (`polyc_ceild(-i, 2)`, not `polyc_ceild(1 - (i + 1), 2)`).
+                let diff = match lower.as_ref() {
+                    Expr::Ceil(l, 1) => self.resolve(l).minus(&off).map(|d| aff_text(&d)),
+                    _ => None,
+                };
+                let diff = diff.unwrap_or_else(|| match off.times(-1) {
+                    Some(neg) => {
+                        let neg = aff_text(&neg);
+                        match neg.strip_prefix('-') {
+                            Some(rest) => format!("{} - {rest}", self.expr(lower)),
+                            None => format!("{} + {neg}", self.expr(lower)),
+                        }
+                    }
+                    None => format!("{} - ({})", self.expr(lower), aff_text(&off)),
+                });
                 format!(
-                    "{off} + {stride} * polyc_ceild({} - ({off}), {stride})",
-                    self.expr(lower)
+                    "{} + {stride} * polyc_ceild({diff}, {stride})",
+                    aff_text(&off)
                 )
             }
         }

@@ -162,6 +162,36 @@ impl Pw {
         })
     }
 
+    /// The condition `x ≡ self (mod k)`, `k > 1`: on each piece of `self`,
+    /// under the condition that selects it (for `min` and `max`, that it
+    /// is the least or the greatest; where two tie, either gives the same
+    /// value). The domain of a loop stepping by `k` from `self`.
+    pub fn congruent(&self, x: &Aff, k: i64) -> Result<Cond, Overflow> {
+        Ok(match self {
+            Pw::Aff(a) => Cond::Divisible(x.add(&a.scale(-1)?)?, k),
+            Pw::Select(c, a, b) => Cond::Or(vec![
+                Cond::And(vec![(**c).clone(), a.congruent(x, k)?]),
+                Cond::And(vec![Cond::Not(c.clone()), b.congruent(x, k)?]),
+            ]),
+            Pw::Min(xs) | Pw::Max(xs) => {
+                let sign = if matches!(self, Pw::Max(_)) { 1 } else { -1 };
+                let mut pieces = Vec::with_capacity(xs.len());
+                for (i, xi) in xs.iter().enumerate() {
+                    let mut conds = Vec::with_capacity(xs.len());
+                    for (j, xj) in xs.iter().enumerate() {
+                        if i != j {
+                            // sign·(xi − xj) >= 0: xi is the extreme one.
+                            conds.push(xi.add(&xj.scale(-1)?)?.scale(sign)?.ge_zero());
+                        }
+                    }
+                    conds.push(xi.congruent(x, k)?);
+                    pieces.push(Cond::And(conds));
+                }
+                Cond::Or(pieces)
+            }
+        })
+    }
+
     /// Every affine piece, for checks such as "does every bound mention `i`".
     pub fn pieces(&self) -> Vec<&Aff> {
         match self {

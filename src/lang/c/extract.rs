@@ -237,18 +237,12 @@ impl Walker {
         .map_err(overflow(span))?;
         let mut parts = vec![from_init.ge_zero()];
         if step.abs() > 1 {
-            let Some(a) = init.as_aff() else {
-                return Err(Diagnostic::error(
-                    "a loop with a step other than 1 needs an affine start",
-                    span.clone(),
-                )
-                .with_label("`min`, `max` or `/` here")
-                .with_help("start the loop at a plain affine expression"));
-            };
-            let diff = Aff::var(me.clone())
-                .add(&a.scale(-1).map_err(overflow(span))?)
+            // A stride from the start, whichever piece of it applies
+            // (`1 + i % 2` has one per sign of `i`).
+            let stride = init
+                .congruent(&Aff::var(me.clone()), step.abs())
                 .map_err(overflow(span))?;
-            parts.push(Cond::Divisible(diff, step.abs()));
+            parts.push(stride);
         }
         let Some(cond) = &f.cond else {
             return Err(
