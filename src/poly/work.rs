@@ -1,5 +1,6 @@
-//! A limit on the exact work of one task, shared by every Omega test and
-//! every simplex pivot it makes: [`with_work_limit`].
+//! A limit on the exact work of one task, shared by every Omega test,
+//! Fourier–Motzkin elimination and simplex pivot it makes:
+//! [`with_work_limit`].
 //!
 //! Each Omega test already gives up past its own
 //! [`WORK_LIMIT`](super::WORK_LIMIT); a task that makes thousands of tests
@@ -8,6 +9,9 @@
 //! test draws on one budget, and the first test that would pass it gives up
 //! with [`PolyError::StepLimit`](super::PolyError::StepLimit): nothing is
 //! decided, so the caller reads "not proven", never "empty".
+//!
+//! Fourier–Motzkin elimination ([`super::bounds`]) draws a step per pair
+//! of bounds it combines, kept or pruned.
 //!
 //! The simplex ([`super::simplex`]) draws on the same budget, a row per
 //! row of its tableau at each pivot ([`draw`]): its pivots are cheap, but
