@@ -67,7 +67,7 @@ pub fn build_for_shim(cu: &str, dir: &Path, name: &str) -> Result<PathBuf, Strin
     std::fs::write(&src, for_shim(cu)).map_err(|e| e.to_string())?;
     let shim = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/shim.h");
     let out = Command::new("g++")
-        .args(["-std=c++17", "-O1", "-w", "-include"])
+        .args(["-std=c++17", "-O1", "-ffp-contract=off", "-w", "-include"])
         .arg(&shim)
         .arg("-o")
         .arg(&exe)

@@ -92,8 +92,12 @@ const RUN_WALL_LIMIT: Duration = Duration::from_secs(600);
 /// gcc with ASan and bounds took 29 s on 36 KB of unrolled cholesky,
 /// clang with ASan 17 s on 11 KB of unrolled doitgen; these take 3.6 s
 /// and 2.8 s at most.
+///
+/// Both with `-ffp-contract=off`, as every build of the tests
+/// (`common::GENERATED_FLAGS` says why).
 const GCC_FLAGS: &[&str] = &[
     "-O1",
+    "-ffp-contract=off",
     "-fopenmp",
     "-Wall",
     "-Wextra",
@@ -114,6 +118,7 @@ const GCC_FLAGS: &[&str] = &[
 /// clang 19 or gcc's ASan runs clean, and so does a manual check of `j`).
 const CLANG_FLAGS: &[&str] = &[
     "-O1",
+    "-ffp-contract=off",
     "-fopenmp",
     "-Wall",
     "-Wextra",
@@ -1118,6 +1123,7 @@ enum Complaints {
 /// the run then has no unwritten read to report.
 const MSAN_FLAGS: &[&str] = &[
     "-O0",
+    "-ffp-contract=off",
     "-Wno-unknown-pragmas",
     "-fsanitize=memory",
     "-fsanitize-memory-param-retval",
