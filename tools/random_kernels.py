@@ -5,7 +5,8 @@ The tester's own kernels (`tests/kernels`, `recipes/`) are the shapes
 people write. These are the shapes nobody wrote: imperfect nests up to
 four deep; triangular, strided (steps of 2 and 3, upwards and down) and
 downward loops; starts in the parameters, `MAX`, `ceild` and remainder
-starts (`1 + i % 2`, red-black's),
+starts (`1 + i % 2`, red-black's), steps and rows by fixed macros
+(`i += S`, `A[i * W + j]`),
 quotients, `MIN` and `&&` in bounds; guards with `else` and `else if`;
 coupled subscripts with coefficients up to 2, and `%`, `/` and `?:` in
 them; a few arrays (of `double`s, some of `long`s), a scalar that many
@@ -129,6 +130,12 @@ class Kernel:
     def access(self, scope, names=None):
         name = self.rng.choice(names or list(self.arrays))
         dims = self.arrays[name]
+        if dims == 1 and len(scope) >= 2 and self.rng.random() < 0.3:
+            # A row laid out by hand, by the fixed macro `W` (3): rows
+            # overlap, so the dependences must read W's value exactly.
+            v, u = self.rng.sample(list(scope), 2)
+            return name + self.rng.choice([f"[{v} * W + {u} + {OFF}]", f"[W * {v} - {u} + {OFF}]",
+                                           f"[{u} + n * W + {OFF}]"])
         return name + "".join(f"[{self.subscript(scope)}]" for _ in range(dims))
 
     def integer_statement(self, scope, lhs):
@@ -228,11 +235,11 @@ class Kernel:
             o = self.rng.choice(outer)
             upper = self.rng.choice([f"{var} <= {o} % 4", f"{var} < {o} % 3 + 2", f"{var} <= floord({p} + {o}, 2)"])
         else:
-            upper = self.rng.choice([f"{var} < {p}", f"{var} < {p} - 1", f"{var} <= {p} - 2"])
+            upper = self.rng.choice([f"{var} < {p}", f"{var} < {p} - 1", f"{var} <= {p} - 2", f"{var} < W"])
         r = self.rng.random()
         if r < 0.1:
             # From any start: `1 + i % 2` by 2 is red-black's.
-            step = self.rng.choice([f"{var} += 2", f"{var} += 3", f"{var} = {var} + 2"])
+            step = self.rng.choice([f"{var} += 2", f"{var} += 3", f"{var} = {var} + 2", f"{var} += S"])
         elif r < 0.2 and "MIN" not in upper and "&&" not in upper and "/" not in upper:
             # The same iterations, downwards: `lower` is the last.
             top = upper.split(" ", 2)
@@ -300,6 +307,9 @@ class Kernel:
             "#define MAX(a, b) ((a) > (b) ? (a) : (b))",
             "#define floord(x, d) (((x) < 0 ? (x) - (d) + 1 : (x)) / (d))",
             "#define ceild(x, d) (-floord(-(x), (d)))",
+            "/* Fixed: a row's width and a step, read as their values. */",
+            "#define W 3",
+            "#define S (W - 1)",
             "",
             f"/* A random kernel (tools/random_kernels.py): n = {self.n}, m = {self.m}. */",
             "",

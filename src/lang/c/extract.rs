@@ -16,25 +16,29 @@ mod statement;
 use accesses::subscripts;
 use statement::build_statement;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::affine::{Aff, Atom, Cond, Pw};
 use super::decls::Declarations;
-use crate::poly::{BasicSet, Overflow, Space};
+use super::macros::FixedMacros;
+use crate::poly::{BasicSet, Constraint, Overflow, Space};
 use crate::scop::{AccessKind, Array, Scop};
 use crate::syntax::c::*;
 use crate::syntax::diagnostic::Diagnostic;
 use crate::syntax::Span;
 
-/// Build the model of one region. `span` is the region body in the file.
+/// Build the model of one region. `span` is the region body in the file;
+/// `fixed`, the macros whose values the file fixes for it.
 pub fn extract(
     tree: Vec<Stmt>,
     region: usize,
     span: Span,
     decls: &Declarations,
+    fixed: FixedMacros,
 ) -> Result<Scop, Diagnostic> {
     let mut w = Walker {
         beta: vec![0],
+        fixed,
         ..Walker::default()
     };
     for s in &tree {
@@ -83,6 +87,11 @@ struct Walker {
     beta: Vec<i64>,
     params: Vec<String>,
     statements: Vec<RawStatement>,
+    /// Macros the file fixes ([`FixedMacros`]).
+    fixed: FixedMacros,
+    /// Those read as their values, with them: the context holds each
+    /// that is also a parameter at its value.
+    fixed_used: BTreeMap<String, i64>,
 }
 
 fn overflow(span: &Span) -> impl Fn(Overflow) -> Diagnostic + '_ {
@@ -309,7 +318,7 @@ impl Walker {
         let is_me = |e: &Expr| matches!(&strip(e).kind, ExprKind::Var(n) if n == name);
         let constant = |w: &mut Walker, e: &Expr| -> Result<i64, Diagnostic> {
             let v = w.pw(e, "a loop step")?;
-            v.as_constant().ok_or_else(|| {
+            w.constant_of(&v).ok_or_else(|| {
                 Diagnostic::error("the loop step must be a constant", e.span.clone())
                     .with_label("not an integer constant")
             })
@@ -448,7 +457,20 @@ impl Walker {
         for (k, raw) in self.statements.into_iter().enumerate() {
             statements.push(build_statement(k, raw, &params)?);
         }
-        let context = BasicSet::universe(Space::set(params.clone(), None, Vec::new()));
+        // A fixed macro read as its value somewhere and as a parameter
+        // elsewhere (`i < N` beside `A[i * N + j]`) is that value.
+        let mut rows = Vec::new();
+        for (name, value) in &self.fixed_used {
+            if let Some(k) = params.iter().position(|p| p == name) {
+                let mut coeffs = vec![0; params.len()];
+                coeffs[k] = 1;
+                let constant = value
+                    .checked_neg()
+                    .ok_or_else(|| overflow(&span)(Overflow))?;
+                rows.push(Constraint::eq(coeffs, constant));
+            }
+        }
+        let context = BasicSet::from_parts(Space::set(params.clone(), None, Vec::new()), 0, rows);
         Ok(Scop {
             region,
             span,

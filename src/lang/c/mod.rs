@@ -6,6 +6,7 @@
 pub mod affine;
 pub mod decls;
 pub mod extract;
+pub mod macros;
 pub mod nesting;
 pub mod parse;
 pub mod regions;
@@ -31,7 +32,10 @@ pub fn read_source(name: &str, text: String) -> Result<SourceFile, Diagnostic> {
     for (k, r) in regions.iter().enumerate() {
         let body = &text[r.body.clone()];
         let scop = parse::parse_region(body, r.body.start)
-            .and_then(|tree| extract::extract(tree, k + 1, r.body.clone(), &decls))
+            .and_then(|tree| {
+                let fixed = macros::FixedMacros::scan(&text, r.open.start);
+                extract::extract(tree, k + 1, r.body.clone(), &decls, fixed)
+            })
             .map_err(|d| {
                 if n > 1 {
                     d.with_note(format!("in scop region {} of {n}", k + 1))

@@ -36,15 +36,26 @@ impl Walker {
             }
             ExprKind::Binary(BinaryOp::Mul, a, b) => {
                 let (a, b) = (self.pw(a, what)?, self.pw(b, what)?);
-                match (a.as_constant(), b.as_constant()) {
+                match (self.constant_of(&a), self.constant_of(&b)) {
                     (Some(k), _) => b.scale(k).map_err(overflow(&e.span)),
                     (_, Some(k)) => a.scale(k).map_err(overflow(&e.span)),
-                    _ => Err(not_affine("product of two non-constant expressions")),
+                    _ => {
+                        let d = not_affine("product of two non-constant expressions");
+                        Err(match self.parameter_factor(&a).or(self.parameter_factor(&b)) {
+                            Some(p) => d.with_note(format!(
+                                "`{p}` is a parameter here: a macro is read as its value only where the \
+                                 file fixes it (`#define {p} 16` once, before the region, after its last \
+                                 `#include` and outside every `#if`)"
+                            )),
+                            None => d,
+                        })
+                    }
                 }
             }
             ExprKind::Binary(BinaryOp::Div, a, b) => {
                 let a = self.pw(a, what)?;
-                match self.pw(b, what)?.as_constant() {
+                let b = self.pw(b, what)?;
+                match self.constant_of(&b) {
                     Some(k) if k > 0 => a.trunc_div(k).map_err(overflow(&e.span)),
                     // C: a / -k == -(a / k).
                     Some(k) if k < 0 => k
@@ -60,7 +71,8 @@ impl Walker {
             }
             ExprKind::Binary(BinaryOp::Rem, a, b) => {
                 let a = self.pw(a, what)?;
-                match self.pw(b, what)?.as_constant() {
+                let b = self.pw(b, what)?;
+                match self.constant_of(&b) {
                     Some(k) if k != 0 => a.trunc_rem(k).map_err(overflow(&e.span)),
                     _ => Err(not_affine(
                         "`%` by something other than a non-zero constant",
@@ -92,7 +104,8 @@ impl Walker {
                     }
                     ("floord" | "ceild", [x, y]) => {
                         let x = self.pw(x, what)?;
-                        let Some(k) = self.pw(y, what)?.as_constant().filter(|k| *k > 0) else {
+                        let y = self.pw(y, what)?;
+                        let Some(k) = self.constant_of(&y).filter(|k| *k > 0) else {
                             return Err(not_affine("the divisor must be a positive constant"));
                         };
                         if fname == "floord" {
@@ -121,6 +134,35 @@ impl Walker {
             _ => Err(not_affine(
                 "expected an affine expression of iterators and parameters",
             )),
+        }
+    }
+
+    /// `p` as a constant: a constant form, or one of macros the file fixes
+    /// (`N` after `#define N 16`, [`FixedMacros`]), whose values are
+    /// recorded for the context. `None` for anything else.
+    pub(super) fn constant_of(&mut self, p: &Pw) -> Option<i64> {
+        let a = p.as_aff()?;
+        let mut value = a.constant_term();
+        let mut read = Vec::new();
+        for (atom, c) in a.terms() {
+            let Atom::Name(name) = atom else { return None };
+            if self.loops.iter().any(|l| l.name == *name) {
+                return None;
+            }
+            let v = self.fixed.value(name)?;
+            value = value.checked_add(c.checked_mul(v)?)?;
+            read.push((name.clone(), v));
+        }
+        self.fixed_used.extend(read);
+        Some(value)
+    }
+
+    /// A parameter `p` that is a factor on its own: `p` or `p + c`.
+    fn parameter_factor(&self, p: &Pw) -> Option<String> {
+        let a = p.as_aff()?;
+        match a.terms().collect::<Vec<_>>()[..] {
+            [(Atom::Name(n), 1)] if self.params.contains(n) => Some(n.clone()),
+            _ => None,
         }
     }
 
