@@ -184,9 +184,25 @@ impl Builder {
         let init_span = self.span(&init);
         let mut declares = false;
         let mut parts = init.into_inner().peekable();
-        if parts.peek().map(|q| q.as_rule()) == Some(Rule::int_decl) {
+        if let Some(decl) = parts.next_if(|q| q.as_rule() == Rule::int_decl) {
+            let words: Vec<Span> = decl.clone().into_inner().map(|w| self.span(&w)).collect();
+            let written: Vec<&str> = decl.as_str().split_whitespace().collect();
+            if written != ["int"] {
+                let at = match (words.first(), words.last()) {
+                    (Some(a), Some(b)) => a.start..b.end,
+                    _ => self.span(&decl),
+                };
+                return Err(Diagnostic::error(
+                    "a loop iterator declared in the loop must be an `int`",
+                    at,
+                )
+                .with_label(format!("`{}` here", written.join(" ")))
+                .with_note(
+                    "polyc reads iterators as integers without bounds (an `unsigned` one \
+                     would wrap below 0) and prints the loops it makes over `int`s",
+                ));
+            }
             declares = true;
-            parts.next();
         }
         let init = match (parts.next(), parts.next()) {
             (Some(id), Some(value)) if id.as_rule() == Rule::ident => Some((
