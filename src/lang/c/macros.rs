@@ -11,7 +11,8 @@
 //! after the last `#include` before the region (no header can redefine
 //! it in between) and before the region, and its body is an integer
 //! expression of literals and macros fixed the same way (`#define N2 (2 *
-//! N)`, `#define _PB_N N`). Anything else is not fixed, and stays a
+//! N)`, `#define _PB_N N`). Comments are blanked first (a `#define` in
+//! a comment defines nothing). Anything else is not fixed, and stays a
 //! parameter.
 
 use std::collections::HashMap;
@@ -37,6 +38,8 @@ pub struct FixedMacros {
 impl FixedMacros {
     /// The macros of `text` fixed for a region that starts at byte `start`.
     pub fn scan(text: &str, start: usize) -> FixedMacros {
+        // A `#define` inside a comment defines nothing.
+        let text = &without_comments(text);
         let mut definitions: Vec<Definition> = Vec::new();
         let mut unfixed: Vec<&str> = Vec::new();
         let mut depth = 0usize;
@@ -123,6 +126,56 @@ impl FixedMacros {
     }
 }
 
+/// `text` with every comment's characters made spaces, newlines kept (so
+/// offsets stay): `/* … */`, and `// …` to the end of the line. Quotes
+/// are skipped over, so that `"/*"` opens no comment.
+fn without_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let blank = |c: char| if c == '\n' { '\n' } else { ' ' };
+    while let Some(c) = chars.next() {
+        match (c, chars.peek().copied()) {
+            ('/', Some('*')) => {
+                chars.next();
+                out.push_str("  ");
+                let mut last = ' ';
+                for d in chars.by_ref() {
+                    out.extend(std::iter::repeat_n(blank(d), d.len_utf8()));
+                    if last == '*' && d == '/' {
+                        break;
+                    }
+                    last = d;
+                }
+            }
+            ('/', Some('/')) => {
+                while let Some(&d) = chars.peek() {
+                    if d == '\n' {
+                        break;
+                    }
+                    chars.next();
+                    out.extend(std::iter::repeat_n(' ', d.len_utf8()));
+                }
+                out.push(' ');
+            }
+            ('"' | '\'', _) => {
+                out.push(c);
+                while let Some(d) = chars.next() {
+                    out.push(d);
+                    if d == '\\' {
+                        if let Some(e) = chars.next() {
+                            out.push(e);
+                        }
+                    } else if d == c || d == '\n' {
+                        break;
+                    }
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// The identifier at the start of `s` (empty if none).
 fn identifier(s: &str) -> &str {
     let end = s
@@ -142,7 +195,7 @@ mod tests {
     #[test]
     fn literals_and_expressions_of_earlier_macros_are_fixed() {
         let m = fixed(
-            "#include <stdio.h>\n#define N 16\n#  define BS (N / 4)\n#define _PB_N N\n#define M -3\nREGION",
+            "#include <stdio.h>\n#define N 16 /* rows */\n#  define BS (N / 4) // a tile\n#define _PB_N N\n#define M -3\nREGION",
         );
         assert_eq!(m.value("N"), Some(16));
         assert_eq!(m.value("BS"), Some(4));
@@ -160,9 +213,10 @@ mod tests {
             "#define L 1 + \\\n 2\n",
             "#define H 7\n#include \"h.h\"\n",
             "#define V n\n",
+            "/* A comment:\n#define C 3\n*/\n",
             "REGION\n#define AFTER 1\n",
         ));
-        for name in ["N", "T", "U", "F", "L", "H", "V", "AFTER"] {
+        for name in ["N", "T", "U", "F", "L", "H", "V", "C", "AFTER"] {
             assert_eq!(m.value(name), None, "{name}");
         }
     }
