@@ -28,11 +28,33 @@ pub fn items(
     n: usize,
 ) -> Result<Vec<Item>, ScanError> {
     let mut out = Vec::new();
+    // The parameters the context fixes (`context([0, 1, -3])`, a macro
+    // read as its value): an iterator they bound to one value (`2 <= j <=
+    // W - 1` with `W = 3`) is determined, as the check that the dates
+    // are one-to-one found it to be.
+    let np = scop.params.len();
+    let fixed: Vec<&Constraint> = if scop.context.n_local() == 0 {
+        scop.context
+            .constraints()
+            .iter()
+            .filter(|c| c.is_eq() && c.coeffs.len() == np)
+            .collect()
+    } else {
+        Vec::new()
+    };
     for (s, (st, sched)) in scop.statements.iter().zip(schedules).enumerate() {
         let domain = disjoint(&st.domain)?;
         for piece in &sched.pieces {
             for dom in domain.basics() {
                 let mut item = make_item(s, piece, dom, n, sched)?;
+                if !fixed.is_empty() {
+                    let width =
+                        item.set.space().n_param() + item.set.space().n_out() + item.set.n_local();
+                    for c in &fixed {
+                        item.set.add(c.remapped(width, |k| k));
+                    }
+                    item.set = item.set.detect_equalities()?;
+                }
                 if item.set.is_empty()? {
                     continue;
                 }
