@@ -25,7 +25,9 @@ pub mod schedule;
 mod sub_region;
 pub mod validity;
 
-pub use deps::{dependences, dependences_order_reads, DepKind, DepOptions, Dependence};
+pub use deps::{
+    dependences, dependences_order_reads, narrowed_to_context, DepKind, DepOptions, Dependence,
+};
 pub use json::{scops_json, ScopJson};
 pub use model::{element_bytes, Access, AccessKind, Array, Scop, Statement};
 pub use schedule::{Mark, Schedule, StatementSchedule, ThreadSchedule};

@@ -14,7 +14,7 @@ use crate::auto::{
 };
 use crate::lang::recipe::{Call, Value};
 use crate::poly::BasicSet;
-use crate::scop::{dependences, DepOptions, Dependence, Schedule, Scop};
+use crate::scop::{dependences, narrowed_to_context, DepOptions, Dependence, Schedule, Scop};
 use crate::syntax::diagnostic::Diagnostic;
 
 /// The largest tile size `auto` accepts (a tile loop's coefficient).
@@ -298,24 +298,26 @@ fn set_spatial(algorithm: &mut Algorithm, change: impl FnOnce(&mut SpatialOption
     }
 }
 
-/// The dependences of `scop` under no context, where a recipe's `context`
-/// narrowed it (else `None`): a superset of its dependences, so a
-/// schedule that respects them respects those too, for every parameter
-/// value. A context that fixes a parameter puts its value into every
-/// Farkas row of the scheduler's search, whose integer steps (the Omega
-/// test) exhaust their budget there (`context([0, 1, -20]); auto(pluto);`
-/// on trisolv, cholesky, lu, durbin and guards; on adi, with both
-/// parameters fixed, after 1.3 s): the scheduler runs on these at once
-/// under such a context, and again on these where its search under
-/// another context gives up. What it finds is checked under the context,
-/// as any schedule is.
+/// The dependences of `scop` under no context, narrowed by its context
+/// (see [`narrowed_to_context`]), where a recipe's `context` narrowed it
+/// (else `None`): a superset of its dependences, so a schedule that
+/// respects them respects those too, for every parameter value. A
+/// context that fixes a parameter puts its value into every Farkas row
+/// of the scheduler's search, whose integer steps (the Omega test)
+/// exhaust their budget there (`context([0, 1, -20]); auto(pluto);` on
+/// trisolv, cholesky, lu, durbin and guards; on adi, with both parameters
+/// fixed, after 1.3 s): the scheduler runs on these at once under such a
+/// context, and again on these where its search under another context
+/// gives up. What it finds is checked under the context, as any schedule
+/// is.
 fn without_context(scop: &Scop) -> Option<Vec<Dependence>> {
     if scop.context.constraints().is_empty() {
         return None;
     }
     let mut open = scop.clone();
     open.context = BasicSet::universe(scop.context.space().clone());
-    dependences(&open, &DepOptions::default()).ok()
+    let open = dependences(&open, &DepOptions::default()).ok()?;
+    narrowed_to_context(&open, &scop.context).ok()
 }
 
 /// The diagnostic for a scheduler that gave no schedule.

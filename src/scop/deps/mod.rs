@@ -40,11 +40,13 @@
 //! ```
 
 mod distance;
+mod narrowed;
 mod order;
 mod polyhedron;
 
 use serde::Serialize;
 
+pub use self::narrowed::narrowed_to_context;
 use self::order::Position;
 use self::polyhedron::{Layout, Operands, Polyhedron};
 use super::{Access, AccessKind, Scop, Statement};
