@@ -260,7 +260,7 @@ fn unread_uses(text: &str, scop: &Scop, indent: &str, arrays: bool) -> String {
 }
 
 /// Whether C `text` holds the identifier `name`.
-fn reads(text: &str, name: &str) -> bool {
+pub(super) fn reads(text: &str, name: &str) -> bool {
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .any(|word| word == name)
 }
@@ -526,8 +526,11 @@ impl Printer<'_> {
             _ => None,
         });
         let outer = self.place;
+        let pragma_at = self.out.len();
         self.loop_pragma(l, indent);
+        let text_at = self.out.len();
         self.loop_text(l, unroll, indent);
+        self.drop_unprinted_private(pragma_at, text_at);
         self.place = outer;
         // An unrolled loop's remainder runs after the construct: the
         // printed range is not the construct alone.

@@ -8,7 +8,7 @@
 
 use std::fmt::Write;
 
-use super::{clauses, region, Printer};
+use super::{clauses, reads, region, Printer};
 use crate::emit::outline::ParallelConstruct;
 use crate::emit::pack::Buffer;
 use crate::emit::scan::{Loop, Node};
@@ -101,6 +101,48 @@ impl Printer<'_> {
                 // loop: its iterations are groups of the original's, which
                 // the directive proved carry no dependence.
                 let _ = writeln!(self.out, "{indent}#pragma omp{simd}{clauses}");
+            }
+        }
+    }
+
+    /// Drop from the `private` clause of the pragma printed at
+    /// `out[pragma_at..text_at]` each variable that the loop's text after
+    /// it never names: a loop of one iteration whose body does not read
+    /// its variable prints no assignment to it, and an outlined function
+    /// declares only the variables its text names (`private(j, k)` with
+    /// no `k` in the function: a compile error; random kernel seed 20).
+    /// Judged on the text, as the compiler sees it.
+    pub(super) fn drop_unprinted_private(&mut self, pragma_at: usize, text_at: usize) {
+        let pragma = &self.out[pragma_at..text_at];
+        let Some(open) = pragma.find(" private(") else {
+            return;
+        };
+        let Some(close) = pragma[open..].find(')').map(|k| open + k) else {
+            return;
+        };
+        let text = &self.out[text_at..];
+        let (kept, dropped): (Vec<&str>, Vec<&str>) = pragma[open + " private(".len()..close]
+            .split(", ")
+            .partition(|v| reads(text, v));
+        if dropped.is_empty() {
+            return;
+        }
+        let dropped: Vec<String> = dropped.into_iter().map(str::to_string).collect();
+        let clause = if kept.is_empty() {
+            String::new()
+        } else {
+            format!(" private({})", kept.join(", "))
+        };
+        let (from, to) = (pragma_at + open, pragma_at + close + 1);
+        self.out.replace_range(from..to, &clause);
+        if let Some(c) = &mut self.opening {
+            c.private.retain(|v| !dropped.contains(v));
+        }
+        // Constructs printed inside move with the text.
+        let removed = to - from - clause.len();
+        for c in &mut self.constructs {
+            if c.range.start >= text_at {
+                c.range = c.range.start - removed..c.range.end - removed;
             }
         }
     }
