@@ -483,14 +483,15 @@ fn packs_of_some_statements_and_vector_loops_around_embeds_are_explained() {
             "vectorize([0], 2);\nembed([0, 0, 0]);",
         ),
         (
-            // A vector loop grained after it was marked keeps its
-            // `safelen(4)` in dates, where `vectorize` after the `grain`
-            // gives `safelen(8)`: the mark is given before the `grain`
-            // (found by the tester on a random kernel).
+            // A vector loop grained after it was marked: its `safelen`
+            // (in dates) is scaled with the dates, to what `vectorize`
+            // after the `grain` gives (it used to keep `safelen(4)`, and
+            // the mark was given before the `grain`; found by the tester
+            // on a random kernel).
             "vector-loop-grained-after-its-mark",
             "tests/kernels/simd-distance.c",
             "vectorize([0], 1);\ngrain([0], 1, 2);\n",
-            "vectorize([0], 1);\ngrain([0], 1, 2);",
+            "grain([0], 1, 2);\nvectorize([0], 1);",
         ),
     ];
     for (name, kernel, recipe, says) in cases {

@@ -6,7 +6,10 @@
 //! is checked. Dates are renamed `c0, c1, …` after every change of their
 //! number, as Clay names them.
 
-use crate::poly::{checked_add, checked_mul, BasicMap, Constraint, PolyError, Space, Tuple};
+use crate::poly::{
+    checked_add, checked_mul, gcd_of, BasicMap, Constraint, ConstraintKind, PolyError, Space, Tuple,
+};
+use crate::scop::schedule::alpha_date;
 
 /// Replace date `d` by `d' + Σ k_j·date_j + Σ a_c·column_c + c`: the new
 /// date is the old one minus that affine form (`α_d := α_d − form`).
@@ -173,4 +176,27 @@ pub fn without_unit_locals(piece: &BasicMap) -> Result<BasicMap, PolyError> {
         break;
     }
     Ok(BasicMap::from_columns(piece.space().clone(), n_local, rows))
+}
+
+/// The factor every value of the date of the loop at `depth` in `piece`
+/// is a multiple of, read from the date's defining equality (the gcd of
+/// its other terms): 0 or 1 where there is none. Cheap.
+pub fn date_factor(piece: &BasicMap, depth: usize) -> i64 {
+    let col = piece.space().out_col(alpha_date(depth));
+    piece
+        .constraints()
+        .iter()
+        .filter(|r| r.kind == ConstraintKind::Eq && r.coeffs[col].abs() == 1)
+        .map(|r| {
+            let others = r
+                .coeffs
+                .iter()
+                .enumerate()
+                .filter(|&(c, _)| c != col)
+                .map(|(_, &v)| v);
+            // 2^63 does not fit: 0 then (no factor).
+            gcd_of(others.chain([r.constant])).unwrap_or(0)
+        })
+        .max()
+        .unwrap_or(0)
 }

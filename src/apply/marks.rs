@@ -6,10 +6,12 @@
 //! mappings `gpu_block` and `gpu_thread` ([`map_gpu`]) are checked as a
 //! parallel loop is.
 
+use super::dates::date_factor;
 use super::legality::{jam_marks, jam_violation, MAX_NESTED_JAMS};
 use super::reduction::{deps_but_reduction, reduction_operator};
 use super::tree::under;
 use super::{check_depth, ApplyError};
+use crate::poly::gcd_of;
 use crate::scop::validity::{carried_closer_than, carried_dependence, Violation};
 use crate::scop::{Dependence, Mark, Schedule, Scop, ThreadSchedule};
 
@@ -252,13 +254,15 @@ pub const MAX_SAFELEN: u32 = 64;
 /// How far apart SIMD lanes must stay on the loop at `depth` around
 /// `prefix`: `None` when it carries no dependence; `Some(n)` when every
 /// dependence it carries joins dates at least `n` apart, source first, with
-/// `n` the largest power of two up to [`MAX_SAFELEN`] that is so (OpenMP
-/// runs no two iterations `n` or more apart at once under `safelen(n)`).
-/// A carried dependence at distance 1 or backwards is refused with its
-/// witness: OpenMP 5 keeps lexically forward dependences inside a SIMD
-/// chunk, but clang marks the accesses of an `omp simd` loop as
-/// independent, so polyc does not rely on it. Exact: at most seven
-/// carried-dependence tests.
+/// `n` the largest power of two up to [`MAX_SAFELEN`] iterations that is
+/// so (OpenMP runs no two iterations `n` or more apart at once under
+/// `safelen(n)`). An iteration is the loop's date unit: the factor all its
+/// dates share (after `grain` by 2, two dates). A carried dependence
+/// closer than two iterations, or backwards, is refused with its witness:
+/// OpenMP 5 keeps lexically forward dependences inside a SIMD chunk, but
+/// clang marks the accesses of an `omp simd` loop as independent, so
+/// polyc does not rely on it. Exact: at most seven carried-dependence
+/// tests.
 fn vector_safelen(
     scop: &Scop,
     deps: &[Dependence],
@@ -269,17 +273,39 @@ fn vector_safelen(
     if carried_dependence(scop, schedule, deps, prefix, depth)?.is_none() {
         return Ok(None);
     }
-    if let Some(v) = carried_closer_than(scop, schedule, deps, prefix, depth, Some(2))? {
+    let unit = date_unit(schedule, prefix, depth)?;
+    let iterations = |n: u32| n * unit;
+    if let Some(v) = carried_closer_than(scop, schedule, deps, prefix, depth, Some(iterations(2)))?
+    {
         return Err(carried(depth, v));
     }
     let mut n = 2;
     while n < MAX_SAFELEN {
-        if carried_closer_than(scop, schedule, deps, prefix, depth, Some(2 * n))?.is_some() {
-            return Ok(Some(n));
+        let closer = Some(iterations(2 * n));
+        if carried_closer_than(scop, schedule, deps, prefix, depth, closer)?.is_some() {
+            return Ok(Some(iterations(n)));
         }
         n *= 2;
     }
-    Ok(Some(MAX_SAFELEN))
+    Ok(Some(iterations(MAX_SAFELEN)))
+}
+
+/// The factor every date of the loop at `depth` around `prefix` is a
+/// multiple of ([`date_factor`] of each piece), where [`MAX_SAFELEN`]
+/// times it fits a `u32`; else 1. Cheap.
+fn date_unit(schedule: &Schedule, prefix: &[i64], depth: usize) -> Result<u32, ApplyError> {
+    let mut unit = 0;
+    for t in under(schedule, prefix)? {
+        let piece = &schedule.statements[t.statement].pieces[t.piece];
+        match date_factor(piece, depth) {
+            f if f <= 1 => return Ok(1),
+            f => unit = gcd_of([unit, f]).unwrap_or(1),
+        }
+    }
+    Ok(u32::try_from(unit)
+        .ok()
+        .filter(|&u| u >= 1 && u.checked_mul(MAX_SAFELEN).is_some())
+        .unwrap_or(1))
 }
 
 /// The loops that `unroll_jam(beta, depth, …)` marks and checks, by their

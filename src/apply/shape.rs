@@ -3,11 +3,12 @@
 //! strip-mine), `embed` and `unembed` (a loop of one iteration around a
 //! statement).
 
-use super::dates::{drop_dates, insert_dates, with_date_row};
+use super::dates::{date_factor, drop_dates, insert_dates, with_date_row};
 use super::tree::{under, PieceRef};
 use super::{check_depth, rewrite_pieces, ApplyError};
 use crate::poly::{gcd_of, BasicMap, Constraint};
 use crate::scop::schedule::constant_date;
+use crate::scop::schedule::Mark;
 use crate::scop::schedule::{alpha_date, beta_date};
 use crate::scop::Schedule;
 
@@ -25,7 +26,8 @@ pub fn grain(
             "grain: the factor must be at least 1, not {factor}"
         )));
     }
-    rewrite_pieces(schedule, &targets, |p| {
+    let factor_u32 = u32::try_from(factor).unwrap_or(u32::MAX);
+    let mut next = rewrite_pieces(schedule, &targets, |p| {
         // The old date becomes a local `e`, and the new date is `factor·e`.
         let mut out = p.clone();
         let e = out.add_local();
@@ -44,7 +46,40 @@ pub fn grain(
             out.n_local(),
             rows,
         ))
-    })
+    })?;
+    rescale_safelen(&mut next, &targets, depth, |_, n| {
+        n.saturating_mul(factor_u32)
+    });
+    Ok(next)
+}
+
+/// Rescale the `safelen` (in dates) of the loop at `depth` of each
+/// statement whose pieces are all in `targets`, by `scale(statement, n)`:
+/// `grain` and `densify` stretch or shrink the dates of the loop, and the
+/// distances of the dependences it carries with them, so the mark given
+/// by `vectorize` before still says as many iterations. A `safelen` too
+/// large for the loop after all (a statement whose pieces were scaled
+/// apart) is refused by the mark check after the directive, as any is;
+/// rounding down is sound.
+fn rescale_safelen(
+    schedule: &mut Schedule,
+    targets: &[PieceRef],
+    depth: usize,
+    scale: impl Fn(usize, u32) -> u32,
+) {
+    for (statement, st) in schedule.statements.iter_mut().enumerate() {
+        let taken = targets.iter().filter(|t| t.statement == statement).count();
+        if taken == 0 || taken != st.pieces.len() {
+            continue;
+        }
+        if let Some(marks) = st.marks.get_mut(depth - 1) {
+            for m in marks.iter_mut() {
+                if let Mark::Safelen(n) = m {
+                    *n = scale(statement, *n).max(1);
+                }
+            }
+        }
+    }
 }
 
 /// Wrap each statement under `beta` in an innermost loop of one
@@ -212,24 +247,11 @@ pub(super) fn whole_statements(
 pub fn densify(schedule: &Schedule, beta: &[i64], depth: usize) -> Result<Schedule, ApplyError> {
     let targets = under(schedule, beta)?;
     check_depth(schedule, &targets, depth, "densify")?;
-    rewrite_pieces(schedule, &targets, |p| {
+    // The largest factor of each statement's pieces.
+    let mut factors = vec![1i64; schedule.statements.len()];
+    let mut next = rewrite_pieces(schedule, &targets, |p| {
         let col = p.space().out_col(alpha_date(depth));
-        let k = p
-            .constraints()
-            .iter()
-            .filter(|r| r.kind == crate::poly::ConstraintKind::Eq && r.coeffs[col].abs() == 1)
-            .map(|r| {
-                let others = r
-                    .coeffs
-                    .iter()
-                    .enumerate()
-                    .filter(|&(c, _)| c != col)
-                    .map(|(_, &v)| v);
-                // 2^63 does not fit: 0 then (no factor) refuses.
-                gcd_of(others.chain([r.constant])).unwrap_or(0)
-            })
-            .max()
-            .unwrap_or(0);
+        let k = date_factor(p, depth);
         if k < 2 {
             return Err(ApplyError::precondition(format!(
                 "densify: the loop at depth {depth} does not run on multiples of a factor"
@@ -250,7 +272,16 @@ pub fn densify(schedule: &Schedule, beta: &[i64], depth: usize) -> Result<Schedu
             }
         }
         Ok(BasicMap::from_columns(p.space().clone(), p.n_local(), rows))
-    })
+    })?;
+    for t in &targets {
+        let piece = &schedule.statements[t.statement].pieces[t.piece];
+        let k = date_factor(piece, depth);
+        factors[t.statement] = factors[t.statement].max(k);
+    }
+    rescale_safelen(&mut next, &targets, depth, |statement, n| {
+        u32::try_from(i64::from(n) / factors[statement]).unwrap_or(1)
+    });
+    Ok(next)
 }
 
 /// `α_depth := α_depth + amount·i`, `i` the statement's iterator number
