@@ -7,9 +7,7 @@ use super::dates::{date_factor, drop_dates, insert_dates, with_date_row};
 use super::tree::{under, PieceRef};
 use super::{check_depth, rewrite_pieces, ApplyError};
 use crate::poly::{gcd_of, BasicMap, Constraint};
-use crate::scop::schedule::constant_date;
-use crate::scop::schedule::Mark;
-use crate::scop::schedule::{alpha_date, beta_date};
+use crate::scop::schedule::{alpha_date, beta_date, constant_date, Mark};
 use crate::scop::Schedule;
 
 /// `α_depth := factor·α_depth`: the loop runs on multiples of `factor`.
@@ -247,8 +245,6 @@ pub(super) fn whole_statements(
 pub fn densify(schedule: &Schedule, beta: &[i64], depth: usize) -> Result<Schedule, ApplyError> {
     let targets = under(schedule, beta)?;
     check_depth(schedule, &targets, depth, "densify")?;
-    // The largest factor of each statement's pieces.
-    let mut factors = vec![1i64; schedule.statements.len()];
     let mut next = rewrite_pieces(schedule, &targets, |p| {
         let col = p.space().out_col(alpha_date(depth));
         let k = date_factor(p, depth);
@@ -273,6 +269,8 @@ pub fn densify(schedule: &Schedule, beta: &[i64], depth: usize) -> Result<Schedu
         }
         Ok(BasicMap::from_columns(p.space().clone(), p.n_local(), rows))
     })?;
+    // The largest factor of each statement's pieces divides its `safelen`.
+    let mut factors = vec![1i64; schedule.statements.len()];
     for t in &targets {
         let piece = &schedule.statements[t.statement].pieces[t.piece];
         let k = date_factor(piece, depth);
