@@ -489,32 +489,39 @@ fn parameter_values(scop: &Scop) -> Vec<Vec<i64>> {
     v
 }
 
-#[test]
-fn relations_hold_exactly_the_pairs_a_run_touches() {
-    let mut checked = 0;
+/// `check(path, scop)` on every region of every test kernel.
+fn every_kernel_region(mut check: impl FnMut(&str, &Scop)) {
     for k in common::kernels() {
         let path = k.to_string_lossy().into_owned();
         let text = std::fs::read_to_string(&k).expect("read kernel");
         let file = read_source(&path, text).expect("kernel accepted");
         for scop in &file.scops {
-            for params in parameter_values(scop) {
-                let instances = run(scop, &params);
-                let simulated = simulated_pairs(&instances);
-                let analysed = analysed_pairs(scop, &params, &instances);
-                let missing: Vec<_> = simulated.difference(&analysed).take(5).collect();
-                let extra: Vec<_> = analysed.difference(&simulated).take(5).collect();
-                assert!(
-                    missing.is_empty() && extra.is_empty(),
-                    "{path} region {} with {:?} = {params:?}:\n\
-                     pairs a run has that no relation holds: {missing:?}\n\
-                     pairs a relation holds that no run has: {extra:?}",
-                    scop.region,
-                    scop.params,
-                );
-                checked += simulated.len();
-            }
+            check(&path, scop);
         }
     }
+}
+
+#[test]
+fn relations_hold_exactly_the_pairs_a_run_touches() {
+    let mut checked = 0;
+    every_kernel_region(|path, scop| {
+        for params in parameter_values(scop) {
+            let instances = run(scop, &params);
+            let simulated = simulated_pairs(&instances);
+            let analysed = analysed_pairs(scop, &params, &instances);
+            let missing: Vec<_> = simulated.difference(&analysed).take(5).collect();
+            let extra: Vec<_> = analysed.difference(&simulated).take(5).collect();
+            assert!(
+                missing.is_empty() && extra.is_empty(),
+                "{path} region {} with {:?} = {params:?}:\n\
+                 pairs a run has that no relation holds: {missing:?}\n\
+                 pairs a relation holds that no run has: {extra:?}",
+                scop.region,
+                scop.params,
+            );
+            checked += simulated.len();
+        }
+    });
     assert!(checked > 10_000, "only {checked} pairs checked");
 }
 
@@ -528,43 +535,38 @@ fn relations_hold_exactly_the_pairs_a_run_touches() {
 #[test]
 fn narrowed_dependences_hold_every_pair_a_run_touches() {
     let mut checked = 0;
-    for k in common::kernels() {
-        let path = k.to_string_lossy().into_owned();
-        let text = std::fs::read_to_string(&k).expect("read kernel");
-        let file = read_source(&path, text).expect("kernel accepted");
-        for scop in &file.scops {
-            let mut open_scop = scop.clone();
-            open_scop.context = BasicSet::universe(scop.context.space().clone());
-            let open = dependences(&open_scop, &DepOptions { rar: true }).expect("analysis");
-            for params in parameter_values(scop) {
-                let mut context = scop.context.clone();
-                for (k, v) in params.iter().enumerate() {
-                    let mut row = vec![0; params.len()];
-                    row[k] = 1;
-                    context.add(Constraint::eq(row, -v));
-                }
-                let narrowed = narrowed_to_context(&open, &context).expect("narrowed");
-                let instances = run(scop, &params);
-                let simulated = simulated_pairs(&instances);
-                let held = pairs_of(&narrowed, scop, &params, &instances);
-                let missing: Vec<_> = simulated.difference(&held).take(5).collect();
-                assert!(
-                    missing.is_empty(),
-                    "{path} region {} with {:?} = {params:?}: pairs a run has that no \
-                     narrowed relation holds: {missing:?}",
-                    scop.region,
-                    scop.params,
-                );
-                if path.ends_with("flat-gemm.c") {
-                    let by_rows = |d: &&Dependence| d.depth == 1 && d.kind != DepKind::Rar;
-                    let carried: Vec<_> = narrowed.iter().filter(by_rows).collect();
-                    assert!(carried.is_empty(), "carried by rows: {carried:?}");
-                    assert!(open.iter().any(|d| by_rows(&d)), "no context, rows overlap");
-                }
-                checked += simulated.len();
+    every_kernel_region(|path, scop| {
+        let mut open_scop = scop.clone();
+        open_scop.context = BasicSet::universe(scop.context.space().clone());
+        let open = dependences(&open_scop, &DepOptions { rar: true }).expect("analysis");
+        for params in parameter_values(scop) {
+            let mut context = scop.context.clone();
+            for (k, v) in params.iter().enumerate() {
+                let mut row = vec![0; params.len()];
+                row[k] = 1;
+                context.add(Constraint::eq(row, -v));
             }
+            let narrowed = narrowed_to_context(&open, &context).expect("narrowed");
+            let instances = run(scop, &params);
+            let simulated = simulated_pairs(&instances);
+            let held = pairs_of(&narrowed, scop, &params, &instances);
+            let missing: Vec<_> = simulated.difference(&held).take(5).collect();
+            assert!(
+                missing.is_empty(),
+                "{path} region {} with {:?} = {params:?}: pairs a run has that no \
+                 narrowed relation holds: {missing:?}",
+                scop.region,
+                scop.params,
+            );
+            if path.ends_with("flat-gemm.c") {
+                let by_rows = |d: &&Dependence| d.depth == 1 && d.kind != DepKind::Rar;
+                let carried: Vec<_> = narrowed.iter().filter(by_rows).collect();
+                assert!(carried.is_empty(), "carried by rows: {carried:?}");
+                assert!(open.iter().any(|d| by_rows(&d)), "no context, rows overlap");
+            }
+            checked += simulated.len();
         }
-    }
+    });
     assert!(checked > 10_000, "only {checked} pairs checked");
 }
 
