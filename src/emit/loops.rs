@@ -530,7 +530,7 @@ impl Printer<'_> {
         self.loop_pragma(l, indent);
         let text_at = self.out.len();
         self.loop_text(l, unroll, indent);
-        self.drop_unprinted_private(pragma_at, text_at);
+        self.drop_unprinted_private(pragma_at, text_at, outer == Place::Serial);
         self.place = outer;
         // An unrolled loop's remainder runs after the construct: the
         // printed range is not the construct alone.

@@ -111,8 +111,15 @@ impl Printer<'_> {
     /// its variable prints no assignment to it, and an outlined function
     /// declares only the variables its text names (`private(j, k)` with
     /// no `k` in the function: a compile error; random kernel seed 20).
-    /// Judged on the text, as the compiler sees it.
-    pub(super) fn drop_unprinted_private(&mut self, pragma_at: usize, text_at: usize) {
+    /// Judged on the text, as the compiler sees it. `opened`: the pragma
+    /// opened [`Printer::opening`] (else that is an enclosing loop's,
+    /// whose text may name the variable elsewhere).
+    pub(super) fn drop_unprinted_private(
+        &mut self,
+        pragma_at: usize,
+        text_at: usize,
+        opened: bool,
+    ) {
         let pragma = &self.out[pragma_at..text_at];
         let Some(open) = pragma.find(" private(") else {
             return;
@@ -135,7 +142,7 @@ impl Printer<'_> {
         };
         let (from, to) = (pragma_at + open, pragma_at + close + 1);
         self.out.replace_range(from..to, &clause);
-        if let Some(c) = &mut self.opening {
+        if let Some(c) = self.opening.as_mut().filter(|_| opened) {
             c.private.retain(|v| !dropped.contains(v));
         }
         // Constructs printed inside move with the text.
