@@ -147,15 +147,40 @@ impl Scanner<'_> {
         Ok((solutions, rows))
     }
 
-    /// `rows` with each unsolved iterator that an equation fixes with a
-    /// unit coefficient (and no other unsolved iterator) substituted out
-    /// of every other row. Exact: the rows have the same integer points.
+    /// `rows` with each parameter that an equation of them fixes alone
+    /// (`BS = 4`: a macro the file fixes, or a recipe's `context`), then
+    /// each unsolved iterator that an equation fixes with a unit
+    /// coefficient (and no other unsolved iterator), substituted out of
+    /// every other row. Exact: the rows have the same integer points. A
+    /// fixed parameter's value lets a pair of rows define a floor
+    /// (`jj <= j <= jj + BS - 1`, `jj` a multiple of 4: `jj = 4 ·
+    /// floor(j / 4)` after `linearize` of a loop strip-mined by hand with
+    /// a macro step; seed 3232).
     fn unsolved_substituted(
         &self,
         item: &Item,
         solved: &[Option<Solution>],
         mut rows: Vec<Constraint>,
     ) -> Result<Vec<Constraint>, ScanError> {
+        for col in 0..self.np {
+            let Some(p) = rows.iter().position(|r| {
+                r.kind == ConstraintKind::Eq
+                    && r.coeffs[col].abs() == 1
+                    && r.coeffs
+                        .iter()
+                        .enumerate()
+                        .all(|(c, &v)| c == col || v == 0)
+            }) else {
+                continue;
+            };
+            let pivot = rows[p].clone();
+            for (y, row) in rows.iter_mut().enumerate() {
+                if y != p && row.coeffs[col] != 0 {
+                    let f = checked_mul(row.coeffs[col], pivot.coeffs[col])?;
+                    *row = combine(1, row, f, &pivot)?;
+                }
+            }
+        }
         let base = self.np + self.n;
         for j in 0..item.n_iter {
             if solved[j].is_some() {
