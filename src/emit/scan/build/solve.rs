@@ -71,6 +71,21 @@ pub(super) struct Substituted {
     pub floors: Vec<(i64, Floor)>,
 }
 
+/// Column `col` substituted out of every row of `rows` but `rows[p]`, an
+/// equation with a unit coefficient there. Exact.
+fn substitute_out(rows: &mut [Constraint], p: usize, col: usize) -> Result<(), ScanError> {
+    let pivot = rows[p].clone();
+    for (y, row) in rows.iter_mut().enumerate() {
+        if y != p && row.coeffs[col] != 0 {
+            // row - (b / a)·pivot, a = ±1: a positive multiple of the
+            // row, so an inequality keeps its direction.
+            let f = checked_mul(row.coeffs[col], pivot.coeffs[col])?;
+            *row = combine(1, row, f, &pivot)?;
+        }
+    }
+    Ok(())
+}
+
 /// `Σ floors + c · f`, equal floors merged, zero terms dropped.
 pub(super) fn add_floor(
     floors: &mut Vec<(i64, Floor)>,
@@ -173,13 +188,7 @@ impl Scanner<'_> {
             }) else {
                 continue;
             };
-            let pivot = rows[p].clone();
-            for (y, row) in rows.iter_mut().enumerate() {
-                if y != p && row.coeffs[col] != 0 {
-                    let f = checked_mul(row.coeffs[col], pivot.coeffs[col])?;
-                    *row = combine(1, row, f, &pivot)?;
-                }
-            }
+            substitute_out(&mut rows, p, col)?;
         }
         let base = self.np + self.n;
         for j in 0..item.n_iter {
@@ -195,15 +204,7 @@ impl Scanner<'_> {
             }) else {
                 continue;
             };
-            let pivot = rows[p].clone();
-            for (y, row) in rows.iter_mut().enumerate() {
-                if y != p && row.coeffs[col] != 0 {
-                    // row - (b / a)·pivot, a = ±1: a positive multiple of
-                    // the row, so an inequality keeps its direction.
-                    let f = checked_mul(row.coeffs[col], pivot.coeffs[col])?;
-                    *row = combine(1, row, f, &pivot)?;
-                }
-            }
+            substitute_out(&mut rows, p, col)?;
         }
         Ok(rows)
     }
