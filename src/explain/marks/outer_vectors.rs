@@ -49,9 +49,11 @@ pub(super) fn push_mark(
         Err(ExplainError::Refused(refused)) => refused,
         Err(e) => return Err(e),
     };
+    // Inside the embeds, the loop's dependences are its statements' own:
+    // the `safelen` may differ from the target's as it may given last.
     match vectorize_inside_embeds(r, &d, beta, *depth) {
-        Ok(true) => return Ok(()),
-        Ok(false) | Err(ExplainError::Refused(_)) => undo(r, &before, found),
+        Ok(true) if other_vector_marks(r, beta, *depth, target_marks).is_none() => return Ok(()),
+        Ok(_) | Err(ExplainError::Refused(_)) => undo(r, &before, found),
         Err(e) => return Err(e),
     }
     match vectorize_earlier(r, &d, beta, *depth, target_marks)? {
