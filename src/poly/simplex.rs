@@ -419,7 +419,8 @@ impl Row {
     /// denominator. Exact.
     fn normalize(&mut self) -> Result<(), PolyError> {
         let mut g = gcd(self.constant, self.den)?;
-        for &c in &self.coeffs {
+        // Zero entries (most of a scheduler's tableau) divide by anything.
+        for &c in self.coeffs.iter().filter(|&&c| c != 0) {
             if g == 1 {
                 return Ok(());
             }

@@ -155,9 +155,10 @@ pub fn step(state: &mut RecipeState, call: &Call) -> Result<Option<Diagnostic>, 
 /// [`crate::poly::WORK_LIMIT`]; a call makes hundreds, and after a jam
 /// inside a wavefront's tiles each later directive proved the jam again
 /// for 13 to 29 million rows (5 to 10 s, `tests/regressions`, seeds
-/// 83/84). Measured (Zen 1, about 6 million rows a second): the test
-/// suite's costliest call is an `unroll_jam` of 9.4 million rows
-/// (1.9 s); every other stays under 2.6 million.
+/// 83/84). Measured (Xeon, 2026-12-07, each unit-coefficient substitution
+/// of the Omega test charged its rows): the test suite's costliest call
+/// that is not refused is an `auto` of 5.3 million rows (0.4 s); every
+/// other stays under 4.7 million.
 pub const CALL_WORK_LIMIT: u64 = 10_000_000;
 
 /// The warning on a call that left the schedule as it was.
