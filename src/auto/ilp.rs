@@ -107,10 +107,16 @@ impl Ilp {
     /// set needs no row for ([`reduced_nonneg_rows`]). The system is
     /// unchanged.
     pub fn settle(&mut self) -> Result<(), PolyError> {
-        let (settled, given) = self.parts()?;
-        let rows = [&settled[..], &given].concat();
-        self.settled = Rc::new(reduced_nonneg_rows(self.n_var, &rows)?);
-        self.rows.clear();
+        // Rows are taken, not copied: a search's system may hold some
+        // 80,000 rows of a hundred columns (random kernel r25_78), and
+        // each copy of them cost more than the reduction.
+        let settled = std::mem::take(&mut self.settled);
+        let mut rows = Rc::try_unwrap(settled).unwrap_or_else(|shared| (*shared).clone());
+        rows.append(&mut self.rows);
+        for row in &mut rows {
+            row.pad_to(self.n_var);
+        }
+        self.settled = Rc::new(reduced_nonneg_rows(self.n_var, rows)?);
         Ok(())
     }
 
@@ -140,7 +146,7 @@ impl Ilp {
                 c
             })
             .collect();
-        Ok((settled, reduced_nonneg_rows(self.n_var, &given)?))
+        Ok((settled, reduced_nonneg_rows(self.n_var, given)?))
     }
 
     /// The integer lexicographic minimum; `None` when infeasible. Exact.

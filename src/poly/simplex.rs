@@ -80,7 +80,7 @@ pub fn rational_lexmin_nonneg(
     n: usize,
     rows: &[Constraint],
 ) -> Result<Option<Vec<Ratio>>, PolyError> {
-    rational_lexmin_of_reduced(n, &reduced_nonneg_rows(n, rows)?, &[])
+    rational_lexmin_of_reduced(n, &reduced_nonneg_rows(n, rows.to_vec())?, &[])
 }
 
 /// [`rational_lexmin_nonneg`] of the rows `base` and `more`. Exact for
@@ -194,7 +194,7 @@ impl ScaledPoint {
 /// has one; the prefix is fixed or the branched coordinate grows each time,
 /// so it ends.
 pub fn integer_lexmin_nonneg(n: usize, rows: &[Constraint]) -> Result<Option<Vec<i64>>, PolyError> {
-    integer_lexmin_of_reduced(n, &reduced_nonneg_rows(n, rows)?, &[])
+    integer_lexmin_of_reduced(n, &reduced_nonneg_rows(n, rows.to_vec())?, &[])
 }
 
 /// [`integer_lexmin_nonneg`] of the rows `base` and `more`. Exact for any
@@ -284,9 +284,9 @@ pub fn integer_lexmin_of_reduced(
 /// The schedulers' systems need this: Farkas' lemma gives every
 /// dependence edge its rows, and adi's Pluto band has 3,258 rows of which
 /// 1,543 differ.
-pub fn reduced_nonneg_rows(n: usize, rows: &[Constraint]) -> Result<Vec<Constraint>, PolyError> {
+pub fn reduced_nonneg_rows(n: usize, rows: Vec<Constraint>) -> Result<Vec<Constraint>, PolyError> {
     let mut normal: Vec<Constraint> = Vec::with_capacity(rows.len());
-    for row in rows {
+    for mut row in rows {
         if row.coeffs.len() != n {
             return Err(PolyError::SpaceMismatch {
                 op: "lexmin_nonneg",
@@ -298,7 +298,6 @@ pub fn reduced_nonneg_rows(n: usize, rows: &[Constraint]) -> Result<Vec<Constrai
         {
             continue;
         }
-        let mut row = row.clone();
         let g = gcd_of(row.coeffs.iter().copied().chain([row.constant])).unwrap_or(1);
         if g > 1 {
             row.coeffs.iter_mut().for_each(|c| *c /= g);
