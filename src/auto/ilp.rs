@@ -107,9 +107,9 @@ impl Ilp {
     /// set needs no row for ([`reduced_nonneg_rows`]). The system is
     /// unchanged.
     pub fn settle(&mut self) -> Result<(), PolyError> {
-        // Rows are taken, not copied: a search's system may hold some
-        // 80,000 rows of a hundred columns (random kernel r25_78), and
-        // each copy of them cost more than the reduction.
+        // Rows are taken, not copied: a member's system may hold some
+        // 80,000 rows of a hundred columns (random kernel r25_78), and the
+        // three copies made before took 1.3 s of a 3.2 s `auto`.
         let settled = std::mem::take(&mut self.settled);
         let mut rows = Rc::try_unwrap(settled).unwrap_or_else(|shared| (*shared).clone());
         rows.append(&mut self.rows);

@@ -418,7 +418,7 @@ impl Row {
     /// denominator. Exact.
     fn normalize(&mut self) -> Result<(), PolyError> {
         let mut g = gcd(self.constant, self.den)?;
-        // Zero entries (most of a scheduler's tableau) divide by anything.
+        // A zero entry leaves the gcd as it is.
         for &c in self.coeffs.iter().filter(|&&c| c != 0) {
             if g == 1 {
                 return Ok(());

@@ -49,8 +49,9 @@ pub(super) fn push_mark(
         Err(ExplainError::Refused(refused)) => refused,
         Err(e) => return Err(e),
     };
-    // Inside the embeds, the loop's dependences are its statements' own:
-    // the `safelen` may differ from the target's as it may given last.
+    // Inside the embeds the loop holds only its own statements'
+    // dependences: its `safelen` may differ from the target's, as that of
+    // a `vectorize` given last may.
     match vectorize_inside_embeds(r, &d, beta, *depth) {
         Ok(true) if other_vector_marks(r, beta, *depth, target_marks).is_none() => return Ok(()),
         Ok(_) | Err(ExplainError::Refused(_)) => undo(r, &before, found),
