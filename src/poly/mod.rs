@@ -57,6 +57,7 @@ mod divisions;
 mod error;
 mod farkas;
 mod flat_memo;
+mod invariant_divisor;
 mod omega;
 mod omega_memo;
 mod ops;

@@ -44,6 +44,7 @@
 //! enumeration.
 
 use super::constraint::gcd_of;
+use super::invariant_divisor::InvariantDivisor;
 use super::omega::{integer_sample, RowHasher};
 use super::work;
 use super::{Constraint, ConstraintKind, PolyError};
@@ -417,22 +418,51 @@ impl Row {
     /// Divides the row by the content of its constant, coefficients and
     /// denominator. Exact.
     fn normalize(&mut self) -> Result<(), PolyError> {
-        let mut g = gcd(self.constant, self.den)?;
-        // A zero entry leaves the gcd as it is.
-        for &c in self.coeffs.iter().filter(|&&c| c != 0) {
-            if g == 1 {
-                return Ok(());
-            }
-            g = gcd(g, c)?;
+        let g = self.content()?;
+        if g == 1 {
+            return Ok(());
         }
-        if g > 1 {
-            self.constant = quotient(self.constant, g);
-            self.den = quotient(self.den, g);
-            for c in &mut self.coeffs {
-                *c = quotient(*c, g);
+        let by = u64::try_from(g).ok().and_then(InvariantDivisor::new);
+        let divide = |a: i128| -> i128 {
+            if let (Some(by), Ok(m)) = (by, u64::try_from(a.unsigned_abs())) {
+                if let Some(q) = by.exact_quotient(m) {
+                    // `q ≤ m`, and `m` came from an `i128`.
+                    let q = i128::from(q);
+                    return if a < 0 { -q } else { q };
+                }
             }
+            a / g
+        };
+        self.constant = divide(self.constant);
+        self.den = divide(self.den);
+        for c in &mut self.coeffs {
+            *c = divide(*c);
         }
         Ok(())
+    }
+
+    /// The gcd of the constant, the coefficients and the denominator
+    /// (positive, as the denominator is). Exact.
+    fn content(&self) -> Result<i128, PolyError> {
+        let mut g = gcd(self.constant, self.den)?;
+        let mut by = u64::try_from(g).ok().and_then(InvariantDivisor::new);
+        // A zero entry leaves the gcd as it is, and so does a multiple of
+        // it: after a pivot most entries are multiples of the row's old
+        // content, and one multiplication tells.
+        for &c in self.coeffs.iter().filter(|&&c| c != 0) {
+            if g == 1 {
+                break;
+            }
+            let divides = match (by, u64::try_from(c.unsigned_abs())) {
+                (Some(by), Ok(m)) => by.exact_quotient(m).is_some(),
+                _ => c % g == 0,
+            };
+            if !divides {
+                g = gcd(g, c)?;
+                by = u64::try_from(g).ok().and_then(InvariantDivisor::new);
+            }
+        }
+        Ok(g)
     }
 }
 
