@@ -101,7 +101,8 @@ fn same_relations(a: &serde_json::Value, b: &serde_json::Value) -> bool {
 }
 
 /// Explain `recipe` on region `region` of `kernel` and replay the
-/// explanation.
+/// explanation: where it is complete, the same schedule and the same
+/// printed code.
 fn round_trip(dir: &Path, name: &str, kernel: &str, region: usize, recipe: &str) -> Outcome {
     let r = region.to_string();
     let target = match schedule_json(kernel, &r, recipe) {
@@ -125,6 +126,18 @@ fn round_trip(dir: &Path, name: &str, kernel: &str, region: usize, recipe: &str)
         same_schedule(kernel, region, &target, &replayed),
         "{name}: the explanation gives another schedule:\n{}",
         out.stdout
+    );
+    // The same schedule prints the same code, however the directives
+    // wrote its rows (`emit::scan::canonical`).
+    let code = |recipe: &str| {
+        let out = common::polyc(&[kernel, "--scop", &r, "--recipe", recipe]);
+        assert_eq!(out.status, 0, "{name}: {}", out.stderr);
+        out.stdout
+    };
+    assert_eq!(
+        code(recipe),
+        code(&explained.to_string_lossy()),
+        "{name}: the explanation prints other code"
     );
     let directives = out
         .stdout

@@ -1,6 +1,7 @@
 //! Items: one integer set per statement piece and domain disjunct, over
 //! `[dates | iterators | existentials]` (no locals), that scanning walks.
 
+use super::canonical::canonical_rows;
 use super::ScanError;
 use crate::poly::{BasicMap, BasicSet, Constraint, ConstraintKind, Set, Space};
 use crate::scop::schedule::{alpha_depth, Mark, StatementSchedule};
@@ -130,6 +131,21 @@ fn make_item(
             constant: c.constant,
         });
     }
+    // The same piece written differently (a recipe and its `--explain`
+    // replay) prints the same code: its rows in canonical form, the
+    // dates pivoted on first, then the iterators, the locals and the
+    // parameters. Where that overflows, the rows as they were.
+    let order: Vec<usize> = (np..np + total).chain(0..np).collect();
+    let mut rows = canonical_rows(&rows, &order).unwrap_or(rows);
+    let alias = (0..n)
+        .map(|t| {
+            if t < k {
+                alias_of(&rows, np, n, m, t)
+            } else {
+                None
+            }
+        })
+        .collect();
     for c in dom.constraints() {
         let mut coeffs = vec![0; np + total];
         coeffs[..np].copy_from_slice(&c.coeffs[..np]);
@@ -151,9 +167,6 @@ fn make_item(
         rows.push(Constraint::eq(coeffs, 0));
     }
     let set = BasicSet::from_parts(space, 0, rows);
-    let alias = (0..n)
-        .map(|t| if t < k { alias_of(piece, t) } else { None })
-        .collect();
     let marks = (0..n)
         .map(|t| match alpha_depth(t) {
             Some(depth) => sched.marks.get(depth - 1).cloned().unwrap_or_default(),
@@ -169,12 +182,13 @@ fn make_item(
     })
 }
 
-/// `Some((k, sign))` when an equality of `piece` reads `date t = sign · i_k`.
-fn alias_of(piece: &BasicMap, t: usize) -> Option<(usize, i64)> {
-    let s = piece.space();
-    let (np, m) = (s.n_param(), s.n_in());
-    let col = s.out_col(t);
-    piece.constraints().iter().find_map(|c| {
+/// `Some((k, sign))` when one of a piece's `rows` (over `[params | dates
+/// (n) | iterators (m) | locals]`) reads `date t = sign · i_k`. In
+/// canonical form (`super::canonical`) every date equal to an iterator has
+/// such a row, however the schedule wrote it (`t7 = t5, t5 = k`).
+fn alias_of(rows: &[Constraint], np: usize, n: usize, m: usize, t: usize) -> Option<(usize, i64)> {
+    let col = np + t;
+    rows.iter().find_map(|c| {
         if c.kind != ConstraintKind::Eq || c.constant != 0 || c.coeffs[col].abs() != 1 {
             return None;
         }
@@ -182,9 +196,9 @@ fn alias_of(piece: &BasicMap, t: usize) -> Option<(usize, i64)> {
             .filter(|&j| c.coeffs[j] != 0 && j != col)
             .collect();
         match nz.as_slice() {
-            [j] if *j >= np && *j < np + m && c.coeffs[*j].abs() == 1 => {
+            [j] if (np + n..np + n + m).contains(j) && c.coeffs[*j].abs() == 1 => {
                 // a·t + b·i = 0  ⇒  t = -b/a · i.
-                Some((*j - np, -c.coeffs[*j] * c.coeffs[col]))
+                Some((*j - np - n, -c.coeffs[*j] * c.coeffs[col]))
             }
             _ => None,
         }

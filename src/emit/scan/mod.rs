@@ -21,6 +21,7 @@
 
 pub mod ast;
 mod build;
+mod canonical;
 mod full_tiles;
 mod items;
 pub mod rewrite;
