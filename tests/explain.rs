@@ -101,8 +101,7 @@ fn same_relations(a: &serde_json::Value, b: &serde_json::Value) -> bool {
 }
 
 /// Explain `recipe` on region `region` of `kernel` and replay the
-/// explanation: where it is complete, the same schedule and the same
-/// printed code.
+/// explanation.
 fn round_trip(dir: &Path, name: &str, kernel: &str, region: usize, recipe: &str) -> Outcome {
     let r = region.to_string();
     let target = match schedule_json(kernel, &r, recipe) {
@@ -127,24 +126,27 @@ fn round_trip(dir: &Path, name: &str, kernel: &str, region: usize, recipe: &str)
         "{name}: the explanation gives another schedule:\n{}",
         out.stdout
     );
-    // The same schedule prints the same code, however the directives
-    // wrote its rows (`emit::scan::canonical`).
-    let code = |recipe: &str| {
-        let out = common::polyc(&[kernel, "--scop", &r, "--recipe", recipe]);
-        assert_eq!(out.status, 0, "{name}: {}", out.stderr);
-        out.stdout
-    };
-    assert_eq!(
-        code(recipe),
-        code(&explained.to_string_lossy()),
-        "{name}: the explanation prints other code"
-    );
     let directives = out
         .stdout
         .lines()
         .filter(|l| !l.trim_start().starts_with('#') && l.contains(");"))
         .count();
     Outcome::Replayed(directives)
+}
+
+/// Does the explanation `round_trip` wrote for `name` print the code that
+/// `recipe` prints (or is code generation refused both times)? The same
+/// schedule, however the directives wrote its rows
+/// (`emit::scan::canonical`); not asked of strided and grained dates, whose
+/// existentials have no canonical form (docs/explain.md).
+fn prints_the_same_code(dir: &Path, name: &str, kernel: &str, region: usize, recipe: &str) -> bool {
+    let r = region.to_string();
+    let explained = dir.join(format!("{name}.explained.poly"));
+    let code = |recipe: &str| {
+        let out = common::polyc(&[kernel, "--scop", &r, "--recipe", recipe]);
+        (out.status, out.stdout)
+    };
+    code(recipe) == code(&explained.to_string_lossy())
 }
 
 /// `case reason` lines of `expected.txt` (comments and blank lines
@@ -169,11 +171,15 @@ fn regions(kernel: &str) -> usize {
         .len()
 }
 
+/// Every test kernel's automatic schedules and every recipe of the
+/// library: explained, replayed to the same schedule, and printed as the
+/// same code.
 #[test]
 fn every_automatic_schedule_and_recipe_is_explained_and_replays() {
     let dir = common::scratch("explain");
     let mut gaps: BTreeMap<String, String> = BTreeMap::new();
     let mut replayed = 0;
+    let mut other_code = Vec::new();
     for kernel in common::kernels() {
         let k = kernel.to_string_lossy().into_owned();
         let stem = kernel
@@ -186,8 +192,14 @@ fn every_automatic_schedule_and_recipe_is_explained_and_replays() {
                 let name = format!("{stem}.{region}.{label}");
                 let path = dir.join(format!("{name}.poly"));
                 std::fs::write(&path, recipe).expect("write");
-                match round_trip(&dir, &name, &k, region, &path.to_string_lossy()) {
-                    Outcome::Replayed(_) => replayed += 1,
+                let recipe = path.to_string_lossy();
+                match round_trip(&dir, &name, &k, region, &recipe) {
+                    Outcome::Replayed(_) => {
+                        replayed += 1;
+                        if !prints_the_same_code(&dir, &name, &k, region, &recipe) {
+                            other_code.push(name);
+                        }
+                    }
                     Outcome::Gap(g) => {
                         gaps.insert(name, g);
                     }
@@ -208,7 +220,12 @@ fn every_automatic_schedule_and_recipe_is_explained_and_replays() {
             continue;
         }
         match round_trip(&dir, &name, &kernel, 1, &rel) {
-            Outcome::Replayed(_) => replayed += 1,
+            Outcome::Replayed(_) => {
+                replayed += 1;
+                if !prints_the_same_code(&dir, &name, &kernel, 1, &rel) {
+                    other_code.push(name);
+                }
+            }
             Outcome::Gap(g) => {
                 gaps.insert(name, g);
             }
@@ -230,6 +247,11 @@ fn every_automatic_schedule_and_recipe_is_explained_and_replays() {
         wrong.is_empty(),
         "{replayed} replayed; outcomes that differ from tests/explain/expected.txt:\n{}",
         wrong.join("\n")
+    );
+    assert!(
+        other_code.is_empty(),
+        "explanations that replay to the schedule but print other code: {}",
+        other_code.join(", ")
     );
     eprintln!(
         "explain: {replayed} replayed, {} not expressed yet",
