@@ -65,6 +65,13 @@ SIZES = {
     "floyd-warshall": {"N": 1200},
     "adi": {"TSTEPS": 50, "N": 1000},
     "durbin": {"N": 16000},
+    "correlation": {"M": 1200, "N": 1400},
+    "covariance": {"M": 1200, "N": 1400},
+    "gramschmidt": {"M": 1000, "N": 1200},
+    "ludcmp": {"N": 2000},
+    # Below LARGE (2,500), whose original runs for over ten seconds.
+    "nussinov": {"N": 1500},
+    "deriche": {"W": 4096, "H": 2160},
     # Matrix-vector kernels: their originals take 10-50 ms at sizes whose
     # arrays fit memory (each is read a few times), so their ratios are
     # the noisiest of the table.
