@@ -116,9 +116,9 @@ const GCC_FLAGS: &[&str] = &[
 /// past `i` (seed 5151's syrk copy loop, `d0[i][j] = C[i][j]`, reported
 /// index 24 of `C[24]`; the same loop with a recoverable check, under
 /// clang 19 or gcc's ASan runs clean, and so does a manual check of `j`).
-/// Loop strength reduction is off: with the bounds checks in, clang 14's
-/// spent 82 of 88 s on 51 KB of register-tiled gemm that it compiles in
-/// 1.9 s without them (seed 3535, `tests/regressions/s3535-timeout-1.poly`;
+/// Loop strength reduction is off: with the bounds checks in, clang 14
+/// spent 82 of its 88 s in that pass on 51 KB of register-tiled gemm that
+/// it compiles in 1.9 s without them (seed 3535, `tests/regressions/s3535-timeout-1.poly`;
 /// 2.9 s with the pass off). The pass only rewrites induction variables,
 /// which no check here reads.
 const CLANG_FLAGS: &[&str] = &[
