@@ -194,6 +194,14 @@ pub(crate) fn fourier_motzkin(
         .collect();
     let mut done = 0;
     while !remaining.is_empty() {
+        // Choosing the column reads each row's sign in each remaining
+        // column: work of the task too (Farkas systems of 2,400 rows and
+        // columns spent minutes here uncharged; random kernel r30_198).
+        let scan = tracked.len().saturating_mul(remaining.len());
+        super::work::draw(
+            u64::try_from(scan).unwrap_or(u64::MAX),
+            "Fourier–Motzkin elimination",
+        )?;
         let cost = |col: usize| {
             let lower = tracked.iter().filter(|t| t.row.coeffs[col] > 0).count();
             let upper = tracked.iter().filter(|t| t.row.coeffs[col] < 0).count();
