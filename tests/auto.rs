@@ -361,6 +361,39 @@ fn the_sums_point_loop_runs_around_the_innermost_one() {
     }
 }
 
+/// gramschmidt's updates `R[k][j] += Q[i][k] * A[i][j]` and `A[i][j] -=
+/// Q[i][k] * R[k][j]`: `spatial` does not fuse them in the band `(k, j)`,
+/// which would leave each a loop `i` inside `j`, down the columns of `A`;
+/// each gets a band of its own below `k`, its points run `j` innermost,
+/// as a vector loop along the rows of `A` (17× at PolyBench's sizes,
+/// docs/performance.md).
+#[test]
+fn gramschmidts_updates_walk_rows_under_spatial() {
+    let recipe = common::scratch_recipe("auto-gramschmidt-rows", "auto(spatial);\n");
+    let out = common::polyc(&[
+        "tests/kernels/gramschmidt.c",
+        "--recipe",
+        &recipe,
+        "--emit",
+        "schedule-text",
+    ]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let text = &out.stdout;
+    assert!(
+        text.contains("band of S0, S1, S2, S3, S5, S6: members k; coincident: none\n"),
+        "{text}"
+    );
+    for update in ["S5", "S6"] {
+        let line = text
+            .lines()
+            .find(|l| l.contains(&format!("band of {update}:")))
+            .unwrap_or_default();
+        assert!(line.contains("tiles 32 x 32"), "{text}");
+        assert!(line.contains("vector: j"), "{text}");
+        assert!(!line.contains("point loops in order j, i"), "{text}");
+    }
+}
+
 /// Clustering gives each loop of durbin's `k` iteration a nest of its
 /// own; the two updates, parallel, sit beside the reduction into `sum`,
 /// sequential: their threads would meet at barriers twice per `k` for a

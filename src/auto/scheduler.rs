@@ -1172,6 +1172,26 @@ mod tests {
         );
     }
 
+    /// gramschmidt, by default (tiles run as a wavefront where no member
+    /// is coincident): both schedulers find the band `(k, j)` for the
+    /// whole step; under it the two updates (S5, S6) keep a loop `i` each, down
+    /// the columns of `A`. `spatial` ends the band before `j`, the lines of
+    /// the updates' arrays ([`super::spatial`]'s cut), and schedules them
+    /// apart below `k`, `j` last.
+    #[test]
+    fn spatial_gives_gramschmidts_updates_j_innermost() {
+        let spatial = Algorithm::Spatial(SpatialOptions::default());
+        let unskewed = Wavefront::Unskewed;
+        assert_eq!(
+            shape_below("gramschmidt", spatial, unskewed, false),
+            "seq(band[S4:k* | S4:j*] S4; band[S0:k,S1:k,S2:k,S3:k,S5:k,S6:k] \
+             seq(S0; band[S1:i] S1; S2; band[S3:i*] S3; band[S5:j* | S5:i] S5; \
+             band[S6:i* | S6:j*] S6))"
+        );
+        let pluto = shape_below("gramschmidt", Algorithm::Pluto, unskewed, false);
+        assert!(pluto.contains(",S5:j,S6:j] seq("), "{pluto}");
+    }
+
     /// CC'18 §4.7, the GPU variant: the first member walks the lines of B
     /// and C (`j`, coincident), so that `threadIdx.x` coalesces.
     #[test]

@@ -38,7 +38,11 @@
 //! lines backwards (the paper's coefficients are non-negative; polyc's
 //! are not), so where that leaves no row (adi's back substitutions need
 //! `−j`), the row of the smallest coefficients is taken without the
-//! groups ([`Ask::lines_row`]).
+//! groups ([`Ask::lines_row`]). Fourth, a band ends before a member, not
+//! its first, that walks the lines of a statement whose loops left for
+//! below the band walk its arrays only across lines ([`ended`]): those
+//! loops would run inside the member, down columns. gramschmidt's two
+//! updates then run `j` innermost, 17× faster than under the band `(k, j)`.
 //!
 //! **GPU** (§4.7). The first member minimises ILP (4) with coincidence, so
 //! that the outer parallel loop walks along lines (coalescing); when it
@@ -53,10 +57,11 @@ use super::distance::is_at_distance_zero;
 use super::feautrier::{read_row, AffineRow};
 use super::graph::Graph;
 use super::ilp::{Ilp, Lin, RowVars};
+use super::independence::{independence_rows, rank};
 use super::pluto::{
     member, member_ilp, nontrivial_lexmin, regions, worth_a_wavefront, Better, Member, Region,
 };
-use super::reuse::{weighing_order, ReuseGroup};
+use super::reuse::{dot, weighing_order, ReuseGroup};
 use crate::poly::{ConstraintKind, PolyError};
 
 /// What a spatial band is asked for besides its graph.
@@ -88,14 +93,19 @@ pub(crate) fn spatial_band(
     request: BandRequest,
 ) -> Result<Vec<Member>, PolyError> {
     let mut earlier = earlier.to_vec();
+    let start = groups;
     let mut groups = groups.to_vec();
     let mut band: Vec<Member> = Vec::new();
+    // Per member, the nodes whose lines it walks (the spatial move it
+    // carries first).
+    let mut walking: Vec<Vec<usize>> = Vec::new();
     let mut have_coincident = request.coincident_around;
     // Whether the band's first member gave up coincidence.
     let mut relaxed = false;
     loop {
         let regions = regions(graph, &earlier)?;
         let Some(free) = regions.first().map(|(_, rows)| rows.len()) else {
+            let band = ended(graph, &earlier, start, &walking, band, request)?;
             return Ok(kept_band(band, relaxed, request.sweeps));
         };
         let ask = Ask {
@@ -124,10 +134,20 @@ pub(crate) fn spatial_band(
             }
         };
         let Some(rows) = rows else {
+            let band = ended(graph, &earlier, start, &walking, band, request)?;
             return Ok(kept_band(band, relaxed, request.sweeps));
         };
         let coincident = is_coincident(graph, active, &rows)?;
         have_coincident |= coincident;
+        let mut walks = Vec::new();
+        for g in &groups {
+            if let Some(d) = &g.spatial {
+                if dot(&rows[g.node].iter, d)? != 0 && !walks.contains(&g.node) {
+                    walks.push(g.node);
+                }
+            }
+        }
+        walking.push(walks);
         for (node, row) in rows.iter().enumerate() {
             earlier[node].push(row.iter.clone());
         }
@@ -137,6 +157,70 @@ pub(crate) fn spatial_band(
             .collect::<Result<_, _>>()?;
         band.push(Member { rows, coincident });
     }
+}
+
+/// The band found, `band`, as the caller gets it: on the CPU, cut before
+/// its first member but the first that walks the lines of a statement the
+/// band leaves with loops of its own to run below it, where those loops
+/// walk the statement's arrays across lines only (`walking[m]`: the nodes whose lines member
+/// `m` walks; `earlier`: every node's rows with the band's; `start`: the
+/// reuse groups before the band).
+///
+/// Such a member is a loop around the statement's other loops, which then
+/// run inside it across lines: gramschmidt's band `(k, j)` fuses its two
+/// updates `R[k][j] += Q[i][k] * A[i][j]` and `A[i][j] -= Q[i][k] *
+/// R[k][j]` along `j` and leaves each its own loop `i` inside, down the
+/// columns of `A`. Without `j` the band stops at `k`; below it the updates
+/// are scheduled apart, each with `j` last. Exact on the rows; the cut is
+/// a cost model (the schedule is checked exactly either way).
+fn ended(
+    graph: &Graph,
+    earlier: &[Vec<Vec<i64>>],
+    start: &[ReuseGroup],
+    walking: &[Vec<usize>],
+    mut band: Vec<Member>,
+    request: BandRequest,
+) -> Result<Vec<Member>, PolyError> {
+    if request.gpu {
+        return Ok(band);
+    }
+    for (m, walks) in walking.iter().enumerate().skip(1) {
+        for &node in walks {
+            let left = independence_rows(&earlier[node], graph.nodes[node].n_iter)?;
+            if across_lines_only(start, node, &left)? {
+                band.truncate(m);
+                return Ok(band);
+            }
+        }
+    }
+    Ok(band)
+}
+
+/// Whether loops along `moves` would walk `node`'s arrays only across
+/// lines: a move changes some subscript of its groups, and no group's
+/// spatial move lies in their span (none of the loops walks along a
+/// line). Exact.
+fn across_lines_only(
+    groups: &[ReuseGroup],
+    node: usize,
+    moves: &[Vec<i64>],
+) -> Result<bool, PolyError> {
+    let n = moves.first().map_or(0, Vec::len);
+    let mut walks_memory = false;
+    for g in groups.iter().filter(|g| g.node == node) {
+        if let Some(d) = &g.spatial {
+            let with: Vec<Vec<i64>> = moves.iter().chain([d]).cloned().collect();
+            if rank(&with, n)? == rank(moves, n)? {
+                return Ok(false);
+            }
+        }
+        for d in moves {
+            for f in &g.subscripts {
+                walks_memory |= dot(f, d)? != 0;
+            }
+        }
+    }
+    Ok(walks_memory)
 }
 
 /// `band`, or none (the caller's Feautrier row) when its first member gave
