@@ -103,6 +103,9 @@ fn check_kernel(dir: &Path, kernel: &Path) -> Vec<String> {
             failures.push(format!("{case}: polyc refused:\n{}", out.stderr));
             continue;
         }
+        if let Some(line) = one_iteration_loop(&out.stdout) {
+            failures.push(format!("{case}: a loop of one iteration: {line}"));
+        }
         let src = dir.join(format!("{name}.{label}.c"));
         std::fs::write(&src, &out.stdout).expect("write generated file");
         let gcc_flags: Vec<&str> = common::GCC_TILED_FLAGS
@@ -131,6 +134,44 @@ fn check_kernel(dir: &Path, kernel: &Path) -> Vec<String> {
         }
     }
     failures
+}
+
+/// A `for` line of `code` whose bounds print the same value, `for (k = E;
+/// k <= E; k++)`, or `for (k = E - 1; k < E; k++)`: a loop of one
+/// iteration, which code generation prints as the assignment `k = E;`.
+/// Strided loops are not looked at: an unroll-and-jam by the tile's size
+/// runs its jammed loop once (`for (i = 8 * c1; i <= 8 * c1; i += 8)`),
+/// printed as a loop.
+fn one_iteration_loop(code: &str) -> Option<&str> {
+    code.lines().find(|line| {
+        let Some(head) = line.trim().strip_prefix("for (") else {
+            return false;
+        };
+        let head = head.strip_prefix("int ").unwrap_or(head);
+        let Some((var, rest)) = head.split_once(" = ") else {
+            return false;
+        };
+        let Some((lower, rest)) = rest.split_once("; ") else {
+            return false;
+        };
+        let same = |op: &str, lower: &str| {
+            rest.strip_prefix(&format!("{var} {op} "))
+                .and_then(|r| r.split_once("; "))
+                .is_some_and(|(upper, step)| {
+                    upper == lower && step.starts_with(&format!("{var}++"))
+                })
+        };
+        same("<=", lower) || lower.strip_suffix(" - 1").is_some_and(|l| same("<", l))
+    })
+}
+
+#[test]
+fn the_one_iteration_check_sees_both_forms() {
+    assert!(one_iteration_loop("  for (k = 32 * c2 + 31; k <= 32 * c2 + 31; k++) {").is_some());
+    assert!(one_iteration_loop("for (int c4 = n - 1; c4 < n; c4++)").is_some());
+    assert!(one_iteration_loop("for (k = 32 * c2; k <= 32 * c2 + 31; k++)").is_none());
+    assert!(one_iteration_loop("for (i = 0; i < n; i++)").is_none());
+    assert!(one_iteration_loop("for (i = 8 * c1; i <= 8 * c1; i += 8)").is_none());
 }
 
 /// How many top-level nests the first region of `kernel` has: the distinct

@@ -235,6 +235,10 @@ impl Scanner<'_> {
             && hull_d
                 .iter()
                 .any(|c| c.coeffs[col] < 0 || c.kind == ConstraintKind::Eq);
+        // One value of the date wherever `ctx` holds (a piece of tile
+        // edge that several statements share): an assignment, as for one
+        // statement.
+        let once = two_sided && self.runs_once(&hull_d, col, ctx, &[])?;
         let (lower, upper) = if two_sided {
             self.bounds(&hull_d, d, sign, vals)?
         } else {
@@ -262,7 +266,7 @@ impl Scanner<'_> {
             upper,
             stride: 1,
             marks: self.items[kept[0]].marks[d].clone(),
-            once: false,
+            once,
             body: Vec::new(),
         };
         self.filled(head, kept, d, &inner, vals)
