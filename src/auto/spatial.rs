@@ -22,7 +22,7 @@
 //! distributes them); otherwise the band goes on without coincidence and
 //! its tiles run as a wavefront.
 //!
-//! Three departures from the paper. The first two were measured
+//! Four departures from the paper. The first two and the fourth were measured
 //! (docs/performance.md, "`auto(spatial)`"). First, coincidence is
 //! asked of the last rows too (the paper gives it up when two rows are
 //! left, which left jacobi-1d's sweeps fused and sequential inside the
@@ -42,7 +42,8 @@
 //! its first, that walks the lines of a statement whose loops left for
 //! below the band walk its arrays only across lines ([`ended`]): those
 //! loops would run inside the member, down columns. gramschmidt's two
-//! updates then run `j` innermost, 17× faster than under the band `(k, j)`.
+//! updates then run `j` innermost, 15–18× faster than under the band `(k,
+//! j)` (docs/performance.md).
 //!
 //! **GPU** (§4.7). The first member minimises ILP (4) with coincidence, so
 //! that the outer parallel loop walks along lines (coalescing); when it
@@ -159,12 +160,12 @@ pub(crate) fn spatial_band(
     }
 }
 
-/// The band found, `band`, as the caller gets it: on the CPU, cut before
-/// its first member but the first that walks the lines of a statement the
-/// band leaves with loops of its own to run below it, where those loops
-/// walk the statement's arrays across lines only (`walking[m]`: the nodes whose lines member
-/// `m` walks; `earlier`: every node's rows with the band's; `start`: the
-/// reuse groups before the band).
+/// The band found, `band`, as the caller gets it. On the CPU it is cut
+/// before the first member, after its first, that walks the lines of a
+/// statement the band leaves with loops to run below it, where those
+/// loops walk the statement's arrays across lines only. `walking[m]`: the
+/// nodes whose lines member `m` walks; `earlier`: every node's rows, the
+/// band's included; `start`: the reuse groups before the band.
 ///
 /// Such a member is a loop around the statement's other loops, which then
 /// run inside it across lines: gramschmidt's band `(k, j)` fuses its two
