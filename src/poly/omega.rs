@@ -1131,11 +1131,11 @@ mod tests {
         };
         for _ in 0..2000 {
             let n = 5;
-            let rows = usize::try_from(next(12)).unwrap();
+            let rows = usize::try_from(next(12)).unwrap_or(0);
             let ineqs: Vec<Row> = (0..rows)
                 .map(|_| Row {
                     coeffs: (0..n)
-                        .map(|_| i64::try_from(next(7)).unwrap() - 3)
+                        .map(|_| i64::try_from(next(7)).unwrap_or(0) - 3)
                         .collect(),
                     constant: 0,
                 })
