@@ -4,7 +4,9 @@
 //!
 //! At each level, for the statements below:
 //!
-//! 1. every statement scheduled completely: a sequence in dependence order;
+//! 1. every statement scheduled completely: a sequence in dependence order,
+//!    or, where the dependences left make a cycle (instances of two
+//!    statements meet at equal dates in both orders), a Feautrier row;
 //! 2. several weakly connected components: a sequence of them, each
 //!    scheduled on its own (no dependence links them), those of one
 //!    statement that read one array with all their loops first fused in
