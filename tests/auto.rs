@@ -139,9 +139,9 @@ fn check_kernel(dir: &Path, kernel: &Path) -> Vec<String> {
 /// A `for` line of `code` whose bounds print the same value, `for (k = E;
 /// k <= E; k++)`, or `for (k = E - 1; k < E; k++)`: a loop of one
 /// iteration, which code generation prints as the assignment `k = E;`.
-/// Strided loops are not looked at: an unroll-and-jam by the tile's size
-/// runs its jammed loop once (`for (i = 8 * c1; i <= 8 * c1; i += 8)`),
-/// printed as a loop.
+/// Any step counts: an unroll-and-jam by the tile's size runs its jammed
+/// loop once (`for (i = 8 * c1; i <= 8 * c1; i += 8)`), printed as the
+/// assignment and one group of copies.
 fn one_iteration_loop(code: &str) -> Option<&str> {
     code.lines().find(|line| {
         let Some(head) = line.trim().strip_prefix("for (") else {
@@ -158,7 +158,10 @@ fn one_iteration_loop(code: &str) -> Option<&str> {
             rest.strip_prefix(&format!("{var} {op} "))
                 .and_then(|r| r.split_once("; "))
                 .is_some_and(|(upper, step)| {
-                    upper == lower && step.starts_with(&format!("{var}++"))
+                    upper == lower
+                        && [format!("{var}++"), format!("{var} += ")]
+                            .iter()
+                            .any(|s| step.starts_with(s.as_str()))
                 })
         };
         same("<=", lower) || lower.strip_suffix(" - 1").is_some_and(|l| same("<", l))
@@ -171,7 +174,8 @@ fn the_one_iteration_check_sees_both_forms() {
     assert!(one_iteration_loop("for (int c4 = n - 1; c4 < n; c4++)").is_some());
     assert!(one_iteration_loop("for (k = 32 * c2; k <= 32 * c2 + 31; k++)").is_none());
     assert!(one_iteration_loop("for (i = 0; i < n; i++)").is_none());
-    assert!(one_iteration_loop("for (i = 8 * c1; i <= 8 * c1; i += 8)").is_none());
+    assert!(one_iteration_loop("for (i = 8 * c1; i <= 8 * c1; i += 8) {").is_some());
+    assert!(one_iteration_loop("for (i = 8 * c1; i <= 8 * c1 + 4; i += 4) {").is_none());
 }
 
 /// How many top-level nests the first region of `kernel` has: the distinct

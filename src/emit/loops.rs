@@ -525,6 +525,12 @@ impl Printer<'_> {
             }
             _ => None,
         });
+        // Exactly one group of copies (a full tile unrolled by its size):
+        // no loop, as for a loop of one iteration.
+        if let Some((k, jam)) = unroll.filter(|&(k, _)| self.trip_count(l) == k.to_string()) {
+            self.one_group(l, k, jam, indent);
+            return;
+        }
         let outer = self.place;
         let pragma_at = self.out.len();
         self.loop_pragma(l, indent);
@@ -589,6 +595,19 @@ impl Printer<'_> {
     /// marks have nothing to act on and print nothing.
     fn assignment(&mut self, l: &Loop, indent: &str) {
         let value = self.expr(&l.lower);
+        self.assigned(l, &value, indent, |p, inner| p.nodes(&l.body, inner));
+    }
+
+    /// `l`'s variable set to `value` around what `body` prints at the
+    /// indent it is given, as [`Printer::assignment`] prints a loop of one
+    /// iteration.
+    pub(super) fn assigned(
+        &mut self,
+        l: &Loop,
+        value: &str,
+        indent: &str,
+        body: impl FnOnce(&mut Self, &str),
+    ) {
         let v = &l.var;
         let inner = if l.declare {
             format!("{indent}{STEP}")
@@ -601,7 +620,7 @@ impl Printer<'_> {
         // an error under -Werror; seed 82).
         let saved = std::mem::take(&mut self.out);
         let first = self.constructs.len();
-        self.declaring(l, |p| p.nodes(&l.body, &inner));
+        self.declaring(l, |p| body(p, &inner));
         let body = std::mem::replace(&mut self.out, saved);
         // Where the body's text goes unchanged: the parallel constructs
         // printed in it move there.

@@ -1,7 +1,8 @@
 //! Unrolled loops: `k` copies per iteration (jammed into the innermost
 //! loop where the nest allows it), then the remainder, both in OpenMP's
 //! canonical form, with the remainder starting at a value computed from
-//! the bounds.
+//! the bounds. A loop of exactly `k` iterations is one group: the
+//! variable set where it starts, then the copies.
 
 use std::fmt::Write;
 
@@ -123,65 +124,7 @@ impl Printer<'_> {
             format!("for ({decl}{v} = {lo}; {cond}; {v} += {group})")
         };
         let _ = writeln!(self.out, "{indent}{main_head} {{");
-        let deeper = format!("{indent}{STEP}");
-        let groups = self.jam_groups;
-        match jam.then(|| jammed(&l.body, v, k, step, groups)).flatten() {
-            Some(body) => {
-                // The loops jammed inside see `k` times as many copies.
-                self.jam_groups = groups.saturating_mul(k.unsigned_abs() as usize);
-                self.nodes(&body, &deeper);
-                self.jam_groups = groups;
-            }
-            // A body of statements only: its copies, folded where they
-            // can be. Jammed inside a jammed loop, each of that loop's
-            // copies is followed by its own copies (the order
-            // `jam_violation` checks for two jams); a plain unroll keeps
-            // the iterations' order.
-            None if l.body.iter().all(|n| matches!(n, Node::Stmt { .. })) => {
-                let saved = self.offsets.get(v).copied();
-                let groups = if jam && l.body.len().is_multiple_of(groups.max(1)) {
-                    groups.max(1)
-                } else {
-                    1
-                };
-                let mut bodies = Vec::new();
-                for group in l.body.chunks((l.body.len() / groups).max(1)) {
-                    for j in 0..k {
-                        self.copy_offset(v, saved, j, step);
-                        for n in group {
-                            if let Node::Stmt {
-                                statement,
-                                iterators,
-                            } = n
-                            {
-                                bodies.extend(
-                                    self.stmt_body(*statement, iterators)
-                                        .map(|b| (*statement, b)),
-                                );
-                            }
-                        }
-                    }
-                }
-                match saved {
-                    Some(o) => self.offsets.insert(v.clone(), o),
-                    None => self.offsets.remove(v),
-                };
-                self.runs(&bodies, &deeper);
-            }
-            None => {
-                let saved = self.offsets.get(v).copied();
-                for j in 0..k {
-                    self.copy_offset(v, saved, j, step);
-                    for n in &l.body {
-                        self.node(n, &deeper);
-                    }
-                }
-                match saved {
-                    Some(o) => self.offsets.insert(v.clone(), o),
-                    None => self.offsets.remove(v),
-                };
-            }
-        }
+        self.copies(l, k, jam, step, &format!("{indent}{STEP}"));
         let _ = writeln!(self.out, "{indent}}}");
         // The remainder starts after the groups the main loop ran:
         // `lower + k·stride·(count / k)` (downwards from `upper`); with a
@@ -225,5 +168,85 @@ impl Printer<'_> {
         };
         let _ = write!(self.out, "{indent}{head}");
         self.body(&l.body, indent);
+    }
+
+    /// A loop of exactly `k` iterations unrolled by `k` (a full tile
+    /// jammed by its size): its one group of copies after the variable is
+    /// set to where the group starts, with no loop and no remainder.
+    pub(super) fn one_group(&mut self, l: &Loop, k: i64, jam: bool, indent: &str) {
+        let s = l.stride;
+        let (start, step) = if l.down {
+            (self.expr(&l.upper), -s)
+        } else {
+            (self.expr(&l.lower), s)
+        };
+        self.assigned(l, &start, indent, |p, inner| {
+            p.copies(l, k, jam, step, inner)
+        });
+    }
+
+    /// The `k` copies of one iteration of `l` (signed step `step`), jammed
+    /// into its innermost loop with `jam` where the nest allows it, at
+    /// indent `deeper`.
+    fn copies(&mut self, l: &Loop, k: i64, jam: bool, step: i64, deeper: &str) {
+        let v = &l.var;
+        let groups = self.jam_groups;
+        match jam.then(|| jammed(&l.body, v, k, step, groups)).flatten() {
+            Some(body) => {
+                // The loops jammed inside see `k` times as many copies.
+                self.jam_groups = groups.saturating_mul(k.unsigned_abs() as usize);
+                self.nodes(&body, deeper);
+                self.jam_groups = groups;
+            }
+            // A body of statements only: its copies, folded where they
+            // can be. Jammed inside a jammed loop, each of that loop's
+            // copies is followed by its own copies (the order
+            // `jam_violation` checks for two jams); a plain unroll keeps
+            // the iterations' order.
+            None if l.body.iter().all(|n| matches!(n, Node::Stmt { .. })) => {
+                let saved = self.offsets.get(v).copied();
+                let groups = if jam && l.body.len().is_multiple_of(groups.max(1)) {
+                    groups.max(1)
+                } else {
+                    1
+                };
+                let mut bodies = Vec::new();
+                for group in l.body.chunks((l.body.len() / groups).max(1)) {
+                    for j in 0..k {
+                        self.copy_offset(v, saved, j, step);
+                        for n in group {
+                            if let Node::Stmt {
+                                statement,
+                                iterators,
+                            } = n
+                            {
+                                bodies.extend(
+                                    self.stmt_body(*statement, iterators)
+                                        .map(|b| (*statement, b)),
+                                );
+                            }
+                        }
+                    }
+                }
+                match saved {
+                    Some(o) => self.offsets.insert(v.clone(), o),
+                    None => self.offsets.remove(v),
+                };
+                self.runs(&bodies, deeper);
+            }
+            None => {
+                let saved = self.offsets.get(v).copied();
+                for j in 0..k {
+                    self.copy_offset(v, saved, j, step);
+                    for n in &l.body {
+                        self.node(n, deeper);
+                    }
+                }
+                match saved {
+                    Some(o) => self.offsets.insert(v.clone(), o),
+                    None => self.offsets.remove(v),
+                };
+            }
+        }
     }
 }
