@@ -4,7 +4,9 @@
 //! default and the lowest register-pressure limit) on every test kernel, and `auto(pluto, [b])` on each top-level
 //! nest `b` of a kernel that has several, each
 //! output compiled with gcc and clang (`-Werror`) and run on 1 and on 4
-//! threads, must print what the original prints.
+//! threads, must print what the original prints. Random kernels that
+//! once stopped `auto(spatial)` at a step limit are scheduled and run as
+//! the originals do.
 
 use crate::common;
 
@@ -525,4 +527,35 @@ fn three_automatic_schedules_are_these_recipes() {
             "{name}: the recipe prints another program"
         );
     }
+}
+
+/// Random kernels (seed 34) that `auto(spatial)` once refused at a step
+/// limit: r34_378, where an Omega test inside the integer lexmin of a
+/// scheduling ILP gave up (the case it was asked about is now searched
+/// in turn), and r34_112, where Fourier–Motzkin elimination of an edge's
+/// Farkas multipliers passed its row limit (Chernikov's rule now counts
+/// only the eliminated columns a row's first rows name). Both are
+/// scheduled, and run as the originals do.
+#[test]
+fn random_kernels_that_once_gave_up_are_scheduled() {
+    let dir = common::scratch("auto-gave-up");
+    let recipe = common::scratch_recipe("auto-gave-up", "auto(spatial);\n");
+    let mut failures = Vec::new();
+    for name in ["r34_378", "r34_112"] {
+        let kernel = format!("tests/regressions/kernels/{name}.c");
+        let out = common::polyc(&[&kernel, "--recipe", &recipe, "--scop", "1"]);
+        if out.status != 0 {
+            failures.push(format!("{name}: refused:\n{}", out.stderr));
+            continue;
+        }
+        let generated = dir.join(format!("{name}.c"));
+        std::fs::write(&generated, &out.stdout).expect("write generated file");
+        failures.extend(common::differs_from_original(
+            &dir,
+            name,
+            Path::new(&kernel),
+            &generated,
+        ));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -31,10 +31,29 @@ use super::{BasicSet, Constraint, ConstraintKind, PolyError};
 /// rationals, given a non-empty set; for an empty set the answer is still
 /// sound (every form is non-negative there) but may be stronger than
 /// needed.
+///
+/// Where the elimination gives up, it is tried once more on the set
+/// without the rows that the others imply over the integers
+/// ([`BasicSet::remove_redundancies`]): projecting locals out leaves many
+/// (`n >= 2` beside `n >= 3`, and rows that a combination of others
+/// gives), each a multiplier to eliminate. The rational set may grow
+/// then, never the integer one: the forms found are non-negative on
+/// every integer point of `set`, and may be fewer than the rational
+/// answer.
 pub fn nonnegative_forms(set: &BasicSet) -> Result<Vec<Constraint>, PolyError> {
     let n = set.space().n_dim_total();
     let (rational, _) = set.project_out_rational(0, 0)?;
-    let rows = rational.constraints();
+    match forms_over(n, rational.constraints()) {
+        Err(PolyError::StepLimit(_)) => {
+            forms_over(n, rational.remove_redundancies()?.constraints())
+        }
+        forms => forms,
+    }
+}
+
+/// [`nonnegative_forms`] of the rational set `{ z : rows }`, `z` of `n`
+/// columns.
+fn forms_over(n: usize, rows: &[Constraint]) -> Result<Vec<Constraint>, PolyError> {
     // Columns of the multiplier system: [c (n) | d | λ (one per inequality)
     // | μ (one per equality)]; λ₀ is folded into the `d` row, which
     // becomes an inequality.

@@ -30,7 +30,8 @@
 //!
 //! The integer lexmin branches lexicographically on the rational one and
 //! asks the Omega test ([`super::omega`]) which branch holds an integer
-//! point (see [`integer_lexmin_nonneg`]). Gomory cuts, the textbook
+//! point, searching a branch in turn where the test gives up (see
+//! [`integer_lexmin_nonneg`]). Gomory cuts, the textbook
 //! alternative, were tried first: on three variables in a box of side 8
 //! they needed hundreds of cuts and outgrew 128 bits.
 //!
@@ -189,14 +190,41 @@ impl ScaledPoint {
 /// Lexicographic branching on the rational lexmin `x*`: with `i` its first
 /// coordinate that is not an integer and `p` the integer prefix before it,
 /// every integer point either keeps the prefix with `x_i ≥ ⌈x*_i⌉`, or
-/// first exceeds it at some `k < i` with `x_k ≥ p_k + 1`. Those cases are
-/// tried in that (lexicographic) order, each kept only if the Omega test
-/// finds an integer point in it, and the search goes on in the first that
-/// has one; the prefix is fixed or the branched coordinate grows each time,
-/// so it ends.
+/// first exceeds it at some `k < i` with `x_k ≥ p_k + 1`. Those cases
+/// partition the set's integer points, each case's before the next's in
+/// lexicographic order, so the lexmin is that of the first case that
+/// holds an integer point. The Omega test says which that is, and the
+/// search goes on in it; the prefix is fixed or the branched coordinate
+/// grows each time, so it ends. Where the Omega test gives up on a case
+/// (after [`PROBE_WORK`] rows of work), the case is searched the same way
+/// before the next is looked at: an answer found there is the lexmin, a
+/// case found empty is passed over; a search that goes deeper than
+/// [`PROBE_DEPTH`] such cases gives up.
 pub fn integer_lexmin_nonneg(n: usize, rows: &[Constraint]) -> Result<Option<Vec<i64>>, PolyError> {
     integer_lexmin_of_reduced(n, &reduced_nonneg_rows(n, rows.to_vec())?, &[])
 }
+
+/// The Omega test's work on each case of the integer lexmin's branching
+/// once a test has given up in the search: by then the cases are searched
+/// whenever a test gives up, and a test that would give up anyway should
+/// cost little (a test that gives up at the Omega test's own limit spends
+/// a seventh of a recipe call's budget).
+const PROBE_WORK: u64 = 20_000;
+
+/// The most cases the integer lexmin searches inside one another without
+/// knowing that they hold an integer point.
+const PROBE_DEPTH: usize = 12;
+
+/// The work the integer lexmin may do in all once an Omega test has given
+/// up in it (a twentieth of a recipe call's budget): the rest is left to
+/// what the caller does next (`auto` schedules again without the recipe's
+/// context where it found nothing, and checks what it found). With 2
+/// million, random kernel r33_337 was scheduled under its context with 2
+/// thousand rows left for the check, and refused; with 500 thousand, as
+/// before the search, it is scheduled without its context and checked,
+/// and 23 other random kernels of 800 that a give-up stopped are
+/// scheduled.
+const SEARCH_WORK: u64 = 500_000;
 
 /// [`integer_lexmin_nonneg`] of the rows `base` and `more`. Exact for any
 /// rows; rows through [`reduced_nonneg_rows`] only save work. `base` is
@@ -206,70 +234,176 @@ pub fn integer_lexmin_of_reduced(
     base: &[Constraint],
     more: &[Constraint],
 ) -> Result<Option<Vec<i64>>, PolyError> {
-    let mut rows = more.to_vec();
-    // Whether `rows` is known to hold an integer point: asked of the Omega
-    // test only once the rational lexmin turns out not to be integral (an
-    // integral rational lexmin is the integer one), and true of every
-    // branch taken after.
-    let mut holds_integer_point = false;
-    for _ in 0..STEP_LIMIT {
-        let Some(x) = rational_lexmin_of_reduced(n, base, &rows)? else {
-            if holds_integer_point {
+    LexminSearch::new(n, base, None, PROBE_DEPTH).lexmin_in_case(more.to_vec(), false, 0)
+}
+
+/// One integer lexmin's branching (see [`integer_lexmin_nonneg`]).
+struct LexminSearch<'a> {
+    n: usize,
+    base: &'a [Constraint],
+    /// Rational minimisations so far.
+    steps: usize,
+    /// The work each Omega test is given: its own limit until one gives
+    /// up, then [`PROBE_WORK`].
+    probe_work: Option<u64>,
+    /// The work left to the search once a test has given up in it
+    /// ([`SEARCH_WORK`]); `None` before.
+    search_left: Option<u64>,
+    /// The most cases searched inside one another without knowing that
+    /// they hold an integer point.
+    max_depth: usize,
+}
+
+impl<'a> LexminSearch<'a> {
+    /// A search whose Omega tests get `probe_work` rows each (`None`: the
+    /// test's own limit, until one gives up), at most `max_depth` cases
+    /// deep.
+    fn new(
+        n: usize,
+        base: &'a [Constraint],
+        probe_work: Option<u64>,
+        max_depth: usize,
+    ) -> LexminSearch<'a> {
+        LexminSearch {
+            n,
+            base,
+            steps: 0,
+            probe_work,
+            search_left: None,
+            max_depth,
+        }
+    }
+
+    /// The integer lexmin of `{ x ≥ 0 : base, rows }`; `holds` when the
+    /// set is known to hold an integer point, `depth` cases searched
+    /// around it without that knowledge.
+    fn lexmin_in_case(
+        &mut self,
+        mut rows: Vec<Constraint>,
+        mut holds: bool,
+        depth: usize,
+    ) -> Result<Option<Vec<i64>>, PolyError> {
+        let n = self.n;
+        'case: loop {
+            self.steps += 1;
+            if self.steps > STEP_LIMIT {
+                return Err(PolyError::StepLimit("integer lexmin"));
+            }
+            let base = self.base;
+            let Some(x) = self.metered(|| rational_lexmin_of_reduced(n, base, &rows))? else {
+                if holds {
+                    return Err(PolyError::Unsupported(
+                        "a set with integer points and no rational lexmin",
+                    ));
+                }
+                return Ok(None);
+            };
+            let Some(i) = x.iter().position(|v| v.as_integer().is_none()) else {
+                return x
+                    .iter()
+                    .map(|v| i64::try_from(v.num).map_err(|_| PolyError::Overflow))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map(Some);
+            };
+            // Asked only once the rational lexmin turns out not to be
+            // integral (an integral rational lexmin is the integer one).
+            if !holds {
+                match self.probe(&rows)? {
+                    Some(false) => return Ok(None),
+                    Some(true) => holds = true,
+                    None => {}
+                }
+            }
+            let prefix: Vec<i64> = x[..i]
+                .iter()
+                .map(|v| i64::try_from(v.num).map_err(|_| PolyError::Overflow))
+                .collect::<Result<_, _>>()?;
+            let ceil_i = i64::try_from(x[i].num.div_euclid(x[i].den) + 1)
+                .map_err(|_| PolyError::Overflow)?;
+            for (k, at_least) in std::iter::once((i, Some(ceil_i)))
+                .chain((0..i).rev().map(|k| (k, prefix[k].checked_add(1))))
+            {
+                let mut branch = rows.clone();
+                for (j, &v) in prefix[..k].iter().enumerate() {
+                    let mut coeffs = vec![0; n];
+                    coeffs[j] = 1;
+                    branch.push(Constraint::eq(
+                        coeffs,
+                        v.checked_neg().ok_or(PolyError::Overflow)?,
+                    ));
+                }
+                let mut coeffs = vec![0; n];
+                coeffs[k] = 1;
+                let at_least = at_least.ok_or(PolyError::Overflow)?;
+                branch.push(Constraint::ineq(
+                    coeffs,
+                    at_least.checked_neg().ok_or(PolyError::Overflow)?,
+                ));
+                match self.probe(&branch)? {
+                    Some(true) => {
+                        rows = branch;
+                        holds = true;
+                        continue 'case;
+                    }
+                    Some(false) => {}
+                    None if depth >= self.max_depth => {
+                        return Err(PolyError::StepLimit("integer lexmin"));
+                    }
+                    None => {
+                        if let Some(point) = self.lexmin_in_case(branch, false, depth + 1)? {
+                            return Ok(Some(point));
+                        }
+                    }
+                }
+            }
+            if holds {
                 return Err(PolyError::Unsupported(
-                    "a set with integer points and no rational lexmin",
+                    "an integer point outside every lexicographic branch",
                 ));
             }
             return Ok(None);
-        };
-        let Some(i) = x.iter().position(|v| v.as_integer().is_none()) else {
-            return x
-                .iter()
-                .map(|v| i64::try_from(v.num).map_err(|_| PolyError::Overflow))
-                .collect::<Result<Vec<_>, _>>()
-                .map(Some);
-        };
-        if !holds_integer_point {
-            if !has_integer_point(n, base, &rows)? {
-                return Ok(None);
-            }
-            holds_integer_point = true;
         }
-        let prefix: Vec<i64> = x[..i]
-            .iter()
-            .map(|v| i64::try_from(v.num).map_err(|_| PolyError::Overflow))
-            .collect::<Result<_, _>>()?;
-        let ceil_i =
-            i64::try_from(x[i].num.div_euclid(x[i].den) + 1).map_err(|_| PolyError::Overflow)?;
-        let mut next = None;
-        for (k, at_least) in std::iter::once((i, Some(ceil_i)))
-            .chain((0..i).rev().map(|k| (k, prefix[k].checked_add(1))))
-        {
-            let mut branch = rows.clone();
-            for (j, &v) in prefix[..k].iter().enumerate() {
-                let mut coeffs = vec![0; n];
-                coeffs[j] = 1;
-                branch.push(Constraint::eq(
-                    coeffs,
-                    v.checked_neg().ok_or(PolyError::Overflow)?,
-                ));
-            }
-            let mut coeffs = vec![0; n];
-            coeffs[k] = 1;
-            let at_least = at_least.ok_or(PolyError::Overflow)?;
-            branch.push(Constraint::ineq(
-                coeffs,
-                at_least.checked_neg().ok_or(PolyError::Overflow)?,
-            ));
-            if has_integer_point(n, base, &branch)? {
-                next = Some(branch);
-                break;
-            }
-        }
-        rows = next.ok_or(PolyError::Unsupported(
-            "an integer point outside every lexicographic branch",
-        ))?;
     }
-    Err(PolyError::StepLimit("integer lexmin"))
+
+    /// Does `{ x ≥ 0 : base, more }` hold an integer point? Exact (the
+    /// Omega test), `None` where the test gives up.
+    fn probe(&mut self, more: &[Constraint]) -> Result<Option<bool>, PolyError> {
+        let (n, base) = (self.n, self.base);
+        let answer = match self.probe_work {
+            None => self.metered(|| has_integer_point(n, base, more)),
+            Some(rows) => {
+                self.metered(|| work::with_work_limit(rows, || has_integer_point(n, base, more)).0)
+            }
+        };
+        match answer {
+            Ok(answer) => Ok(Some(answer)),
+            Err(PolyError::StepLimit(_)) => {
+                self.probe_work = Some(self.probe_work.map_or(PROBE_WORK, |w| w.min(PROBE_WORK)));
+                self.search_left = self.search_left.or(Some(SEARCH_WORK));
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `f`, within the work left to the search once a test has given up
+    /// in it.
+    fn metered<T>(&mut self, f: impl FnOnce() -> Result<T, PolyError>) -> Result<T, PolyError> {
+        let Some(left) = self.search_left else {
+            return f();
+        };
+        let (out, spent) = work::with_work_limit(left, f);
+        let left = left.saturating_sub(spent);
+        self.search_left = Some(left);
+        match out {
+            // The search's own work is spent: say so, whichever test
+            // stopped at it.
+            Err(PolyError::StepLimit(_)) if left == 0 => {
+                Err(PolyError::StepLimit("integer lexmin"))
+            }
+            out => out,
+        }
+    }
 }
 
 /// The rows of `{ x ≥ 0 : rows }` without what the same set needs no row
@@ -755,6 +889,13 @@ mod tests {
             let got = integer_lexmin_nonneg(n, &rows)
                 .unwrap_or_else(|e| panic!("case {case}: {e}: {rows:?}"));
             assert_eq!(got, expected, "case {case}: {rows:?}");
+            // With every Omega test giving up, the branching searches
+            // each case in turn, no deeper than the box's sides add up to
+            // (twice that allowed): the same lexmin.
+            let searched = LexminSearch::new(n, &[], Some(0), 4 * 2 * bound as usize)
+                .lexmin_in_case(rows.clone(), false, 0)
+                .unwrap_or_else(|e| panic!("case {case}, searched: {e}: {rows:?}"));
+            assert_eq!(searched, expected, "case {case}, searched: {rows:?}");
             // Split into a base and more rows, neither reduced: the same
             // lexmin (reduction only saves work).
             let at = rng.next(rows.len() as i64 + 1) as usize;
