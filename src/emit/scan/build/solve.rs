@@ -146,6 +146,23 @@ impl Scanner<'_> {
                 }
             }
         }
+        if solved.iter().any(Option::is_none) {
+            // The recipe's context may fix it: `n - 3 <= i <= (n - 1) / 3`
+            // holds one instance, `i = 1`, under `n >= 4` only (a
+            // `reshape` that dates every instance 0 was legal there; the
+            // code runs under the context alone).
+            for (old, new) in solved
+                .iter_mut()
+                .zip(self.projected_solutions(item, &self.under_context(&item.set)?)?)
+            {
+                if old.is_none() {
+                    *old = new.map(|s| Solution {
+                        rational: false,
+                        ..s
+                    });
+                }
+            }
+        }
         let solutions = solved
             .into_iter()
             .enumerate()
@@ -160,6 +177,19 @@ impl Scanner<'_> {
             })
             .collect::<Result<_, _>>()?;
         Ok((solutions, rows))
+    }
+
+    /// `set` and the scop's context (rows over the parameters), its
+    /// equalities made explicit.
+    fn under_context(&self, set: &BasicSet) -> Result<BasicSet, ScanError> {
+        let mut within = set.clone();
+        let context = &self.scop.context;
+        if context.n_local() == 0 && context.space().n_param() == self.np {
+            for c in context.constraints() {
+                within.add(c.clone());
+            }
+        }
+        Ok(within.detect_equalities()?)
     }
 
     /// `rows` with each parameter that an equation of them fixes alone
