@@ -89,8 +89,13 @@ pub fn wrap(body: &str, locals: &[LocalArray], indent: &str) -> String {
 fn declaration(l: &LocalArray) -> String {
     let (ty, name) = (&l.element_type, &l.name);
     let Some((_, rows)) = l.extents.split_first() else {
-        // Only written, it would be "set but not used".
-        return format!("{ty} {name} __attribute__((unused));");
+        // Only written, it would be "set but not used". Set to 0 first:
+        // every read comes after a write that the schedule keeps, but a
+        // parallel loop that reads it may be handed its value before a
+        // guarded copy-in has run (`if (m >= n - 4) d0 = alpha;` then an
+        // empty `omp parallel for` reading `d0`: gcc's "used
+        // uninitialized", random seed 36).
+        return format!("{ty} {name} __attribute__((unused)) = 0;");
     };
     let size = std::iter::once(format!("sizeof({ty})"))
         .chain(l.extents.iter().cloned())
