@@ -123,17 +123,7 @@ impl Scanner<'_> {
             // An equation that the rows imply only together (`0 <= i <=
             // 0` after a `peel`) fixes an iterator too.
             let explicit = item.set.detect_equalities()?;
-            for (old, new) in solved
-                .iter_mut()
-                .zip(self.projected_solutions(item, &explicit)?)
-            {
-                if old.is_none() {
-                    *old = new.map(|s| Solution {
-                        rational: false,
-                        ..s
-                    });
-                }
-            }
+            self.solve_implied(item, &explicit, &mut solved)?;
         }
         let mut rows = item.set.constraints().to_vec();
         if solved.iter().any(Option::is_none) {
@@ -151,17 +141,8 @@ impl Scanner<'_> {
             // holds one instance, `i = 1`, under `n >= 4` only (a
             // `reshape` that dates every instance 0 was legal there; the
             // code runs under the context alone).
-            for (old, new) in solved
-                .iter_mut()
-                .zip(self.projected_solutions(item, &self.under_context(&item.set)?)?)
-            {
-                if old.is_none() {
-                    *old = new.map(|s| Solution {
-                        rational: false,
-                        ..s
-                    });
-                }
-            }
+            let within = self.under_context(&item.set)?;
+            self.solve_implied(item, &within, &mut solved)?;
         }
         let solutions = solved
             .into_iter()
@@ -177,6 +158,27 @@ impl Scanner<'_> {
             })
             .collect::<Result<_, _>>()?;
         Ok((solutions, rows))
+    }
+
+    /// Each iterator `solved` leaves free, solved from the equations of
+    /// `set` (the item's rows, with equations they imply made explicit):
+    /// the solution holds on the instances, not on the rational
+    /// relaxation of the item's own rows.
+    fn solve_implied(
+        &self,
+        item: &Item,
+        set: &BasicSet,
+        solved: &mut [Option<Solution>],
+    ) -> Result<(), ScanError> {
+        for (old, new) in solved.iter_mut().zip(self.projected_solutions(item, set)?) {
+            if old.is_none() {
+                *old = new.map(|s| Solution {
+                    rational: false,
+                    ..s
+                });
+            }
+        }
+        Ok(())
     }
 
     /// `set` and the scop's context (rows over the parameters), its
