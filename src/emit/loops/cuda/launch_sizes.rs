@@ -17,29 +17,51 @@ pub(super) const FALLBACK_GRID: u32 = 32;
 
 /// At most how many iterations `l` has, when one of its lower bounds and
 /// one of its upper bounds (the arms of a `max` and a `min`) differ by a
-/// constant: the least such difference, plus one, over the stride.
+/// constant once rational: `var >= a / d` and `var <= b / e` with `e·a −
+/// d·b` constant give at most `floor((b/e − a/d) / stride) + 1`
+/// iterations; the least such count over all pairs. A tile loop inside
+/// its point loop (`ceild(j - 31, 32) .. floord(j, 32)`) has 1.
 pub(super) fn constant_trip(l: &Loop) -> Option<i64> {
-    let arms = |e: &Expr, of_max: bool| -> Vec<Sum> {
+    // `(s, d)`: the arm, made the rational bound `var >= s / d` (lower)
+    // or `var <= s / d`: a rounding away from the bound loosens it by
+    // `d − 1`.
+    let arms = |e: &Expr, lower: bool| -> Vec<(Sum, i64)> {
         let list: Vec<&Expr> = match e {
-            Expr::Max(v) if of_max => v.iter().collect(),
-            Expr::Min(v) if !of_max => v.iter().collect(),
+            Expr::Max(v) if lower => v.iter().collect(),
+            Expr::Min(v) if !lower => v.iter().collect(),
             e => vec![e],
         };
         list.into_iter()
-            .filter_map(|x| match x {
-                Expr::Ceil(a, 1) | Expr::Floor(a, 1) => Some(a.clone()),
-                _ => None,
+            .filter_map(|x| {
+                let (s, d, toward) = match x {
+                    Expr::Ceil(s, d) => (s, *d, lower),
+                    Expr::Floor(s, d) => (s, *d, !lower),
+                    _ => return None,
+                };
+                let loosen = d.checked_sub(1)?;
+                let s = match (toward, lower) {
+                    (true, _) => s.clone(),
+                    (false, true) => s.plus(loosen.checked_neg()?)?,
+                    (false, false) => s.plus(loosen)?,
+                };
+                Some((s, d))
             })
             .collect()
     };
     let (lowers, uppers) = (arms(&l.lower, true), arms(&l.upper, false));
+    let span = |(a, d): &(Sum, i64), (b, e): &(Sum, i64)| -> Option<i64> {
+        let width = b.times(*d)?.minus(&a.times(*e)?)?;
+        if !width.is_constant() || *d <= 0 || *e <= 0 {
+            return None;
+        }
+        // At most `floor(width / (d·e))` apart; `-1` where empty.
+        let apart = width.constant.div_euclid(d.checked_mul(*e)?).max(-1);
+        Some(apart.div_euclid(l.stride.max(1)) + 1)
+    };
     lowers
         .iter()
-        .flat_map(|lo| uppers.iter().filter_map(move |up| up.minus(lo)))
-        .filter(|d| d.is_constant())
-        .map(|d| d.constant)
+        .flat_map(|lo| uppers.iter().filter_map(move |up| span(lo, up)))
         .min()
-        .map(|d| d.max(-1) / l.stride.max(1) + 1)
 }
 
 /// Bounds that host C can read of a kernel loop's variable, rational:
@@ -395,6 +417,41 @@ mod tests {
             body: Vec::new(),
         };
         assert_eq!(constant_trip(&l), Some(32));
+    }
+
+    #[test]
+    fn a_tile_loop_inside_its_point_loop_has_one_iteration() {
+        let j = |c: i64| sum(&[(1, "j")], c);
+        let count = |lower: Expr, upper: Expr, stride: i64| {
+            let mut l = block_loop("c4", lower, upper);
+            l.stride = stride;
+            constant_trip(&l)
+        };
+        // ceild(j - 31, 32) ..= floord(j, 32): one multiple of 32.
+        let tile = count(Expr::Ceil(j(-31), 32), Expr::Floor(j(0), 32), 1);
+        assert_eq!(tile, Some(1));
+        // ceild(j, 4) ..= floord(j + 9, 4): at most 3; by 2, at most 2.
+        let (lo, up) = (Expr::Ceil(j(0), 4), Expr::Floor(j(9), 4));
+        assert_eq!(count(lo.clone(), up.clone(), 1), Some(3));
+        assert_eq!(count(lo, up, 2), Some(2));
+        // floord(j, 2) ..= ceild(j, 3): the bounds' rates differ.
+        assert_eq!(count(Expr::Floor(j(0), 2), Expr::Ceil(j(0), 3), 1), None);
+        // Brute force: the count is at least the iterations for every j.
+        for (a, d, b, e) in [(-31, 32, 0, 32), (3, 4, 5, 2), (0, 3, 7, 3), (-5, 2, -5, 2)] {
+            let (lo, up) = (
+                Expr::Ceil(sum(&[(2, "j")], a), d),
+                Expr::Floor(sum(&[(2, "j")], b), e),
+            );
+            let bound = count(lo, up, 1);
+            for jv in -40_i64..40 {
+                let first = (2 * jv + a).div_euclid(d) + i64::from((2 * jv + a).rem_euclid(d) != 0);
+                let last = (2 * jv + b).div_euclid(e);
+                let trips = (last - first + 1).max(0);
+                if let Some(n) = bound {
+                    assert!(trips <= n, "{a} {d} {b} {e} at j = {jv}: {trips} > {n}");
+                }
+            }
+        }
     }
 
     fn sum(terms: &[(i64, &str)], constant: i64) -> Sum {
