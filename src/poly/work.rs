@@ -14,7 +14,8 @@
 //! of bounds it combines, kept or pruned.
 //!
 //! The simplex ([`super::simplex`]) draws on the same budget, a row per
-//! row of its tableau at each pivot ([`draw`]): its pivots are cheap, but
+//! row of its tableau at each pivot, or per 96 cells where its rows are
+//! wider ([`draw`]): its pivots are cheap, but
 //! the branch and bound of an integer lexmin may run tens of thousands
 //! of minimisations of hundreds of rows each (`auto(pluto, wavefront =
 //! true)` on a random kernel of seed 12 ran 98 s before a step limit
