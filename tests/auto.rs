@@ -529,19 +529,29 @@ fn three_automatic_schedules_are_these_recipes() {
     }
 }
 
-/// Random kernels (seed 34) that `auto(spatial)` once refused at a step
-/// limit: r34_378, where an Omega test inside the integer lexmin of a
-/// scheduling ILP gave up (the case it was asked about is now searched
-/// in turn), and r34_112, where Fourier–Motzkin elimination of an edge's
-/// Farkas multipliers passed its row limit (Chernikov's rule now counts
-/// only the eliminated columns a row's first rows name). Both are
-/// scheduled, and run as the originals do.
+/// Random kernels that polyc once refused at a step limit, now compiled
+/// and run as the originals do. Scheduling (seed 34, `auto(spatial)`):
+/// r34_378, where an Omega test inside the integer lexmin of a scheduling
+/// ILP gave up (the case it was asked about is now searched in turn), and
+/// r34_112, where Fourier–Motzkin elimination of an edge's Farkas
+/// multipliers passed its row limit (Chernikov's rule now counts only the
+/// eliminated columns a row's first rows name). Code generation (seed
+/// 37): r37_309 and r37_77, where an emptiness test of scanning gave up
+/// (one that gives up now leaves a guard, a loop or a row as it is).
 #[test]
-fn random_kernels_that_once_gave_up_are_scheduled() {
+fn random_kernels_that_once_gave_up_are_compiled() {
     let dir = common::scratch("auto-gave-up");
-    let recipe = common::scratch_recipe("auto-gave-up", "auto(spatial);\n");
     let mut failures = Vec::new();
-    for name in ["r34_378", "r34_112"] {
+    for (name, recipe) in [
+        ("r34_378", "auto(spatial);"),
+        ("r34_112", "auto(spatial);"),
+        ("r37_309", "auto(pluto);"),
+        (
+            "r37_77",
+            "auto(pluto, fuse = no); gpu_block([1, 0, 0], 2, 1); shift([], 2, [1, 0], -3);",
+        ),
+    ] {
+        let recipe = common::scratch_recipe(&format!("auto-gave-up-{name}"), recipe);
         let kernel = format!("tests/regressions/kernels/{name}.c");
         let out = common::polyc(&[&kernel, "--recipe", &recipe, "--scop", "1"]);
         if out.status != 0 {

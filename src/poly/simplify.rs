@@ -74,14 +74,17 @@ impl BasicSet {
     }
 
     /// Drop every constraint implied (over the integers) by the others.
-    /// Exact; one emptiness test per constraint.
+    /// Exact; one emptiness test per constraint. A constraint whose test
+    /// gives up at a step limit is kept (not proven implied): the set is
+    /// the same, only less simple.
     pub fn remove_redundancies(&self) -> Result<BasicSet, PolyError> {
         self.gist_rows(None)
     }
 
     /// The gist of `self` under `context`: `self` without the constraints
     /// that `context` and the remaining constraints imply. Exact:
-    /// `gist ∩ context = self ∩ context`. One emptiness test per constraint.
+    /// `gist ∩ context = self ∩ context`. One emptiness test per
+    /// constraint; one that gives up at a step limit keeps its constraint.
     pub fn gist(&self, context: &BasicSet) -> Result<BasicSet, PolyError> {
         if context.space != self.space {
             return Err(PolyError::SpaceMismatch { op: "gist" });
@@ -134,7 +137,13 @@ impl BasicSet {
                         .map(|(_, c)| c.clone()),
                 );
                 rows.extend(base.rewrite_all(&[neg])?);
-                if base.sample_with_rewritten(rows)?.is_some() {
+                // A test that gives up proves nothing: the row stays.
+                let holds_point = match base.sample_with_rewritten(rows) {
+                    Ok(point) => point.is_some(),
+                    Err(PolyError::StepLimit(_)) => true,
+                    Err(e) => return Err(e),
+                };
+                if holds_point {
                     implied = false;
                     break;
                 }

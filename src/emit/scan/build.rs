@@ -28,9 +28,9 @@ use super::full_tiles::separate_full_tiles;
 use super::items::{items, Item};
 use super::rewrite::merge_adjacent_guards;
 use super::separate::{separate, tightened};
-use super::ScanError;
+use super::{proven_empty, ScanError};
 use crate::poly::{
-    checked_add, checked_mul, unremembered, BasicSet, Constraint, ConstraintKind, Space,
+    checked_add, checked_mul, unremembered, BasicSet, Constraint, ConstraintKind, PolyError, Space,
 };
 use crate::scop::{Schedule, Scop};
 
@@ -176,7 +176,11 @@ impl Scanner<'_> {
         );
         let inside = crate::poly::Set::from_basic(guard.intersect(ctx)?);
         let exact = crate::poly::Set::from_basic(exact.intersect(ctx)?);
-        Ok(inside.is_subset(&exact)?)
+        match inside.is_subset(&exact) {
+            // Not proven: the congruences are printed, if redundant.
+            Err(PolyError::StepLimit(_)) => Ok(false),
+            answer => Ok(answer?),
+        }
     }
 
     /// The rational projection of item `i` on dates `0..=d`, in the
@@ -282,8 +286,15 @@ impl Scanner<'_> {
                 .cloned()
                 .collect(),
         );
+        let found = match on_d.intersect(ctx)?.detect_equalities() {
+            Ok(set) => set.constraints().to_vec(),
+            // None proven: a date fixed under `ctx` stays a loop of one
+            // iteration.
+            Err(PolyError::StepLimit(_)) => Vec::new(),
+            Err(e) => return Err(e.into()),
+        };
         let mut equalities = Vec::new();
-        for c in on_d.intersect(ctx)?.detect_equalities()?.constraints() {
+        for c in &found {
             if c.kind == ConstraintKind::Eq && c.coeffs[width..].iter().all(|&v| v == 0) {
                 let mut row = tightened(c.clone());
                 row.coeffs.truncate(width);
@@ -397,7 +408,7 @@ impl Scanner<'_> {
         let mut gists: Vec<Vec<Constraint>> = Vec::new();
         for &i in live {
             let p = self.project(i, d)?;
-            if p.intersect(ctx)?.is_empty()? {
+            if proven_empty(&p.intersect(ctx)?)? {
                 continue;
             }
             kept.push(i);

@@ -2,7 +2,7 @@
 //! `[dates | iterators | existentials]` (no locals), that scanning walks.
 
 use super::canonical::canonical_rows;
-use super::ScanError;
+use super::{proven_empty, ScanError};
 use crate::poly::{BasicMap, BasicSet, Constraint, ConstraintKind, Set, Space};
 use crate::scop::schedule::{alpha_depth, Mark, StatementSchedule};
 use crate::scop::Scop;
@@ -56,7 +56,7 @@ pub fn items(
                     }
                     item.set = item.set.detect_equalities()?;
                 }
-                if item.set.is_empty()? {
+                if proven_empty(&item.set)? {
                     continue;
                 }
                 if piece.n_local() + dom.n_local() > 0 {

@@ -66,3 +66,16 @@ impl std::fmt::Display for ScanError {
         }
     }
 }
+
+/// Whether `set` is proven to have no integer point. A test that gives up
+/// at a step limit proves nothing: `false`. Scanning asks only where
+/// "not proven empty" is the safe answer (an item or a piece scanned that
+/// may run no iteration, a guard kept that may always hold, a row not
+/// assumed), so a hard set costs simpler code, never a failure or a
+/// wrong program.
+fn proven_empty(set: &crate::poly::BasicSet) -> Result<bool, ScanError> {
+    match set.is_empty() {
+        Err(PolyError::StepLimit(_)) => Ok(false),
+        answer => Ok(answer?),
+    }
+}

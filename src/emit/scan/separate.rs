@@ -11,7 +11,7 @@
 //!
 //! This module knows `poly` sets only, not items or the loop AST.
 
-use super::ScanError;
+use super::{proven_empty, ScanError};
 use crate::poly::{gcd_of, BasicSet, Constraint, ConstraintKind, Space};
 
 /// More pieces than this and the loop is left unseparated (guards inside
@@ -96,7 +96,7 @@ fn deduped(set: BasicSet) -> BasicSet {
 
 /// Whether `set` has an integer point within `ctx`.
 fn meets(set: &BasicSet, ctx: &BasicSet) -> Result<bool, ScanError> {
-    Ok(!set.intersect(ctx)?.is_empty()?)
+    Ok(!proven_empty(&set.intersect(ctx)?)?)
 }
 
 /// `a ∖ b` as disjoint conjunctions (`b` without locals): the points of
@@ -177,7 +177,7 @@ fn precedes(a: &BasicSet, b: &BasicSet, col: usize, ctx: &BasicSet) -> Result<bo
     at_or_after[col] = 1;
     at_or_after[extra] = -1;
     rows.push(Constraint::ineq(at_or_after, 0));
-    Ok(BasicSet::from_parts(wide, ctx.n_local(), rows).is_empty()?)
+    proven_empty(&BasicSet::from_parts(wide, ctx.n_local(), rows))
 }
 
 /// Rows whose union is the complement of `r`, pairwise disjoint

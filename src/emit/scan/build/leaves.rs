@@ -5,7 +5,7 @@
 
 use super::{unsupported, Scanner, Val};
 use crate::emit::scan::ast::{Cond, Node, Quotient, Sum};
-use crate::emit::scan::ScanError;
+use crate::emit::scan::{proven_empty, ScanError};
 use crate::poly::{checked_add, checked_mul, gcd_of, BasicSet, Constraint, ConstraintKind};
 
 impl Scanner<'_> {
@@ -87,7 +87,7 @@ impl Scanner<'_> {
             let item = &self.items[i];
             let total = self.total(item);
             let guard = self.project(i, self.n - 1)?;
-            if guard.intersect(ctx)?.is_empty()? {
+            if proven_empty(&guard.intersect(ctx)?)? {
                 continue;
             }
             // The guard is a rational projection: where it is not exact

@@ -12,7 +12,7 @@ use super::simplify::{constant_of, simplify};
 use super::{combine, unsupported, Scanner, Val};
 use crate::emit::scan::ast::{Expr, Loop, Node, Sum};
 use crate::emit::scan::separate::negations;
-use crate::emit::scan::ScanError;
+use crate::emit::scan::{proven_empty, ScanError};
 use crate::poly::{checked_mul, BasicSet, Constraint, ConstraintKind, PolyError};
 use crate::scop::Mark;
 
@@ -63,7 +63,7 @@ impl Scanner<'_> {
                 for neg in negations(&g)? {
                     let mut probe = ctx.clone();
                     probe.add(neg);
-                    if !probe.is_empty()? {
+                    if !proven_empty(&probe)? {
                         implied = false;
                         break;
                     }
@@ -390,7 +390,7 @@ impl Scanner<'_> {
                     moved(u, -1)?,
                     past.ok_or(PolyError::Overflow)?,
                 ));
-                if !probe.is_empty()? {
+                if !proven_empty(&probe)? {
                     return Ok(false);
                 }
             }
@@ -428,7 +428,7 @@ impl Scanner<'_> {
             for neg in negations(r)? {
                 let mut p = probe.clone();
                 p.add(neg);
-                if !p.is_empty()? {
+                if !proven_empty(&p)? {
                     return Ok(false);
                 }
             }
@@ -450,7 +450,7 @@ impl Scanner<'_> {
             for neg in &negations {
                 let mut probe = p.clone();
                 probe.add(neg.clone());
-                if !probe.is_empty()? {
+                if !proven_empty(&probe)? {
                     return Ok(false);
                 }
             }
