@@ -537,7 +537,10 @@ fn three_automatic_schedules_are_these_recipes() {
 /// multipliers passed its row limit (Chernikov's rule now counts only the
 /// eliminated columns a row's first rows name). Code generation (seed
 /// 37): r37_309 and r37_77, where an emptiness test of scanning gave up
-/// (one that gives up now leaves a guard, a loop or a row as it is).
+/// (one that gives up now leaves a guard, a loop or a row as it is). The
+/// check of a schedule (seeds 33 and 34): r33_302 and r34_47, whose
+/// scheduling spent the whole call and left the check nothing (it now
+/// keeps a reserve).
 #[test]
 fn random_kernels_that_once_gave_up_are_compiled() {
     let dir = common::scratch("auto-gave-up");
@@ -546,6 +549,8 @@ fn random_kernels_that_once_gave_up_are_compiled() {
         ("r34_378", "auto(spatial);"),
         ("r34_112", "auto(spatial);"),
         ("r37_309", "auto(pluto);"),
+        ("r33_302", "auto(pluto);"),
+        ("r34_47", "auto(spatial);"),
         (
             "r37_77",
             "auto(pluto, fuse = no); gpu_block([1, 0, 0], 2, 1); shift([], 2, [1, 0], -3);",
