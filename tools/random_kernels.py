@@ -163,9 +163,11 @@ class Kernel:
             lhs = text.split(" = ")[0]
             if (lhs == "s" or self.types[lhs[0]] == "double") and doubles and self.rng.random() < 0.06:
                 # `a = b = e;`: the two statements C performs (two
-                # cells that differ in their text: gcc rejects `a = a = e`).
+                # arrays: gcc rejects `a = a = e`, and two subscripts of
+                # one array may name one cell, `A[i + 66]` and
+                # `A[i + 2 + 64]`, seed 39).
                 first = self.access(scope, doubles)
-                if first != lhs:
+                if first.split("[")[0] != lhs.split("[")[0]:
                     return f"{first} = {text}"
         return text
 
