@@ -57,6 +57,7 @@ mod divisions;
 mod error;
 mod farkas;
 mod flat_memo;
+mod integer_lexmin;
 mod invariant_divisor;
 mod omega;
 mod omega_memo;
@@ -82,13 +83,13 @@ pub use constraint::{
 pub use error::PolyError;
 pub use farkas::nonnegative_forms;
 pub use flat_memo::{push_rows, FlatMemo};
+pub use integer_lexmin::{integer_lexmin_nonneg, integer_lexmin_of_reduced};
 pub use omega::WORK_LIMIT;
 pub use omega_memo::unremembered;
 pub use ops::LexOpt;
 pub(crate) use print::linear_text;
 pub use simplex::{
-    integer_lexmin_nonneg, integer_lexmin_of_reduced, rational_lexmin_nonneg,
-    rational_lexmin_of_reduced, reduced_nonneg_rows, Ratio, STEP_LIMIT,
+    rational_lexmin_nonneg, rational_lexmin_of_reduced, reduced_nonneg_rows, Ratio, STEP_LIMIT,
 };
 pub use space::{Space, Tuple};
 pub use substituted::Substituted;

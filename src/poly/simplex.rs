@@ -1,5 +1,6 @@
-//! Exact lexicographic minimisation over the non-negative orthant: the
-//! rational and the integer lexmin of `{ x ≥ 0 : rows }`.
+//! Exact rational lexicographic minimisation over the non-negative
+//! orthant: the rational lexmin of `{ x ≥ 0 : rows }`, and the relaxation
+//! the integer lexmin ([`super::integer_lexmin`]) branches on.
 //!
 //! This is the solver of the automatic schedulers' (I)LPs (the Verdoolaege
 //! & Janssens report §6.4, §6.5): variables are non-negative by
@@ -28,25 +29,22 @@
 //! A scheduling system has thousands of Farkas rows of which a few dozen
 //! bind.
 //!
-//! The integer lexmin branches lexicographically on the rational one and
-//! asks the Omega test ([`super::omega`]) which branch holds an integer
-//! point, searching a branch in turn where the test gives up (see
-//! [`integer_lexmin_nonneg`]). Gomory cuts, the textbook
-//! alternative, were tried first: on three variables in a box of side 8
-//! they needed hundreds of cuts and outgrew 128 bits.
+//! A [`Relaxation`] keeps its tableau: a clone restricted by more rows
+//! goes on from the lexmin it had (the columns stay lexicographically
+//! positive), which is how the integer lexmin's cases and branch and
+//! bound's nodes are solved.
 //!
 //! Arithmetic is `i128`, checked; rows are divided by their content after
 //! every pivot that changes them. An overflow, more than [`STEP_LIMIT`]
 //! steps, or a pivot past the enclosing task's work budget
 //! ([`super::with_work_limit`]) is an error, never an answer.
 //!
-//! Length: one solver (the tableau, the rows that join it, the integer
-//! branching over it) and, for a third of the file, its tests against
-//! enumeration.
+//! Length: one solver (the tableau and the rows that join it, the
+//! reduction of its input) and its tests.
 
 use super::constraint::gcd_of;
 use super::invariant_divisor::InvariantDivisor;
-use super::omega::{integer_sample, RowHasher};
+use super::omega::RowHasher;
 use super::work;
 use super::{Constraint, ConstraintKind, PolyError};
 use std::collections::HashMap;
@@ -111,30 +109,68 @@ pub fn rational_lexmin_of_reduced(
     base: &[Constraint],
     more: &[Constraint],
 ) -> Result<Option<Vec<Ratio>>, PolyError> {
-    let mut t = Tableau::new(n);
-    let mut waiting: Vec<&Constraint> = base.iter().chain(more).collect();
-    loop {
-        if !t.restore_feasibility()? {
-            return Ok(None);
+    Relaxation::new(n, base.iter().chain(more)).lexmin()
+}
+
+/// The rational relaxation of `{ x ≥ 0 : rows }` being minimised: the
+/// tableau and the rows that have not joined it. A clone goes on from
+/// where its original stopped: the integer lexmin adds a branch's rows to
+/// a clone of the case's relaxation, and branch and bound a bound to a
+/// clone of its node's, instead of solving each from the start.
+#[derive(Clone)]
+pub(super) struct Relaxation<'a> {
+    t: Tableau,
+    waiting: Vec<&'a Constraint>,
+}
+
+impl<'a> Relaxation<'a> {
+    /// The relaxation of `{ x ∈ ℚⁿ : x ≥ 0, rows }`; the rows join the
+    /// tableau as [`Relaxation::lexmin`] finds them broken.
+    pub(super) fn new(n: usize, rows: impl IntoIterator<Item = &'a Constraint>) -> Relaxation<'a> {
+        Relaxation {
+            t: Tableau::new(n),
+            waiting: rows.into_iter().collect(),
         }
-        let point = (0..n).map(|i| t.value(i)).collect::<Result<Vec<_>, _>>()?;
-        let scaled = ScaledPoint::of(&point);
-        let mut broken = Vec::new();
-        waiting.retain(|&c| {
-            if broken.len() == ROWS_PER_ROUND {
-                return true;
+    }
+
+    /// Adds `c` to the set, to the tableau at once (a branch's rows, a
+    /// node's bound: few, and most of them broken at the point). The
+    /// lexmin is found again on the next [`Relaxation::lexmin`].
+    pub(super) fn restrict(&mut self, c: &Constraint) -> Result<(), PolyError> {
+        self.t.add(c)
+    }
+
+    /// The rational lexmin of the set; `None` when it is empty. Exact.
+    /// One minimisation: at most [`STEP_LIMIT`] pivots, however many its
+    /// original took before it was cloned.
+    pub(super) fn lexmin(&mut self) -> Result<Option<Vec<Ratio>>, PolyError> {
+        let n = self.t.n_var;
+        self.t.steps = 0;
+        loop {
+            if !self.t.restore_feasibility()? {
+                return Ok(None);
             }
-            let holds = scaled.as_ref().is_some_and(|p| p.satisfies(c));
-            if !holds {
-                broken.push(c);
+            let point = (0..n)
+                .map(|i| self.t.value(i))
+                .collect::<Result<Vec<_>, _>>()?;
+            let scaled = ScaledPoint::of(&point);
+            let mut broken = Vec::new();
+            self.waiting.retain(|&c| {
+                if broken.len() == ROWS_PER_ROUND {
+                    return true;
+                }
+                let holds = scaled.as_ref().is_some_and(|p| p.satisfies(c));
+                if !holds {
+                    broken.push(c);
+                }
+                holds
+            });
+            if broken.is_empty() {
+                return Ok(Some(point));
             }
-            holds
-        });
-        if broken.is_empty() {
-            return Ok(Some(point));
-        }
-        for c in broken {
-            t.add(c)?;
+            for c in broken {
+                self.t.add(c)?;
+            }
         }
     }
 }
@@ -189,228 +225,6 @@ impl ScaledPoint {
         match c.kind {
             ConstraintKind::Eq => value == 0,
             ConstraintKind::Ineq => value >= 0,
-        }
-    }
-}
-
-/// The integer lexicographic minimum of `{ x ∈ ℤⁿ : x ≥ 0, rows }`, rows over
-/// `n` columns; `None` when the set has no integer point. Exact.
-///
-/// Lexicographic branching on the rational lexmin `x*`: with `i` its first
-/// coordinate that is not an integer and `p` the integer prefix before it,
-/// every integer point either keeps the prefix with `x_i ≥ ⌈x*_i⌉`, or
-/// first exceeds it at some `k < i` with `x_k ≥ p_k + 1`. Those cases
-/// partition the set's integer points, each case's before the next's in
-/// lexicographic order, so the lexmin is that of the first case that
-/// holds an integer point. The Omega test says which that is, and the
-/// search goes on in it; the prefix is fixed or the branched coordinate
-/// grows each time, so it ends. Where the Omega test gives up on a case
-/// (after [`PROBE_WORK`] rows of work), the case is searched the same way
-/// before the next is looked at: an answer found there is the lexmin, a
-/// case found empty is passed over; a search that goes deeper than
-/// [`PROBE_DEPTH`] such cases gives up.
-pub fn integer_lexmin_nonneg(n: usize, rows: &[Constraint]) -> Result<Option<Vec<i64>>, PolyError> {
-    integer_lexmin_of_reduced(n, &reduced_nonneg_rows(n, rows.to_vec())?, &[])
-}
-
-/// The Omega test's work on each case of the integer lexmin's branching
-/// once a test has given up in the search: by then the cases are searched
-/// whenever a test gives up, and a test that would give up anyway should
-/// cost little (a test that gives up at the Omega test's own limit spends
-/// a seventh of a recipe call's budget).
-const PROBE_WORK: u64 = 20_000;
-
-/// The most cases the integer lexmin searches inside one another without
-/// knowing that they hold an integer point.
-const PROBE_DEPTH: usize = 12;
-
-/// The work the integer lexmin may do in all once an Omega test has given
-/// up in it (a twentieth of a recipe call's budget): the rest is left to
-/// what the caller does next (`auto` schedules again without the recipe's
-/// context where it found nothing, and checks what it found). With 2
-/// million, random kernel r33_337 was scheduled under its context with 2
-/// thousand rows left for the check, and refused; with 500 thousand, as
-/// before the search, it is scheduled without its context and checked,
-/// and 23 other random kernels of 800 that a give-up stopped are
-/// scheduled.
-const SEARCH_WORK: u64 = 500_000;
-
-/// [`integer_lexmin_nonneg`] of the rows `base` and `more`. Exact for any
-/// rows; rows through [`reduced_nonneg_rows`] only save work. `base` is
-/// never copied: each branch adds its rows to `more`'s.
-pub fn integer_lexmin_of_reduced(
-    n: usize,
-    base: &[Constraint],
-    more: &[Constraint],
-) -> Result<Option<Vec<i64>>, PolyError> {
-    LexminSearch::new(n, base, None, PROBE_DEPTH).lexmin_in_case(more.to_vec(), false, 0)
-}
-
-/// One integer lexmin's branching (see [`integer_lexmin_nonneg`]).
-struct LexminSearch<'a> {
-    n: usize,
-    base: &'a [Constraint],
-    /// Rational minimisations so far.
-    steps: usize,
-    /// The work each Omega test is given: its own limit until one gives
-    /// up, then [`PROBE_WORK`].
-    probe_work: Option<u64>,
-    /// The work left to the search once a test has given up in it
-    /// ([`SEARCH_WORK`]); `None` before.
-    search_left: Option<u64>,
-    /// The most cases searched inside one another without knowing that
-    /// they hold an integer point.
-    max_depth: usize,
-}
-
-impl<'a> LexminSearch<'a> {
-    /// A search whose Omega tests get `probe_work` rows each (`None`: the
-    /// test's own limit, until one gives up), at most `max_depth` cases
-    /// deep.
-    fn new(
-        n: usize,
-        base: &'a [Constraint],
-        probe_work: Option<u64>,
-        max_depth: usize,
-    ) -> LexminSearch<'a> {
-        LexminSearch {
-            n,
-            base,
-            steps: 0,
-            probe_work,
-            search_left: None,
-            max_depth,
-        }
-    }
-
-    /// The integer lexmin of `{ x ≥ 0 : base, rows }`; `holds` when the
-    /// set is known to hold an integer point, `depth` cases searched
-    /// around it without that knowledge.
-    fn lexmin_in_case(
-        &mut self,
-        mut rows: Vec<Constraint>,
-        mut holds: bool,
-        depth: usize,
-    ) -> Result<Option<Vec<i64>>, PolyError> {
-        let n = self.n;
-        'case: loop {
-            self.steps += 1;
-            if self.steps > STEP_LIMIT {
-                return Err(PolyError::StepLimit("integer lexmin"));
-            }
-            let base = self.base;
-            let Some(x) = self.metered(|| rational_lexmin_of_reduced(n, base, &rows))? else {
-                if holds {
-                    return Err(PolyError::Unsupported(
-                        "a set with integer points and no rational lexmin",
-                    ));
-                }
-                return Ok(None);
-            };
-            let Some(i) = x.iter().position(|v| v.as_integer().is_none()) else {
-                return x
-                    .iter()
-                    .map(|v| i64::try_from(v.num).map_err(|_| PolyError::Overflow))
-                    .collect::<Result<Vec<_>, _>>()
-                    .map(Some);
-            };
-            // Asked only once the rational lexmin turns out not to be
-            // integral (an integral rational lexmin is the integer one).
-            if !holds {
-                match self.probe(&rows)? {
-                    Some(false) => return Ok(None),
-                    Some(true) => holds = true,
-                    None => {}
-                }
-            }
-            let prefix: Vec<i64> = x[..i]
-                .iter()
-                .map(|v| i64::try_from(v.num).map_err(|_| PolyError::Overflow))
-                .collect::<Result<_, _>>()?;
-            let ceil_i = i64::try_from(x[i].num.div_euclid(x[i].den) + 1)
-                .map_err(|_| PolyError::Overflow)?;
-            for (k, at_least) in std::iter::once((i, Some(ceil_i)))
-                .chain((0..i).rev().map(|k| (k, prefix[k].checked_add(1))))
-            {
-                let mut branch = rows.clone();
-                for (j, &v) in prefix[..k].iter().enumerate() {
-                    let mut coeffs = vec![0; n];
-                    coeffs[j] = 1;
-                    branch.push(Constraint::eq(
-                        coeffs,
-                        v.checked_neg().ok_or(PolyError::Overflow)?,
-                    ));
-                }
-                let mut coeffs = vec![0; n];
-                coeffs[k] = 1;
-                let at_least = at_least.ok_or(PolyError::Overflow)?;
-                branch.push(Constraint::ineq(
-                    coeffs,
-                    at_least.checked_neg().ok_or(PolyError::Overflow)?,
-                ));
-                match self.probe(&branch)? {
-                    Some(true) => {
-                        rows = branch;
-                        holds = true;
-                        continue 'case;
-                    }
-                    Some(false) => {}
-                    None if depth >= self.max_depth => {
-                        return Err(PolyError::StepLimit("integer lexmin"));
-                    }
-                    None => {
-                        if let Some(point) = self.lexmin_in_case(branch, false, depth + 1)? {
-                            return Ok(Some(point));
-                        }
-                    }
-                }
-            }
-            if holds {
-                return Err(PolyError::Unsupported(
-                    "an integer point outside every lexicographic branch",
-                ));
-            }
-            return Ok(None);
-        }
-    }
-
-    /// Does `{ x ≥ 0 : base, more }` hold an integer point? Exact (the
-    /// Omega test), `None` where the test gives up.
-    fn probe(&mut self, more: &[Constraint]) -> Result<Option<bool>, PolyError> {
-        let (n, base) = (self.n, self.base);
-        let answer = match self.probe_work {
-            None => self.metered(|| has_integer_point(n, base, more)),
-            Some(rows) => {
-                self.metered(|| work::with_work_limit(rows, || has_integer_point(n, base, more)).0)
-            }
-        };
-        match answer {
-            Ok(answer) => Ok(Some(answer)),
-            Err(PolyError::StepLimit(_)) => {
-                self.probe_work = Some(self.probe_work.map_or(PROBE_WORK, |w| w.min(PROBE_WORK)));
-                self.search_left = self.search_left.or(Some(SEARCH_WORK));
-                Ok(None)
-            }
-            Err(e) => Err(e),
-        }
-    }
-
-    /// `f`, within the work left to the search once a test has given up
-    /// in it.
-    fn metered<T>(&mut self, f: impl FnOnce() -> Result<T, PolyError>) -> Result<T, PolyError> {
-        let Some(left) = self.search_left else {
-            return f();
-        };
-        let (out, spent) = work::with_work_limit(left, f);
-        let left = left.saturating_sub(spent);
-        self.search_left = Some(left);
-        match out {
-            // The search's own work is spent: say so, whichever test
-            // stopped at it.
-            Err(PolyError::StepLimit(_)) if left == 0 => {
-                Err(PolyError::StepLimit("integer lexmin"))
-            }
-            out => out,
         }
     }
 }
@@ -479,23 +293,6 @@ pub fn reduced_nonneg_rows(n: usize, rows: Vec<Constraint>) -> Result<Vec<Constr
         .collect())
 }
 
-/// Does `{ x ≥ 0 : base, more }` hold an integer point? Exact (the Omega
-/// test).
-fn has_integer_point(
-    n: usize,
-    base: &[Constraint],
-    more: &[Constraint],
-) -> Result<bool, PolyError> {
-    let mut all = base.to_vec();
-    all.extend_from_slice(more);
-    for k in 0..n {
-        let mut coeffs = vec![0; n];
-        coeffs[k] = 1;
-        all.push(Constraint::ineq(coeffs, 0));
-    }
-    Ok(integer_sample(n, &all)?.is_some())
-}
-
 /// One row: `(constant + Σ coeffs[j] · t[j]) / den`.
 #[derive(Clone, Debug)]
 struct Row {
@@ -504,10 +301,12 @@ struct Row {
     den: i128,
 }
 
+#[derive(Clone)]
 struct Tableau {
     /// How many leading rows are the variables `x`.
     n_var: usize,
     rows: Vec<Row>,
+    /// Pivots of the minimisation under way.
     steps: usize,
 }
 
@@ -798,40 +597,6 @@ mod tests {
         Constraint::ineq(coeffs.to_vec(), constant)
     }
 
-    /// The integer lexmin by enumeration of the box `0..=bound` in every
-    /// coordinate (the rows must bound the set inside it).
-    fn brute_force(n: usize, rows: &[Constraint], bound: i64) -> Option<Vec<i64>> {
-        let mut x = vec![0; n];
-        loop {
-            let ok = rows.iter().all(|c| {
-                let v: i64 = c.coeffs.iter().zip(&x).map(|(a, b)| a * b).sum::<i64>() + c.constant;
-                if c.is_eq() {
-                    v == 0
-                } else {
-                    v >= 0
-                }
-            });
-            if ok {
-                return Some(x);
-            }
-            // Next point in lexicographic order.
-            let mut k = n;
-            loop {
-                if k == 0 {
-                    return None;
-                }
-                k -= 1;
-                if x[k] < bound {
-                    x[k] += 1;
-                    for v in &mut x[k + 1..] {
-                        *v = 0;
-                    }
-                    break;
-                }
-            }
-        }
-    }
-
     #[test]
     fn the_rational_lexmin_of_a_triangle_is_its_first_vertex() {
         // x + y >= 3/2 scaled: 2x + 2y - 3 >= 0; the lexmin is (0, 3/2).
@@ -840,112 +605,50 @@ mod tests {
             .unwrap();
         assert_eq!(p[0], Ratio { num: 0, den: 1 });
         assert_eq!(p[1], Ratio { num: 3, den: 2 });
-        let q = integer_lexmin_nonneg(2, &[ineq(&[2, 2], -3)]).unwrap();
-        assert_eq!(q, Some(vec![0, 2]));
     }
 
     #[test]
-    fn a_set_with_rational_points_only_has_no_integer_lexmin() {
-        // 1 <= 3x <= 2
-        let rows = [ineq(&[3], -1), ineq(&[-3], 2)];
-        assert!(rational_lexmin_nonneg(1, &rows).unwrap().is_some());
-        assert_eq!(integer_lexmin_nonneg(1, &rows).unwrap(), None);
-    }
-
-    #[test]
-    fn an_empty_set_has_no_lexmin() {
+    fn an_empty_set_has_no_rational_lexmin() {
         let rows = [ineq(&[1, 1], -5), ineq(&[-1, -1], 4)];
         assert_eq!(rational_lexmin_nonneg(2, &rows).unwrap(), None);
-        assert_eq!(integer_lexmin_nonneg(2, &rows).unwrap(), None);
     }
 
+    /// A relaxation solved, cloned and restricted by more rows has the
+    /// lexmin of all the rows solved from the start.
     #[test]
-    fn equalities_hold_at_the_lexmin() {
-        // x0 = 2 x1 + 1, x1 >= 2: (5, 2).
-        let rows = [Constraint::eq(vec![1, -2], -1), ineq(&[0, 1], -2)];
-        assert_eq!(integer_lexmin_nonneg(2, &rows).unwrap(), Some(vec![5, 2]));
-    }
-
-    #[test]
-    fn the_integer_lexmin_agrees_with_enumeration_on_random_sets() {
-        let mut rng = Lcg(7);
-        let bound = 7;
-        for case in 0..3000 {
+    fn a_restricted_clone_goes_on_to_the_lexmin_of_all_its_rows() {
+        let mut rng = Lcg(11);
+        for case in 0..2000 {
             let n = 1 + rng.next(4) as usize;
-            let mut rows: Vec<Constraint> = (0..n)
-                .map(|k| {
-                    let mut c = vec![0; n];
-                    c[k] = -1;
-                    ineq(&c, bound)
-                })
-                .collect();
-            for _ in 0..1 + rng.next(4) {
-                let coeffs: Vec<i64> = (0..n).map(|_| rng.next(11) - 5).collect();
-                let constant = rng.next(31) - 15;
-                if rng.next(6) == 0 {
-                    rows.push(Constraint::eq(coeffs, constant));
-                } else {
-                    rows.push(ineq(&coeffs, constant));
-                }
+            let mut random_rows = |extra: i64| -> Vec<Constraint> {
+                (0..1 + rng.next(extra))
+                    .map(|_| {
+                        let coeffs: Vec<i64> = (0..n).map(|_| rng.next(11) - 5).collect();
+                        let constant = rng.next(31) - 15;
+                        if rng.next(6) == 0 {
+                            Constraint::eq(coeffs, constant)
+                        } else {
+                            ineq(&coeffs, constant)
+                        }
+                    })
+                    .collect()
+            };
+            let first = random_rows(4);
+            let then = random_rows(3);
+            let mut relaxation = Relaxation::new(n, &first);
+            let before = relaxation.lexmin().unwrap();
+            assert_eq!(before, rational_lexmin_of_reduced(n, &first, &[]).unwrap());
+            let mut restricted = relaxation.clone();
+            for c in &then {
+                restricted.restrict(c).unwrap();
             }
-            if rng.next(3) == 0 {
-                // A multiple of an earlier row, maybe looser or shifted:
-                // what the reduction merges.
-                let mut copy = rows[rng.next(rows.len() as i64) as usize].clone();
-                let factor = 1 + rng.next(3);
-                copy.coeffs.iter_mut().for_each(|c| *c *= factor);
-                copy.constant = copy.constant * factor + rng.next(3) - 1;
-                rows.push(copy);
-            }
-            let expected = brute_force(n, &rows, bound);
-            let got = integer_lexmin_nonneg(n, &rows)
-                .unwrap_or_else(|e| panic!("case {case}: {e}: {rows:?}"));
-            assert_eq!(got, expected, "case {case}: {rows:?}");
-            // With every Omega test giving up, the branching searches
-            // each case in turn, no deeper than the box's sides add up to
-            // (twice that allowed): the same lexmin.
-            let searched = LexminSearch::new(n, &[], Some(0), 4 * 2 * bound as usize)
-                .lexmin_in_case(rows.clone(), false, 0)
-                .unwrap_or_else(|e| panic!("case {case}, searched: {e}: {rows:?}"));
-            assert_eq!(searched, expected, "case {case}, searched: {rows:?}");
-            // Split into a base and more rows, neither reduced: the same
-            // lexmin (reduction only saves work).
-            let at = rng.next(rows.len() as i64 + 1) as usize;
-            let (base, more) = rows.split_at(at);
-            let split = integer_lexmin_of_reduced(n, base, more)
-                .unwrap_or_else(|e| panic!("case {case}: {e}: {rows:?}"));
-            assert_eq!(split, expected, "case {case}, split at {at}: {rows:?}");
-            // The rational lexmin exists whenever an integer point does,
-            // and is lexicographically no greater.
-            let rational = rational_lexmin_nonneg(n, &rows)
-                .unwrap_or_else(|e| panic!("case {case}: {e}: {rows:?}"));
-            if let Some(p) = &expected {
-                let r = rational.unwrap_or_else(|| panic!("case {case}: no rational point"));
-                let as_pairs: Vec<(i128, i128)> = r.iter().map(|q| (q.num, q.den)).collect();
-                // The rational point satisfies every row (scaled by the
-                // product of the denominators).
-                let scale: i128 = as_pairs.iter().map(|&(_, den)| den).product();
-                for c in &rows {
-                    let v: i128 = c
-                        .coeffs
-                        .iter()
-                        .zip(&as_pairs)
-                        .map(|(&a, &(num, den))| i128::from(a) * num * (scale / den))
-                        .sum::<i128>()
-                        + i128::from(c.constant) * scale;
-                    assert!(
-                        if c.is_eq() { v == 0 } else { v >= 0 },
-                        "case {case}: {r:?} breaks {c:?}"
-                    );
-                }
-                let le = as_pairs
-                    .iter()
-                    .zip(p)
-                    .map(|(&(num, den), &v)| (num).cmp(&(i128::from(v) * den)))
-                    .find(|o| o.is_ne())
-                    .is_none_or(|o| o.is_lt());
-                assert!(le, "case {case}: rational {r:?} after integer {p:?}");
-            }
+            assert_eq!(
+                restricted.lexmin().unwrap(),
+                rational_lexmin_of_reduced(n, &first, &then).unwrap(),
+                "case {case}: {first:?} then {then:?}"
+            );
+            // The original is unchanged by its clone's rows.
+            assert_eq!(relaxation.lexmin().unwrap(), before, "case {case}");
         }
     }
 }
