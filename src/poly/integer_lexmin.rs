@@ -457,6 +457,22 @@ mod tests {
         assert_eq!(integer_lexmin_nonneg(2, &rows).unwrap(), Some(vec![5, 2]));
     }
 
+    /// `x ≤ bound` in each of `n` coordinates, and one to four random
+    /// rows (one in six an equality).
+    fn random_rows_in_a_box(rng: &mut Lcg, n: usize, bound: i64) -> Vec<Constraint> {
+        let mut rows: Vec<Constraint> = (0..n).map(|k| ineq(&unit(n, k, -1), bound)).collect();
+        for _ in 0..1 + rng.next(4) {
+            let coeffs: Vec<i64> = (0..n).map(|_| rng.next(11) - 5).collect();
+            let constant = rng.next(31) - 15;
+            if rng.next(6) == 0 {
+                rows.push(Constraint::eq(coeffs, constant));
+            } else {
+                rows.push(ineq(&coeffs, constant));
+            }
+        }
+        rows
+    }
+
     /// Branch and bound alone decides a set the way enumeration does.
     #[test]
     fn branch_and_bound_agrees_with_enumeration() {
@@ -464,16 +480,7 @@ mod tests {
         let bound = 6;
         for case in 0..2000 {
             let n = 1 + rng.next(4) as usize;
-            let mut rows: Vec<Constraint> = (0..n).map(|k| ineq(&unit(n, k, -1), bound)).collect();
-            for _ in 0..1 + rng.next(4) {
-                let coeffs: Vec<i64> = (0..n).map(|_| rng.next(11) - 5).collect();
-                let constant = rng.next(31) - 15;
-                if rng.next(6) == 0 {
-                    rows.push(Constraint::eq(coeffs, constant));
-                } else {
-                    rows.push(ineq(&coeffs, constant));
-                }
-            }
+            let rows = random_rows_in_a_box(&mut rng, n, bound);
             let whole = Case::new(n, &[], &rows);
             let got = has_integer_point_by_branching(n, &whole)
                 .unwrap_or_else(|e| panic!("case {case}: {e}: {rows:?}"));
@@ -506,22 +513,7 @@ mod tests {
         let bound = 7;
         for case in 0..3000 {
             let n = 1 + rng.next(4) as usize;
-            let mut rows: Vec<Constraint> = (0..n)
-                .map(|k| {
-                    let mut c = vec![0; n];
-                    c[k] = -1;
-                    ineq(&c, bound)
-                })
-                .collect();
-            for _ in 0..1 + rng.next(4) {
-                let coeffs: Vec<i64> = (0..n).map(|_| rng.next(11) - 5).collect();
-                let constant = rng.next(31) - 15;
-                if rng.next(6) == 0 {
-                    rows.push(Constraint::eq(coeffs, constant));
-                } else {
-                    rows.push(ineq(&coeffs, constant));
-                }
-            }
+            let mut rows = random_rows_in_a_box(&mut rng, n, bound);
             if rng.next(3) == 0 {
                 // A multiple of an earlier row, maybe looser or shifted:
                 // what the reduction merges.
