@@ -543,6 +543,9 @@ fn three_automatic_schedules_are_these_recipes() {
 /// keeps a reserve). Integer lexmins on which the Omega test gave up
 /// (seeds 33 and 34): r33_19 under each scheduler, r33_102 and r34_253
 /// under `auto(feautrier)` (branch and bound now decides most such cases).
+/// Fourier–Motzkin elimination of Farkas multipliers past its limits
+/// (seeds 33 and 34): r33_121 under `auto(feautrier)` and r34_57 under
+/// `auto(pluto)` (only adjacent rows are combined now).
 #[test]
 fn random_kernels_that_once_gave_up_are_compiled() {
     let dir = common::scratch("auto-gave-up");
@@ -558,6 +561,8 @@ fn random_kernels_that_once_gave_up_are_compiled() {
         ("r33_19", "auto(spatial);"),
         ("r33_102", "auto(feautrier);"),
         ("r34_253", "auto(feautrier);"),
+        ("r33_121", "auto(feautrier);"),
+        ("r34_57", "auto(pluto);"),
         (
             "r37_77",
             "auto(pluto, fuse = no); gpu_block([1, 0, 0], 2, 1); shift([], 2, [1, 0], -3);",

@@ -53,15 +53,6 @@ use std::hash::BuildHasherDefault;
 /// The most pivots one minimisation may take before it gives up.
 pub const STEP_LIMIT: usize = 50_000;
 
-/// The cells of a pivot charged as one row of work: a pivot costs a row
-/// per tableau row, or a row per this many cells where its rows are
-/// wider. Rows alone undercounted wide tableaux: `auto(feautrier)` on a
-/// random kernel (seed 35, rows of 450 columns on average) spent 17 s
-/// before its budget ran out, 2.6 s now. At 64, three random kernels of
-/// 2,400 `auto` runs (seeds 33 and 34) were no longer scheduled: the
-/// scheduling left too little for the check of its result.
-const PIVOT_CELLS_PER_ROW: u64 = 96;
-
 /// The most broken rows that join the tableau at once. Rows joining
 /// one at a time would scan the waiting rows once per row; all of them at
 /// once would grow the tableau with rows that the first few make hold
@@ -546,11 +537,11 @@ impl Tableau {
     /// multiplied by the pivot and divided back), so it is left alone.
     fn pivot(&mut self, r: usize, c: usize) -> Result<(), PolyError> {
         // One row of work per row the pivot may change, or per
-        // `PIVOT_CELLS_PER_ROW` of its cells, from the enclosing task's
-        // budget (`super::work`).
+        // `work::CELLS_PER_ROW` of its cells, from the enclosing task's
+        // budget.
         let rows = u64::try_from(self.rows.len()).unwrap_or(u64::MAX);
         let width = u64::try_from(self.rows[r].coeffs.len() + 1).unwrap_or(u64::MAX);
-        let cells = rows.saturating_mul(width) / PIVOT_CELLS_PER_ROW;
+        let cells = rows.saturating_mul(width) / work::CELLS_PER_ROW;
         work::draw(rows.max(cells), "lexicographic simplex")?;
         let p = self.rows[r].clone();
         let a = p.coeffs[c];
