@@ -126,26 +126,9 @@ impl Ilp {
         let settled = if self.settled.iter().all(|c| c.coeffs.len() == self.n_var) {
             Cow::Borrowed(self.settled.as_slice())
         } else {
-            Cow::Owned(
-                self.settled
-                    .iter()
-                    .map(|c| {
-                        let mut c = c.clone();
-                        c.pad_to(self.n_var);
-                        c
-                    })
-                    .collect(),
-            )
+            Cow::Owned(self.settled.iter().map(|c| c.padded(self.n_var)).collect())
         };
-        let given: Vec<Constraint> = self
-            .rows
-            .iter()
-            .map(|c| {
-                let mut c = c.clone();
-                c.pad_to(self.n_var);
-                c
-            })
-            .collect();
+        let given: Vec<Constraint> = self.rows.iter().map(|c| c.padded(self.n_var)).collect();
         Ok((settled, reduced_nonneg_rows(self.n_var, given)?))
     }
 

@@ -178,6 +178,22 @@ impl Constraint {
             self.coeffs.resize(n, 0);
         }
     }
+
+    /// A copy over at least `n` columns, zeros after its own ([`pad_to`]
+    /// on a clone, in one allocation: the schedulers copy systems of tens
+    /// of thousands of rows).
+    ///
+    /// [`pad_to`]: Constraint::pad_to
+    pub(crate) fn padded(&self, n: usize) -> Constraint {
+        let mut coeffs = Vec::with_capacity(n.max(self.coeffs.len()));
+        coeffs.extend_from_slice(&self.coeffs);
+        coeffs.resize(n.max(self.coeffs.len()), 0);
+        Constraint {
+            kind: self.kind,
+            coeffs,
+            constant: self.constant,
+        }
+    }
 }
 
 /// Rows with every column index `k` sent to `map[k]` in a row of `n` columns.
