@@ -31,6 +31,7 @@ pub use cuda::print_cuda;
 mod fold;
 mod int_range;
 mod pragmas;
+mod quotients;
 mod region;
 mod substitute;
 mod unroll;
@@ -304,8 +305,7 @@ impl Printer<'_> {
                 body,
                 otherwise,
             } => {
-                let text: Vec<String> = conds.iter().map(|c| self.cond(c)).collect();
-                let _ = write!(self.out, "{indent}if ({})", text.join(" && "));
+                let _ = write!(self.out, "{indent}if ({})", self.conjunction(conds));
                 if otherwise.is_empty() {
                     self.body(body, indent);
                 } else {
@@ -410,14 +410,14 @@ impl Printer<'_> {
             let mut aff = self.resolve(&value.aff);
             // A floor is one more term, named by its text.
             for (k, num, q) in &value.floors {
-                aff.terms
-                    .push((*k, format!("polyc_floord({}, {q})", self.aff(num))));
+                self.add_floor(&mut aff, *k, num, *q);
             }
+            let (aff, div) = quotients::exact_quotient(aff, value.divisor);
             let text = aff_text(&aff);
             // A name or a non-negative literal needs no parentheses.
             let simple = (aff.terms.len() == 1 && aff.constant == 0 && aff.terms[0].0 == 1)
                 || (aff.terms.is_empty() && aff.constant >= 0);
-            let div = &value.divisor;
+            let div = &div;
             let bare = match (*div, simple) {
                 (1, _) => text,
                 (q, true) => format!("{text} / {q}"),
@@ -654,9 +654,26 @@ impl Printer<'_> {
         }
     }
 
-    fn cond(&self, c: &Cond) -> String {
+    /// The tests `conds` joined by `&&`, each once, and none that always
+    /// holds (unless nothing else is left: the guard keeps its shape).
+    fn conjunction(&self, conds: &[Cond]) -> String {
+        let mut text: Vec<String> = Vec::with_capacity(conds.len());
+        for t in conds.iter().filter_map(|c| self.cond(c)) {
+            if !text.contains(&t) {
+                text.push(t);
+            }
+        }
+        if text.is_empty() {
+            text.push("1".to_string());
+        }
+        text.join(" && ")
+    }
+
+    /// `c` as C; `None` where it always holds (a divisibility test that
+    /// [`Printer::divisibility`] finds empty).
+    fn cond(&self, c: &Cond) -> Option<String> {
         if let Some((left, right)) = &c.sides {
-            return format!("{} >= {}", self.expr(left), self.expr(right));
+            return Some(format!("{} >= {}", self.expr(left), self.expr(right)));
         }
         if let Some(m) = c.modulo {
             // `%` truncates in C, but `x % m == 0` holds exactly when `m`
@@ -664,27 +681,26 @@ impl Printer<'_> {
             // term, named by its text.
             let mut a = self.resolve(&c.aff);
             for (k, num, div) in &c.floors {
-                a.terms
-                    .push((*k, format!("polyc_floord({}, {div})", self.aff(num))));
+                self.add_floor(&mut a, *k, num, *div);
             }
-            return if a.terms.len() == 1 && a.terms[0].0 == 1 && a.constant == 0 {
-                format!("{} % {m} == 0", a.terms[0].1)
-            } else {
-                format!("({}) % {m} == 0", aff_text(&a))
-            };
+            return self.divisibility(&a, m);
         }
-        // A floor is one more term, named by its text.
-        let mut terms = c.aff.terms.clone();
+        // A floor is one more term, named by its text (or a constant).
+        let mut with_floors = Sum {
+            terms: c.aff.terms.clone(),
+            constant: c.aff.constant,
+        };
         for (k, num, div) in &c.floors {
-            terms.push((*k, format!("polyc_floord({}, {div})", self.aff(num))));
+            self.add_floor(&mut with_floors, *k, num, *div);
         }
+        let with_floors = quotients::content_divided(with_floors, c.eq);
         // Positive terms on the left, the rest on the right.
         let mut left = Sum::default();
         let mut right = Sum {
             terms: Vec::new(),
-            constant: self.checked(c.aff.constant.checked_neg()),
+            constant: self.checked(with_floors.constant.checked_neg()),
         };
-        for (v, n) in &terms {
+        for (v, n) in &with_floors.terms {
             if *v > 0 {
                 left.terms.push((*v, n.clone()));
             } else {
@@ -696,13 +712,13 @@ impl Printer<'_> {
             let op = if c.eq { "==" } else { "<=" };
             let k = right.constant;
             right.constant = 0;
-            return format!(
+            return Some(format!(
                 "{} {op} {}",
                 self.aff(&right),
                 self.checked(k.checked_neg())
-            );
+            ));
         }
-        format!("{} {op} {}", self.aff(&left), self.aff(&right))
+        Some(format!("{} {op} {}", self.aff(&left), self.aff(&right)))
     }
 
     /// `v`, or 0 with the first out-of-range constant noted when `v` is
@@ -739,8 +755,8 @@ impl Printer<'_> {
     fn expr(&self, e: &Expr) -> String {
         match e {
             Expr::Ceil(a, 1) | Expr::Floor(a, 1) => self.aff(a),
-            Expr::Ceil(a, q) => format!("polyc_ceild({}, {q})", self.aff(a)),
-            Expr::Floor(a, q) => format!("polyc_floord({}, {q})", self.aff(a)),
+            Expr::Ceil(a, q) => self.quotient(a, *q, true),
+            Expr::Floor(a, q) => self.quotient(a, *q, false),
             Expr::Max(v) | Expr::Min(v) => {
                 let f = if matches!(e, Expr::Max(_)) {
                     "polyc_max"
@@ -773,6 +789,9 @@ impl Printer<'_> {
                             return start.to_string();
                         }
                     }
+                }
+                if let Some(start) = self.stride_start_folded(lower, offset, *stride) {
+                    return start;
                 }
                 let off = self.resolve(offset);
                 if let (true, Some(minus)) = (off.is_constant(), off.constant.checked_neg()) {
@@ -1014,5 +1033,96 @@ for (j = 1; j < n - 3; j += 4) {
             constant: i64::MIN,
         };
         assert_eq!(big.minus(&constant(1)), None);
+    }
+
+    /// Quotients of constants print as numbers, a divisibility test
+    /// without the terms its modulus divides (and not at all where
+    /// nothing is left), and a guard's tests once each.
+    #[test]
+    fn quotients_of_constants_fold_as_they_are_printed() {
+        // `for (j = n + 1 + 2 * ceil((n - 5 - (n + 1)) / 2); …; j += 2)`.
+        let strided = Node::For(Box::new(Loop {
+            var: "j".into(),
+            declare: false,
+            down: false,
+            lower: Expr::StrideStart {
+                lower: Box::new(plus_constant("n", -5)),
+                offset: Sum {
+                    terms: vec![(1, "n".to_string())],
+                    constant: 1,
+                },
+                stride: 2,
+            },
+            upper: plus_constant("n", 3),
+            stride: 2,
+            marks: Vec::new(),
+            once: false,
+            body: vec![Node::Stmt {
+                statement: 0,
+                iterators: vec![Quotient::affine(var("i")), Quotient::affine(var("j"))],
+            }],
+        }));
+        let text = printed(&[strided]);
+        assert!(
+            text.contains("for (j = n - 5; j <= n + 3; j += 2)"),
+            "{text}"
+        );
+        let test = |aff: Sum, modulo: Option<i64>, floors: Vec<(i64, Sum, i64)>| Cond {
+            aff,
+            eq: modulo.is_some(),
+            modulo,
+            floors,
+            sides: None,
+        };
+        let guard = |conds: Vec<Cond>| {
+            printed(&[Node::If {
+                conds,
+                body: vec![j_loop(Vec::new())],
+                otherwise: Vec::new(),
+            }])
+        };
+        let two_i = Sum {
+            terms: vec![(2, "i".to_string()), (-1, "n".to_string())],
+            constant: 7,
+        };
+        // `(2 * i - n + 7) % 2 == 0`, `(2 * i) % 2 == 0` and `i + ⌊-7 / 3⌋ ≥ 0`,
+        // the first twice.
+        let text = guard(vec![
+            test(two_i.clone(), Some(2), Vec::new()),
+            test(var("i").times(2).expect("small"), Some(2), Vec::new()),
+            test(two_i, Some(2), Vec::new()),
+            test(var("i"), None, vec![(1, constant(-7), 3)]),
+        ]);
+        assert!(text.contains("if ((n - 1) % 2 == 0 && i >= 3)"), "{text}");
+        // `(4 * i - 6 * n) % 8 == 0` and `2 * i - 2 * n - 3 ≥ 0`.
+        let text = guard(vec![
+            test(
+                Sum {
+                    terms: vec![(4, "i".to_string()), (-6, "n".to_string())],
+                    constant: 0,
+                },
+                Some(8),
+                Vec::new(),
+            ),
+            test(
+                Sum {
+                    terms: vec![(2, "i".to_string()), (-2, "n".to_string())],
+                    constant: -3,
+                },
+                None,
+                Vec::new(),
+            ),
+        ]);
+        assert!(
+            text.contains("if ((2 * i - 3 * n) % 4 == 0 && i >= n + 2)"),
+            "{text}"
+        );
+        // A guard whose one test always holds keeps its shape.
+        let text = guard(vec![test(
+            var("i").times(4).expect("small"),
+            Some(2),
+            Vec::new(),
+        )]);
+        assert!(text.contains("if (1)"), "{text}");
     }
 }

@@ -144,8 +144,7 @@ impl Printer<'_> {
         indent: &str,
     ) {
         let inner = format!("{indent}{STEP}");
-        let text: Vec<String> = conds.iter().map(|c| self.cond(c)).collect();
-        let _ = writeln!(self.out, "{indent}if ({}) {{", text.join(" && "));
+        let _ = writeln!(self.out, "{indent}if ({}) {{", self.conjunction(conds));
         let before = self.since();
         self.nodes(body, &inner);
         let mut after = self.since();
