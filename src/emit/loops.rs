@@ -412,7 +412,7 @@ impl Printer<'_> {
             for (k, num, q) in &value.floors {
                 self.add_floor(&mut aff, *k, num, *q);
             }
-            let (aff, div) = quotients::exact_quotient(aff, value.divisor);
+            let (aff, div) = quotients::common_factor_divided(aff, value.divisor);
             let text = aff_text(&aff);
             // A name or a non-negative literal needs no parentheses.
             let simple = (aff.terms.len() == 1 && aff.constant == 0 && aff.terms[0].0 == 1)
@@ -1117,6 +1117,13 @@ for (j = 1; j < n - 3; j += 4) {
             text.contains("if ((2 * i - 3 * n) % 4 == 0 && i >= n + 2)"),
             "{text}"
         );
+        // `i + ⌊(-2 * n) / 4⌋ ≥ 0`: the floor over its smallest divisor.
+        let text = guard(vec![test(
+            var("i"),
+            None,
+            vec![(1, var("n").times(-2).expect("small"), 4)],
+        )]);
+        assert!(text.contains("if (i + polyc_floord(-n, 2) >= 0)"), "{text}");
         // A guard whose one test always holds keeps its shape.
         let text = guard(vec![test(
             var("i").times(4).expect("small"),

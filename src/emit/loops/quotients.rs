@@ -1,8 +1,8 @@
 //! Quotients folded as they are printed: `⌊a / q⌋` and `⌈a / q⌉` of a
 //! form that is a constant in the copy being printed, the terms of a
 //! divisibility test `a % m == 0` that `m` divides, and the common factor
-//! of an iterator's exact quotient `a / q` (`(2 * j) / 2 + 63` is
-//! `j + 63`).
+//! of a quotient's numerator and divisor (`polyc_floord(-2 * j, 4)` is
+//! `polyc_floord(-j, 2)`; an iterator's `(2 * j) / 2 + 63` is `j + 63`).
 //!
 //! Scanning leaves them where a bound's numerator cancels to a constant
 //! (`j = i + 2 * polyc_ceild(0, 2)`, a loop strided from its outer
@@ -21,25 +21,32 @@ impl Printer<'_> {
     /// `⌊a / q⌋` (`ceil` false) or `⌈a / q⌉` of `a` as this copy reads
     /// it, as C: the number where `a` is a constant, else the helper.
     pub(super) fn quotient(&self, a: &Sum, q: i64, ceil: bool) -> String {
-        let a = self.resolve(a);
+        let (a, q) = common_factor_divided(self.resolve(a), q);
         if let Some(v) = constant_of(&a).and_then(|n| divided(n, q, ceil)) {
             return self.checked(Some(v)).to_string();
         }
-        let helper = if ceil { "polyc_ceild" } else { "polyc_floord" };
-        format!("{helper}({}, {q})", aff_text(&a))
+        match (q, ceil) {
+            (1, _) => aff_text(&a),
+            (_, true) => format!("polyc_ceild({}, {q})", aff_text(&a)),
+            (_, false) => format!("polyc_floord({}, {q})", aff_text(&a)),
+        }
     }
 
     /// `a` plus `k · ⌊num / div⌋`: folded into its constant where `num`
     /// is a constant in this copy, else one more term named by its text.
     pub(super) fn add_floor(&self, a: &mut Sum, k: i64, num: &Sum, div: i64) {
-        let resolved = self.resolve(num);
+        let (resolved, div) = common_factor_divided(self.resolve(num), div);
         let folded = constant_of(&resolved)
             .and_then(|n| divided(n, div, false))
             .and_then(|v| k.checked_mul(v))
             .and_then(|v| v.checked_add(a.constant));
-        match folded {
-            Some(c) => a.constant = self.checked(Some(c)),
-            None => a
+        match (folded, div) {
+            (Some(c), _) => a.constant = self.checked(Some(c)),
+            (None, 1) => {
+                let text = aff_text(&resolved);
+                a.terms.push((k, format!("({text})")));
+            }
+            (None, _) => a
                 .terms
                 .push((k, format!("polyc_floord({}, {div})", aff_text(&resolved)))),
         }
@@ -85,7 +92,7 @@ impl Printer<'_> {
                 return None;
             }
             // `(2 * i - 2 * j) % 4` is `(i - j) % 2`.
-            (a, m) = exact_quotient(a, m);
+            (a, m) = common_factor_divided(a, m);
             if a.terms.first().is_some_and(|(c, _)| *c < 0) {
                 if let Some(negated) = a.times(-1) {
                     a = negated;
@@ -108,12 +115,14 @@ fn constant_of(a: &Sum) -> Option<i64> {
 }
 
 /// `a` and `q > 0` divided by the gcd of `q` and `a`'s coefficients and
-/// constant. Where `q` divides `a` at every point (an iterator's exact
-/// quotient), C's truncating division gives the same value for both
+/// constant: `a / q` is the same rational number, so its floor and
+/// ceiling are the same (`polyc_floord(-2 * j, 4)` is
+/// `polyc_floord(-j, 2)`); where `q` divides `a` at every point (an
+/// iterator's exact quotient), so does C's truncating division
 /// (`(2 * j) / 2` is `j`, `(4 * i + 2) / 6` is `(2 * i + 1) / 3`); and
 /// `q` divides `a` exactly where the one divides the other (the test
 /// `a % q == 0`).
-pub(super) fn exact_quotient(a: Sum, q: i64) -> (Sum, i64) {
+pub(super) fn common_factor_divided(a: Sum, q: i64) -> (Sum, i64) {
     let g = gcd_of(a.terms.iter().map(|(c, _)| *c).chain([a.constant, q])).unwrap_or(1);
     if g <= 1 || q % g != 0 {
         return (a, q);
@@ -169,34 +178,34 @@ fn divided(n: i64, q: i64, ceil: bool) -> Option<i64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{divided, exact_quotient, nearest_zero};
+    use super::{common_factor_divided, divided, nearest_zero};
     use crate::emit::scan::Sum;
 
     #[test]
-    fn an_exact_quotient_is_over_its_smallest_divisor() {
+    fn an_common_factor_divided_is_over_its_smallest_divisor() {
         let sum = |terms: &[(i64, &str)], constant: i64| Sum {
             terms: terms.iter().map(|&(c, n)| (c, n.to_string())).collect(),
             constant,
         };
         assert_eq!(
-            exact_quotient(sum(&[(2, "j")], 0), 2),
+            common_factor_divided(sum(&[(2, "j")], 0), 2),
             (sum(&[(1, "j")], 0), 1)
         );
         assert_eq!(
-            exact_quotient(sum(&[(-64, "c2")], -2), 2),
+            common_factor_divided(sum(&[(-64, "c2")], -2), 2),
             (sum(&[(-32, "c2")], -1), 1)
         );
         assert_eq!(
-            exact_quotient(sum(&[(4, "i")], 2), 6),
+            common_factor_divided(sum(&[(4, "i")], 2), 6),
             (sum(&[(2, "i")], 1), 3)
         );
         assert_eq!(
-            exact_quotient(sum(&[(3, "i")], 1), 2),
+            common_factor_divided(sum(&[(3, "i")], 1), 2),
             (sum(&[(3, "i")], 1), 2)
         );
         // C's truncating division agrees on every multiple.
         for i in -30..=30 {
-            let (a, q) = exact_quotient(sum(&[(4, "i")], 2), 6);
+            let (a, q) = common_factor_divided(sum(&[(4, "i")], 2), 6);
             let value = |s: &Sum| s.terms[0].0 * i + s.constant;
             if (4 * i + 2) % 6 == 0 {
                 assert_eq!((4 * i + 2) / 6, value(&a) / q);
