@@ -77,7 +77,7 @@ pub(super) fn explained(
         // replayed on the original does not start from: the recipe's
         // data-layout calls are kept around the explanation of the others.
         let layout = match (recipe, &cli.schedule) {
-            (Some(r), None) => layout_around(file, o, r)?,
+            (Some(r), None) => layout_around(file, o, r, (scop, &schedules[k]))?,
             _ => Err(NOT_A_RECIPE),
         };
         let reason = match layout {
@@ -249,11 +249,15 @@ struct Tail {
 /// after the last one where that leaves a schedule other than the
 /// original order of the program it makes; an argument with no plain
 /// spelling; or a program from the first calls that does not start from
-/// its own original order.
+/// its own original order. `last` is the program and schedule the whole
+/// recipe gave: where calls that end the recipe would be run again to
+/// reach it (an `auto` among them is the costly part), it is taken
+/// instead, on the same program.
 fn layout_around(
     file: &SourceFile,
     original: &Scop,
     recipe: &LoadedRecipe,
+    last: (&Scop, &Schedule),
 ) -> Result<Result<LayoutAround, &'static str>, Outcome> {
     let calls = declarations_first(&recipe.recipe.calls);
     let data = |c: &Call| is_data_directive(&c.name) || is_context(&c.name);
@@ -306,21 +310,33 @@ fn layout_around(
         };
         run_recipe(original, &deps, Schedule::original(original), &prefix).ok()
     };
-    let (Some(made), Some(scheduled)) = (run(first), run(kept)) else {
+    // The schedule the calls up to `upto` give the program `from`: the
+    // whole recipe's where they are all of it on that program.
+    let until = |upto: usize, from: &Scop| match upto == calls.len() && same_program(from, last.0) {
+        true => Some(last.1.clone()),
+        false => run(upto).map(|r| r.schedule),
+    };
+    let Some(made) = run(first) else {
         return Ok(Err(NOT_FROM_ORIGINAL));
     };
     if made.schedule != Schedule::original(&made.scop) {
         return Ok(Err(NOT_FROM_ORIGINAL));
     }
+    let Some(target) = until(kept, &made.scop) else {
+        return Ok(Err(NOT_FROM_ORIGINAL));
+    };
     let tail = match auto_after {
         true => {
-            let (Some(last), Some(whole)) = (run(last_end), run(calls.len())) else {
+            let Some(start) = run(last_end) else {
+                return Ok(Err(TAIL_NOT_FROM_ORIGINAL));
+            };
+            let Some(whole) = until(calls.len(), &start.scop) else {
                 return Ok(Err(TAIL_NOT_FROM_ORIGINAL));
             };
             Some(Tail {
-                scop: last.scop,
-                start: last.schedule,
-                target: whole.schedule,
+                scop: start.scop,
+                start: start.schedule,
+                target: whole,
             })
         }
         false => None,
@@ -329,7 +345,7 @@ fn layout_around(
         before,
         after,
         scop: made.scop,
-        target: scheduled.schedule,
+        target,
         tail,
     }))
 }
