@@ -141,11 +141,13 @@ struct Tracked {
 
 impl Tracked {
     fn history_within(&self, other: &Tracked) -> bool {
-        self.history
-            .iter()
-            .zip(&other.history)
-            .all(|(a, b)| a & !b == 0)
+        bits_within(&self.history, &other.history)
     }
+}
+
+/// Whether every bit set in `a` is set in `b` (bit sets of one length).
+fn bits_within(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).all(|(a, b)| a & !b == 0)
 }
 
 /// Draw on the task's budget for reading `cells` entries: a row of work
@@ -168,9 +170,9 @@ fn draw_cells(cells: usize) -> Result<(), PolyError> {
 /// equal to `l`'s, `u`'s or `h` itself are not counted: a row equal to
 /// one of them is a repeat, not a third ray.
 fn adjacent(histories: &[u64], words: usize, h: &[u64], l: &[u64], u: &[u64]) -> bool {
-    !histories.chunks(words.max(1)).any(|other| {
-        other != l && other != u && other != h && other.iter().zip(h).all(|(a, b)| a & !b == 0)
-    })
+    !histories
+        .chunks(words.max(1))
+        .any(|other| other != l && other != u && other != h && bits_within(other, h))
 }
 
 /// Eliminate `cols` from `rows` over the rationals: every equality that
