@@ -545,7 +545,9 @@ fn three_automatic_schedules_are_these_recipes() {
 /// under `auto(feautrier)` (branch and bound now decides most such cases).
 /// Fourier–Motzkin elimination of Farkas multipliers past its limits
 /// (seeds 33 and 34): r33_121 under `auto(feautrier)` and r34_57 under
-/// `auto(pluto)` (only adjacent rows are combined now).
+/// `auto(pluto)` (only adjacent rows are combined now). A scheduler that
+/// stopped as making no progress (seed 34): r34_259 under
+/// `auto(feautrier)` (the levels' bound is taken over the whole graph).
 #[test]
 fn random_kernels_that_once_gave_up_are_compiled() {
     let dir = common::scratch("auto-gave-up");
@@ -563,6 +565,7 @@ fn random_kernels_that_once_gave_up_are_compiled() {
         ("r34_253", "auto(feautrier);"),
         ("r33_121", "auto(feautrier);"),
         ("r34_57", "auto(pluto);"),
+        ("r34_259", "auto(feautrier);"),
         (
             "r37_77",
             "auto(pluto, fuse = no); gpu_block([1, 0, 0], 2, 1); shift([], 2, [1, 0], -3);",

@@ -224,6 +224,11 @@ pub(crate) fn schedule_tree_below(
         coincident_around: vec![false; n],
         clustering: fusion != Fusion::Max,
         gpu,
+        max_level: max_level(
+            graph.nodes.iter().map(|n| n.n_iter).max().unwrap_or(0),
+            n,
+            graph.edges.len(),
+        ),
     };
     let all: Vec<usize> = (0..graph.nodes.len()).collect();
     let members: Vec<BandMember> = (0..outer)
@@ -316,6 +321,24 @@ struct State {
     /// member (blocks and threads take two each); on the CPU, one (one
     /// loop of a nest runs in parallel).
     gpu: bool,
+    /// The deepest level [`State::build`] goes to before it says it made
+    /// no progress ([`max_level`]).
+    max_level: usize,
+}
+
+/// How deep the levels may go for a graph of `nodes` statements with at
+/// most `max_iter` loops each and `edges` edges. A level splits the
+/// statements, adds rank to one of them, or carries dependences (a
+/// Feautrier row may be constant for a statement below it, as a β is);
+/// the bound gives each edge a level of its own besides the splits and
+/// the ranks. It is a net for a scheduler that makes no progress, taken
+/// over the whole graph: counted on the statements below a level, it
+/// stopped random kernel r34_259 (seed 34, `auto(feautrier)`), where
+/// five Feautrier rows carried the dependences of four statements and
+/// were constant for a fifth, whose two loops then fell past the bound
+/// of a statement alone.
+fn max_level(max_iter: usize, nodes: usize, edges: usize) -> usize {
+    2 * max_iter + nodes + edges + 4
 }
 
 impl State {
@@ -348,9 +371,7 @@ impl State {
         edges: Vec<Edge>,
         level: usize,
     ) -> Result<Tree, ScheduleFailure> {
-        let max_level =
-            2 * self.nodes.iter().map(|n| n.n_iter).max().unwrap_or(0) + nodes.len() + 4;
-        if level > max_level {
+        if level > self.max_level {
             return Err(ScheduleFailure::Stuck(nodes.to_vec()));
         }
         let edges: Vec<Edge> = edges
