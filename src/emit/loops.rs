@@ -9,8 +9,8 @@
 //!
 //! Unrolled loops are printed by [`unroll`] (their copies of one update
 //! folded into one assignment by [`fold`]), statement bodies rewritten by
-//! [`substitute`] (a buffer's subscripts folded first by
-//! [`buffer_subscripts`]), each loop's OpenMP pragma chosen by
+//! [`substitute`] (subscripts whose terms cancel folded first by
+//! [`subscripts`]), each loop's OpenMP pragma chosen by
 //! [`pragmas`] (with [`region`] and [`clauses`]), and [`int_range`]
 //! refuses constants beyond C `int`.
 //!
@@ -23,7 +23,6 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt::Write;
 
-mod buffer_subscripts;
 mod clauses;
 pub mod cuda;
 
@@ -33,6 +32,7 @@ mod int_range;
 mod pragmas;
 mod quotients;
 mod region;
+mod subscripts;
 mod substitute;
 mod unroll;
 
@@ -382,7 +382,7 @@ impl Printer<'_> {
     /// Statement `s` at `iterators`: its body with the iterators replaced.
     fn stmt_body(&self, s: usize, iterators: &[Quotient]) -> Option<CExpr> {
         let st = self.scop.statements.get(s)?;
-        let values: buffer_subscripts::Values = st
+        let values: subscripts::Values = st
             .iterators
             .iter()
             .zip(iterators)
@@ -391,13 +391,13 @@ impl Printer<'_> {
                 (name.as_str(), plain.then(|| self.resolve(&v.aff)))
             })
             .collect();
-        let (body, folded) = buffer_subscripts::fold(&st.body, self.scop, &values);
+        let (body, folded) = subscripts::fold(&st.body, self.scop, &values);
         let mut map = HashMap::new();
         for (k, sum) in folded.iter().enumerate() {
             let text = aff_text(sum);
             let operand = format!("({text})");
             map.insert(
-                buffer_subscripts::placeholder(k),
+                subscripts::placeholder(k),
                 Substitute {
                     bare: text,
                     operand,

@@ -1,16 +1,25 @@
-//! A pack buffer's subscripts folded into one sum of the loop counters
-//! before printing. A buffer's subscript is the array's minus the
-//! buffer's offset (`emit::pack`), `i - 32 * polyc_at2 + 1`; once the
-//! iterators are replaced, its terms often cancel or multiply a
-//! constant. Folded, `polyc_pack_C[c4 - c4][c5 - c5]` reads
-//! `polyc_pack_C[0][0]` and `polyc_pack_A[1 + j - 32 * 0 + 1]` reads
-//! `polyc_pack_A[j + 2]`.
+//! Subscripts folded into one sum of the loop counters before printing.
 //!
-//! Only buffers are folded: the kernel's own subscripts keep the form
-//! the user wrote. The fold is exact (checked arithmetic on integers, as
-//! C evaluates the subscript in `int` with no overflow for an in-bounds
-//! cell); a subscript that is not affine in plain values, or whose fold
-//! overflows, keeps its substituted form.
+//! A statement's subscript with its iterators replaced often carries
+//! terms that cancel: the source's `B[i + 1]` at `i = c4 - 1` reads
+//! `B[c4 - 1 + 1]`, and `A[i - 1]` at `i = 1` reads `A[1 - 1]`. Such a
+//! subscript prints folded, `B[c4]` and `A[0]`, where the fold has fewer
+//! terms than the substituted form; one that folds to as many terms keeps
+//! the form the file wrote (`A[1 + i]` stays `A[1 + c1]`, not `A[c1 + 1]`).
+//!
+//! A pack buffer's subscripts always fold. A buffer's subscript is the
+//! array's minus the buffer's offset (`emit::pack`), `i - 32 * polyc_at2
+//! + 1`, which the file never wrote: `polyc_pack_C[c4 - c4][c5 - c5]`
+//! reads `polyc_pack_C[0][0]` and `polyc_pack_A[1 + j - 32 * 0 + 1]`
+//! reads `polyc_pack_A[j + 2]`.
+//!
+//! The fold is exact (checked arithmetic on integers): C evaluates a
+//! subscript of `int` values, and an in-bounds cell's subscript does not
+//! overflow, so the sum has the substituted form's value. Only literals
+//! without a suffix or a base prefix fold (`1u` would make the subscript
+//! unsigned). A subscript that is not affine in plain values (an iterator
+//! with a floor or a divisor, a product of two names, a division), or
+//! whose fold overflows, keeps its substituted form.
 
 use std::collections::HashMap;
 
@@ -30,8 +39,8 @@ pub(super) fn placeholder(k: usize) -> String {
     format!("#folded{k}")
 }
 
-/// `body` with each foldable subscript of a buffer replaced by a variable
-/// named [`placeholder`]`(k)`, and the folded sums, in `k` order.
+/// `body` with each subscript that folds (module docs) replaced by a
+/// variable named [`placeholder`]`(k)`, and the folded sums, in `k` order.
 pub(super) fn fold(body: &CExpr, scop: &Scop, values: &Values) -> (CExpr, Vec<Sum>) {
     let mut out = body.clone();
     let mut sums = Vec::new();
@@ -51,7 +60,9 @@ fn fold_in(e: &mut CExpr, scop: &Scop, values: &Values, sums: &mut Vec<Sum>) {
         ExprKind::Index(base, subs) => {
             let buffer = matches!(&base.kind, ExprKind::Var(n) if is_buffer(scop, n));
             for s in subs.iter_mut() {
-                match linear(s, values).filter(|_| buffer) {
+                let folds =
+                    |sum: &Linear| buffer || sum.printed_terms() < substituted_terms(s, values);
+                match linear(s, values).filter(folds) {
                     Some(sum) => {
                         s.kind = ExprKind::Var(placeholder(sums.len()));
                         sums.push(sum.printed());
@@ -119,6 +130,13 @@ impl Linear {
         }
     }
 
+    /// How many terms the sum prints: its names with a coefficient, its
+    /// constant if not zero, and at least one (`0`).
+    fn printed_terms(&self) -> usize {
+        let names = self.terms.iter().filter(|(_, c)| *c != 0).count();
+        (names + usize::from(self.constant != 0)).max(1)
+    }
+
     /// The sum to print: zero terms dropped, the order kept.
     fn printed(self) -> Sum {
         Sum {
@@ -133,12 +151,32 @@ impl Linear {
     }
 }
 
+/// How many terms `e` prints with its iterators replaced: a literal or a
+/// name one, an iterator those of its value.
+fn substituted_terms(e: &CExpr, values: &Values) -> usize {
+    match &e.kind {
+        ExprKind::Var(n) => match values.get(n.as_str()) {
+            Some(Some(value)) => (value.terms.len() + usize::from(value.constant != 0)).max(1),
+            _ => 1,
+        },
+        ExprKind::Paren(x) | ExprKind::Unary(_, x) => substituted_terms(x, values),
+        ExprKind::Binary(_, a, b) => substituted_terms(a, values) + substituted_terms(b, values),
+        _ => 1,
+    }
+}
+
+/// Whether the literal `text` is plain decimal: no suffix (`1u`, `1L`),
+/// no base prefix.
+fn plain_decimal(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// `e` as a sum of counters and parameters, each iterator replaced by its
 /// value; `None` when `e` is not affine in names with plain values, or
 /// on overflow.
 fn linear(e: &CExpr, values: &Values) -> Option<Linear> {
     match &e.kind {
-        ExprKind::Int(k, _) => Some(Linear::constant(*k)),
+        ExprKind::Int(k, text) if plain_decimal(text) => Some(Linear::constant(*k)),
         ExprKind::Var(n) => match values.get(n.as_str()) {
             Some(value) => value.as_ref().map(Linear::of_sum),
             None => Some(Linear {
@@ -209,13 +247,14 @@ mod tests {
         out
     }
 
-    /// Terms cancel and constants gather, in the order the names first
-    /// appear; the kernel's own array keeps its subscripts as written.
+    /// A buffer's subscripts always fold, in the order the names first
+    /// appear; the kernel's own where terms cancel, else as written.
     #[test]
-    fn a_buffer_subscript_folds_and_an_array_subscript_does_not() {
+    fn buffer_subscripts_fold_and_array_subscripts_where_terms_cancel() {
         let values: Values = [
             ("i", sum(&[(1, "c4")], 0)),
             ("j", sum(&[(1, "c5")], 2)),
+            ("k", sum(&[(1, "c6")], -1)),
             ("polyc_at2", sum(&[], 0)),
             ("polyc_at3", sum(&[(1, "c4")], 0)),
         ]
@@ -226,12 +265,23 @@ mod tests {
                 "polyc_pack_A[i - polyc_at3][1 + j - 32 * polyc_at2 + 1] = A[i - i][1 + j]",
                 &values
             ),
-            "polyc_pack_A[0][c5 + 4] = A[i - i][1 + j]"
+            "polyc_pack_A[0][c5 + 4] = A[0][c5 + 3]"
         );
         assert_eq!(
             folded("polyc_pack_A[-(n - i) * 2][(j)]", &values),
             "polyc_pack_A[-2 * n + 2 * c4][c5 + 2]"
         );
+        // As many terms folded: the file's form, iterators replaced later.
+        assert_eq!(
+            folded("A[1 + i][n - 2 - i]", &values),
+            "A[1 + i][n - 2 - i]"
+        );
+        assert_eq!(
+            folded("B[k + 1] + B[n - 2 - k]", &values),
+            "B[c6] + B[n - c6 - 1]"
+        );
+        // A literal with a suffix makes the subscript unsigned or long.
+        assert_eq!(folded("B[k + 1u]", &values), "B[k + 1u]");
     }
 
     /// A product of two names, a division, an iterator with a floor, and
