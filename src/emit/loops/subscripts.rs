@@ -15,7 +15,10 @@
 //!
 //! The fold is exact (checked arithmetic on integers): C evaluates a
 //! subscript of `int` values, and an in-bounds cell's subscript does not
-//! overflow, so the sum has the substituted form's value. Only literals
+//! overflow, so the sum has the substituted form's value. (A `long`
+//! parameter that cancels leaves the sum in `int`: the same value for a
+//! subscript within `int`, which the loops' `int` counters already
+//! assume.) Only literals
 //! without a suffix or a base prefix fold (`1u` would make the subscript
 //! unsigned). A subscript that is not affine in plain values (an iterator
 //! with a floor or a divisor, a product of two names, a division), or
