@@ -382,13 +382,27 @@ impl Printer<'_> {
     /// Statement `s` at `iterators`: its body with the iterators replaced.
     fn stmt_body(&self, s: usize, iterators: &[Quotient]) -> Option<CExpr> {
         let st = self.scop.statements.get(s)?;
+        // Each iterator's value as printed: a sum (a floor is one more
+        // term, named by its text) over a divisor, both divided by their
+        // common factor. Judged on the form of this copy: in an unrolled
+        // copy `i` stands for `i + 1`.
+        let printed: Vec<(Sum, i64, bool)> = iterators
+            .iter()
+            .map(|value| {
+                let mut aff = self.resolve(&value.aff);
+                for (k, num, q) in &value.floors {
+                    self.add_floor(&mut aff, *k, num, *q);
+                }
+                let (aff, div) = quotients::common_factor_divided(aff, value.divisor);
+                (aff, div, value.floors.is_empty())
+            })
+            .collect();
         let values: subscripts::Values = st
             .iterators
             .iter()
-            .zip(iterators)
-            .map(|(name, v)| {
-                let plain = v.floors.is_empty() && v.divisor == 1;
-                (name.as_str(), plain.then(|| self.resolve(&v.aff)))
+            .zip(&printed)
+            .map(|(name, (aff, div, no_floor))| {
+                (name.as_str(), (*no_floor && *div == 1).then(|| aff.clone()))
             })
             .collect();
         let (body, folded) = subscripts::fold(&st.body, self.scop, &values);
@@ -404,20 +418,11 @@ impl Printer<'_> {
                 },
             );
         }
-        for (name, value) in st.iterators.iter().zip(iterators) {
-            // Judged on the form of this copy: in an unrolled copy `i`
-            // stands for `i + 1`, which is not atomic.
-            let mut aff = self.resolve(&value.aff);
-            // A floor is one more term, named by its text.
-            for (k, num, q) in &value.floors {
-                self.add_floor(&mut aff, *k, num, *q);
-            }
-            let (aff, div) = quotients::common_factor_divided(aff, value.divisor);
-            let text = aff_text(&aff);
+        for (name, (aff, div, _)) in st.iterators.iter().zip(&printed) {
+            let text = aff_text(aff);
             // A name or a non-negative literal needs no parentheses.
             let simple = (aff.terms.len() == 1 && aff.constant == 0 && aff.terms[0].0 == 1)
                 || (aff.terms.is_empty() && aff.constant >= 0);
-            let div = &div;
             let bare = match (*div, simple) {
                 (1, _) => text,
                 (q, true) => format!("{text} / {q}"),

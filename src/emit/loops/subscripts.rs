@@ -20,9 +20,11 @@
 //! subscript within `int`, which the loops' `int` counters already
 //! assume.) Only literals
 //! without a suffix or a base prefix fold (`1u` would make the subscript
-//! unsigned). A subscript that is not affine in plain values (an iterator
-//! with a floor or a divisor, a product of two names, a division), or
-//! whose fold overflows, keeps its substituted form.
+//! unsigned), and a quotient or a remainder only of two constants, as C
+//! truncates them (`(0 - 1) / 2` is `0`). A subscript that is not affine
+//! in plain values (an iterator with a floor or a divisor, a product of
+//! two names, a quotient of a counter), or whose fold overflows, keeps its
+//! substituted form.
 
 use std::collections::HashMap;
 
@@ -193,6 +195,24 @@ fn linear(e: &CExpr, values: &Values) -> Option<Linear> {
             let k = if *op == BinaryOp::Add { 1 } else { -1 };
             linear(a, values)?.add_scaled(k, &linear(b, values)?)
         }
+        // C's quotient and remainder of two constants: truncated, as
+        // Rust's (an `int` operand pair past `int`'s range is left alone).
+        ExprKind::Binary(op @ (BinaryOp::Div | BinaryOp::Rem), a, b) => {
+            let (a, b) = (linear(a, values)?, linear(b, values)?);
+            let int = |k: i64| i32::try_from(k).is_ok();
+            if !(a.terms.iter().all(|(_, c)| *c == 0) && b.terms.iter().all(|(_, c)| *c == 0)) {
+                return None;
+            }
+            let (n, d) = (a.constant, b.constant);
+            if !int(n) || !int(d) {
+                return None;
+            }
+            let k = match op {
+                BinaryOp::Div => n.checked_div(d)?,
+                _ => n.checked_rem(d)?,
+            };
+            int(k).then(|| Linear::constant(k))
+        }
         ExprKind::Binary(BinaryOp::Mul, a, b) => {
             let (a, b) = (linear(a, values)?, linear(b, values)?);
             let (k, x) = match (a.terms.is_empty(), b.terms.is_empty()) {
@@ -301,5 +321,24 @@ mod tests {
         for text in ["polyc_pack_A[i * n][i / 2]", "polyc_pack_A[j - 1][k + k]"] {
             assert_eq!(folded(text, &values), text);
         }
+    }
+
+    /// A quotient and a remainder of constants fold as C truncates them
+    /// (toward zero, the remainder of the dividend's sign); by zero, or of
+    /// a counter, they do not.
+    #[test]
+    fn quotients_of_constants_fold_truncated() {
+        let values: Values = [("i", sum(&[], -1)), ("j", sum(&[(1, "c5")], 0))]
+            .into_iter()
+            .collect();
+        assert_eq!(
+            folded("A[(i - 3) / 3 + 64][(i - 2) % 2]", &values),
+            "A[63][-1]"
+        );
+        assert_eq!(folded("A[(0 - i) / 2][7 / -2]", &values), "A[0][-3]");
+        assert_eq!(
+            folded("A[i / 0 + 1][(j - 3) / 3 + 64]", &values),
+            "A[i / 0 + 1][(j - 3) / 3 + 64]"
+        );
     }
 }
