@@ -20,8 +20,10 @@
 //! subscript within `int`, which the loops' `int` counters already
 //! assume.) Only literals
 //! without a suffix or a base prefix fold (`1u` would make the subscript
-//! unsigned), and a quotient or a remainder only of two constants, as C
-//! truncates them (`(0 - 1) / 2` is `0`). A subscript that is not affine
+//! unsigned), a quotient or a remainder only of two constants, as C
+//! truncates them (`(0 - 1) / 2` is `0`), and a choice `c ? a : b` only
+//! on a comparison of two constants (`(2 == 0 ? n - 1 : 2 - 1)` is `1`).
+//! A subscript that is not affine
 //! in plain values (an iterator with a floor or a divisor, a product of
 //! two names, a quotient of a counter), or whose fold overflows, keeps its
 //! substituted form.
@@ -166,6 +168,11 @@ fn substituted_terms(e: &CExpr, values: &Values) -> usize {
         },
         ExprKind::Paren(x) | ExprKind::Unary(_, x) => substituted_terms(x, values),
         ExprKind::Binary(_, a, b) => substituted_terms(a, values) + substituted_terms(b, values),
+        ExprKind::Conditional(c, a, b) => {
+            substituted_terms(c, values)
+                + substituted_terms(a, values)
+                + substituted_terms(b, values)
+        }
         _ => 1,
     }
 }
@@ -174,6 +181,15 @@ fn substituted_terms(e: &CExpr, values: &Values) -> usize {
 /// no base prefix.
 fn plain_decimal(text: &str) -> bool {
     !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `e`'s value where it is a constant ([`linear`] with no name).
+fn constant(e: &CExpr, values: &Values) -> Option<i64> {
+    let sum = linear(e, values)?;
+    sum.terms
+        .iter()
+        .all(|(_, c)| *c == 0)
+        .then_some(sum.constant)
 }
 
 /// `e` as a sum of counters and parameters, each iterator replaced by its
@@ -198,12 +214,8 @@ fn linear(e: &CExpr, values: &Values) -> Option<Linear> {
         // C's quotient and remainder of two constants: truncated, as
         // Rust's (an `int` operand pair past `int`'s range is left alone).
         ExprKind::Binary(op @ (BinaryOp::Div | BinaryOp::Rem), a, b) => {
-            let (a, b) = (linear(a, values)?, linear(b, values)?);
+            let (n, d) = (constant(a, values)?, constant(b, values)?);
             let int = |k: i64| i32::try_from(k).is_ok();
-            if !(a.terms.iter().all(|(_, c)| *c == 0) && b.terms.iter().all(|(_, c)| *c == 0)) {
-                return None;
-            }
-            let (n, d) = (a.constant, b.constant);
             if !int(n) || !int(d) {
                 return None;
             }
@@ -213,6 +225,23 @@ fn linear(e: &CExpr, values: &Values) -> Option<Linear> {
             };
             int(k).then(|| Linear::constant(k))
         }
+        // A choice on a comparison of constants: the branch it takes.
+        ExprKind::Conditional(c, a, b) => match &c.kind {
+            ExprKind::Binary(op, x, y) => {
+                let (x, y) = (constant(x, values)?, constant(y, values)?);
+                let holds = match op {
+                    BinaryOp::Eq => x == y,
+                    BinaryOp::Ne => x != y,
+                    BinaryOp::Lt => x < y,
+                    BinaryOp::Le => x <= y,
+                    BinaryOp::Gt => x > y,
+                    BinaryOp::Ge => x >= y,
+                    _ => return None,
+                };
+                linear(if holds { a } else { b }, values)
+            }
+            _ => None,
+        },
         ExprKind::Binary(BinaryOp::Mul, a, b) => {
             let (a, b) = (linear(a, values)?, linear(b, values)?);
             let (k, x) = match (a.terms.is_empty(), b.terms.is_empty()) {
@@ -340,5 +369,23 @@ mod tests {
             folded("A[i / 0 + 1][(j - 3) / 3 + 64]", &values),
             "A[i / 0 + 1][(j - 3) / 3 + 64]"
         );
+    }
+
+    /// A choice on a comparison of constants is the branch it takes; one
+    /// on a counter is left alone.
+    #[test]
+    fn choices_on_constants_fold_to_their_branch() {
+        let values: Values = [("i", sum(&[], 0)), ("j", sum(&[(1, "c5")], 0))]
+            .into_iter()
+            .collect();
+        assert_eq!(
+            folded(
+                "A[(i == 0 ? n - 1 : i - 1) + 64][(i + 1 < 0 ? 3 : i + 2)]",
+                &values
+            ),
+            "A[n + 63][2]"
+        );
+        let kept = "A[(j == 0 ? n - 1 : j - 1) + 64]";
+        assert_eq!(folded(kept, &values), kept);
     }
 }
