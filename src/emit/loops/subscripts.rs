@@ -18,14 +18,13 @@
 //! overflow, so the sum has the substituted form's value. (A `long`
 //! parameter that cancels leaves the sum in `int`: the same value for a
 //! subscript within `int`, which the loops' `int` counters already
-//! assume.) Only literals
-//! without a suffix or a base prefix fold (`1u` would make the subscript
-//! unsigned), a quotient or a remainder only of two constants, as C
-//! truncates them (`(0 - 1) / 2` is `0`), and a choice `c ? a : b` only
-//! on a comparison of two constants (`(2 == 0 ? n - 1 : 2 - 1)` is `1`).
-//! A subscript that is not affine
-//! in plain values (an iterator with a floor or a divisor, a product of
-//! two names, a quotient of a counter), or whose fold overflows, keeps its
+//! assume.) Only literals without a suffix or a base prefix fold (`1u`
+//! would make the subscript unsigned); a quotient or a remainder only of
+//! two constants, as C truncates them (`(0 - 1) / 2` is `0`); a choice
+//! `c ? a : b` only on a comparison of two constants
+//! (`(2 == 0 ? n - 1 : 2 - 1)` is `1`). A subscript that is not affine in
+//! plain values (an iterator with a floor or a divisor, a product of two
+//! names, a quotient of a counter), or whose fold overflows, keeps its
 //! substituted form.
 
 use std::collections::HashMap;
