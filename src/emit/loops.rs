@@ -660,8 +660,16 @@ impl Printer<'_> {
     }
 
     /// The tests `conds` joined by `&&`, each once, and none that always
-    /// holds (unless nothing else is left: the guard keeps its shape).
+    /// holds (unless nothing else is left: the guard keeps its shape);
+    /// `0` where two of them contradict each other ([`quotients::never_hold`]: the
+    /// copies of an unrolled loop, or a region a parameter's value leaves
+    /// empty, print `j >= 3 && j <= 2`, which clang's
+    /// `-Wtautological-overlap-compare` rejects).
     fn conjunction(&self, conds: &[Cond]) -> String {
+        let inequalities: Vec<Sum> = conds.iter().filter_map(|c| self.inequality(c)).collect();
+        if quotients::never_hold(&inequalities) {
+            return "0".to_string();
+        }
         let mut text: Vec<String> = Vec::with_capacity(conds.len());
         for t in conds.iter().filter_map(|c| self.cond(c)) {
             if !text.contains(&t) {
@@ -672,6 +680,23 @@ impl Printer<'_> {
             text.push("1".to_string());
         }
         text.join(" && ")
+    }
+
+    /// The sum `a` of an inequality test `a >= 0` as [`Printer::cond`]
+    /// prints it (floors named by their text, divided by its content);
+    /// `None` for another test.
+    fn inequality(&self, c: &Cond) -> Option<Sum> {
+        if c.sides.is_some() || c.modulo.is_some() || c.eq {
+            return None;
+        }
+        let mut with_floors = Sum {
+            terms: c.aff.terms.clone(),
+            constant: c.aff.constant,
+        };
+        for (k, num, div) in &c.floors {
+            self.add_floor(&mut with_floors, *k, num, *div);
+        }
+        Some(quotients::content_divided(with_floors, false))
     }
 
     /// `c` as C; `None` where it always holds (a divisibility test that

@@ -150,6 +150,30 @@ pub(super) fn content_divided(a: Sum, eq: bool) -> Sum {
     }
 }
 
+/// Whether the tests `a ≥ 0` of `sums` hold at no point together, as
+/// far as one of them alone or two opposite ones show: a constant below
+/// zero, or `a ≥ 0` and `k − a ≥ 0` with `a`'s constant and `k` summing
+/// below zero (their sum, a constant, would have to be at least zero).
+/// Exact where it says yes; a cheap check, it may miss a contradiction
+/// that takes three tests.
+pub(super) fn never_hold(sums: &[Sum]) -> bool {
+    let sorted = |terms: &[(i64, String)], sign: i64| {
+        let mut t: Vec<(String, Option<i64>)> = terms
+            .iter()
+            .map(|(c, n)| (n.clone(), c.checked_mul(sign)))
+            .collect();
+        t.sort();
+        t
+    };
+    sums.iter().enumerate().any(|(k, a)| {
+        (a.terms.is_empty() && a.constant < 0)
+            || sums[k + 1..].iter().any(|b| {
+                sorted(&a.terms, 1) == sorted(&b.terms, -1)
+                    && a.constant.checked_add(b.constant).is_some_and(|c| c < 0)
+            })
+    })
+}
+
 /// The value congruent to `c` modulo `m > 0` nearest zero, of `c`'s sign
 /// where two are as near.
 fn nearest_zero(c: i64, m: i64) -> i64 {
@@ -178,7 +202,7 @@ fn divided(n: i64, q: i64, ceil: bool) -> Option<i64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{common_factor_divided, divided, nearest_zero};
+    use super::{common_factor_divided, divided, nearest_zero, never_hold};
     use crate::emit::scan::Sum;
 
     #[test]
@@ -228,6 +252,30 @@ mod tests {
         assert_eq!(nearest_zero(-1, 3), -1);
         assert_eq!(nearest_zero(31, 3), 1);
         assert_eq!(nearest_zero(i64::MIN, 7), i64::MIN % 7);
+    }
+
+    /// Two opposite tests whose constants sum below zero, or one constant
+    /// test below zero, never hold; tests that meet at one point, or
+    /// that are not opposite, may.
+    #[test]
+    fn opposite_tests_that_leave_nothing_never_hold() {
+        let sum = |terms: &[(i64, &str)], constant: i64| Sum {
+            terms: terms.iter().map(|(c, n)| (*c, n.to_string())).collect(),
+            constant,
+        };
+        // j - 3 >= 0 and 2 - j >= 0; the terms in another order.
+        let j_from_3 = sum(&[(1, "j"), (-2, "i")], -3);
+        assert!(never_hold(&[
+            j_from_3.clone(),
+            sum(&[(2, "i"), (-1, "j")], 2)
+        ]));
+        assert!(!never_hold(&[
+            j_from_3.clone(),
+            sum(&[(2, "i"), (-1, "j")], 3)
+        ]));
+        assert!(!never_hold(&[j_from_3, sum(&[(2, "i"), (-2, "j")], 2)]));
+        assert!(never_hold(&[sum(&[(1, "n")], 0), sum(&[], -1)]));
+        assert!(!never_hold(&[sum(&[], 0)]));
     }
 
     #[test]
