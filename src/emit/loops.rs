@@ -993,7 +993,9 @@ mod tests {
     #[test]
     fn an_unrolled_copy_parenthesises_its_iterator_by_precedence() {
         let text = printed(&[j_loop(vec![Mark::Unroll(2)])]);
-        let copy = "X[i][n - 2 - (j + 1)] = y[n - (j + 1) - 1] * (j + 1) + i / (j + 1) \
+        // The subscripts fold (`n - 2 - (j + 1)` is `n - j - 3`); the
+        // rest keeps the file's form, parenthesised.
+        let copy = "X[i][n - j - 3] = y[n - j - 2] * (j + 1) + i / (j + 1) \
                     + i % (j + 1) - -(j + 1) + (double)(j + 1);";
         assert!(text.contains(copy), "{text}");
         let first = "X[i][n - 2 - j] = y[n - j - 1] * j + i / j + i % j - -j + (double)j;";
@@ -1039,7 +1041,10 @@ for (j = 1; j < n - 3; j += 4) {
             text.starts_with("for (j = n - 1; j >= 2; j -= 2) {\n"),
             "{text}"
         );
-        assert!(text.contains("X[i][n - 2 - (j - 1)]"), "{text}");
+        assert!(
+            text.contains("X[i][n - j - 1] = y[n - j] * (j - 1)"),
+            "{text}"
+        );
         assert!(
             text.contains("for (j = n - 1 - 2 * (polyc_max(0, n - 1) / 2); j >= 1; j--)"),
             "{text}"
