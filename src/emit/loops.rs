@@ -686,9 +686,14 @@ impl Printer<'_> {
     /// prints it (floors named by their text, divided by its content);
     /// `None` for another test.
     fn inequality(&self, c: &Cond) -> Option<Sum> {
-        if c.sides.is_some() || c.modulo.is_some() || c.eq {
-            return None;
-        }
+        let plain = c.sides.is_none() && c.modulo.is_none() && !c.eq;
+        plain.then(|| self.test_sum(c))
+    }
+
+    /// The sum of the test `c` (`a >= 0`, or `a == 0` where `c.eq`): a
+    /// floor is one more term, named by its text (or a constant), and the
+    /// sum is divided by its content.
+    fn test_sum(&self, c: &Cond) -> Sum {
         let mut with_floors = Sum {
             terms: c.aff.terms.clone(),
             constant: c.aff.constant,
@@ -696,7 +701,7 @@ impl Printer<'_> {
         for (k, num, div) in &c.floors {
             self.add_floor(&mut with_floors, *k, num, *div);
         }
-        Some(quotients::content_divided(with_floors, false))
+        quotients::content_divided(with_floors, c.eq)
     }
 
     /// `c` as C; `None` where it always holds (a divisibility test that
@@ -715,15 +720,7 @@ impl Printer<'_> {
             }
             return self.divisibility(&a, m);
         }
-        // A floor is one more term, named by its text (or a constant).
-        let mut with_floors = Sum {
-            terms: c.aff.terms.clone(),
-            constant: c.aff.constant,
-        };
-        for (k, num, div) in &c.floors {
-            self.add_floor(&mut with_floors, *k, num, *div);
-        }
-        let with_floors = quotients::content_divided(with_floors, c.eq);
+        let with_floors = self.test_sum(c);
         // Positive terms on the left, the rest on the right.
         let mut left = Sum::default();
         let mut right = Sum {
