@@ -159,10 +159,11 @@ fn check_output(
 }
 
 /// The generated kernels and region: from the first kernel to the end of
-/// the region.
+/// the region. A kernel's template parameters are `T_` and the name it
+/// types, which the helpers' own template (`polyc_local`) has not.
 fn kernels_and_region(cu: &str) -> String {
     let start = cu
-        .find("\ntemplate <")
+        .find("\ntemplate <class T_")
         .or_else(|| cu.find("\n__global__"))
         .map_or(0, |k| k + 1);
     let end = cu

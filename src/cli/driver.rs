@@ -15,7 +15,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::cli::{Cli, Emit, Target};
-use crate::emit::cuda::{check_packs, cuda_region, kernel_text, Packed, CUDA_HELPERS};
+use crate::emit::cuda::{check_packs, cuda_region, kernel_text, Launches, Packed, CUDA_HELPERS};
 use crate::emit::file_scope::declaration_start;
 use crate::emit::locals::{self, local_arrays};
 use crate::emit::loops::cuda::LaunchSizes;
@@ -393,17 +393,7 @@ fn generate_cuda(file: &SourceFile, schedules: &[Schedule], cli: &Cli) -> Result
     for ((r, scop), schedule) in file.regions.iter().zip(&file.scops).zip(schedules) {
         let failed = |why: String| generation_failed(file, scop, "CUDA code generation", why);
         check_packs(schedule).map_err(failed)?;
-        let accessed = |name: &str| {
-            scop.statements
-                .iter()
-                .any(|st| st.accesses.iter().any(|x| x.array == name))
-        };
-        if let Some(a) = scop.arrays.iter().find(|a| a.local && accessed(&a.name)) {
-            return Err(failed(format!(
-                "the recipe adds the array `{}`, and the CUDA target does not declare added arrays yet",
-                a.name
-            )));
-        }
+        let locals = local_arrays(scop).map_err(failed)?;
         // One copy statement per buffer and direction: the threads of a
         // block share it out, each cell copied once.
         let lowered =
@@ -412,7 +402,11 @@ fn generate_cuda(file: &SourceFile, schedules: &[Schedule], cli: &Cli) -> Result
         let nodes = scan(scop, schedule).map_err(|e| failed(e.to_string()))?;
         let indent = splice::leading_indent(&file.text[r.body.clone()]);
         let packed = Packed { schedule, buffers };
-        let region = cuda_region(scop, &nodes, &packed, indent, &file.text, kernels, &given)
+        let launches = Launches {
+            first: kernels,
+            sizes: &given,
+        };
+        let region = cuda_region(scop, &nodes, &packed, &locals, indent, &file.text, launches)
             .map_err(failed)?;
         kernels += region.kernels.len();
         for k in &region.kernels {

@@ -17,6 +17,9 @@
 //! polyc does not prove that the kernels write every cell. Scalars the
 //! region only reads are passed by value; one it writes lives on the
 //! device like an array, and kernels bind its name to the device cell.
+//! The arrays a recipe adds ([`super::locals`], its sizes) are on the
+//! device alone ([`DeviceLocal`]); its scalars are declared on the host
+//! first and then are the region's own, not copied back.
 //! A region that reads a `long double` is refused: devices have none.
 //!
 //! A packed loop's buffer ([`super::pack`]) lives in the kernel: in the
@@ -29,6 +32,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use super::file_scope::{defined_macros, identifiers};
+use super::locals::LocalArray;
 use super::loops::cuda::{DeviceBuffer, HostNames, Kernel, LaunchSizes};
 use super::loops::print_cuda;
 use super::pack::Buffer;
@@ -63,6 +67,26 @@ static inline __attribute__((unused)) unsigned polyc_blocks(long long lo, long l
   long long n = up < lo ? 0 : (up - lo) / step + 1;
   return (unsigned)(n < 1 ? 1 : n > most ? most : n);
 }
+/* An array of D >= 2 dimensions that a recipe adds, on the device: a flat buffer indexed as a C array, `a[i][j]`; `inner` holds its extents after the first. */
+template <class T, int D> struct polyc_local {
+  T *data;
+  long long inner[D - 1];
+  __host__ __device__ auto operator[](long long i) const
+  {
+    long long row = 1;
+    for (int d = 0; d < D - 1; d++)
+      row *= inner[d];
+    if constexpr (D == 2) {
+      return data + i * row;
+    } else {
+      polyc_local<T, D - 1> rest;
+      rest.data = data + i * row;
+      for (int d = 0; d < D - 2; d++)
+        rest.inner[d] = inner[d + 1];
+      return rest;
+    }
+  }
+};
 #endif
 ";
 
@@ -82,6 +106,52 @@ impl DeviceCopy {
             true => format!("&{}", self.name),
             false => self.name.clone(),
         }
+    }
+}
+
+/// An array a recipe adds ([`LocalArray`], not a scalar), on the device
+/// alone: nothing to copy in or back. From two dimensions on, kernels
+/// index it through `polyc_local`, since CUDA C++ has no variable-length
+/// rows.
+struct DeviceLocal(LocalArray);
+
+impl DeviceLocal {
+    /// What the host frees: the buffer `cudaMalloc` gave.
+    fn buffer(&self) -> String {
+        match self.0.extents.len() {
+            1 => format!("polyc_dev_{}", self.0.name),
+            _ => format!("polyc_buf_{}", self.0.name),
+        }
+    }
+
+    /// The host's lines that allocate it and name it `polyc_dev_NAME`.
+    fn allocation(&self, indent: &str) -> String {
+        let LocalArray {
+            element_type: ty,
+            name,
+            extents,
+        } = &self.0;
+        let buffer = self.buffer();
+        let bytes = std::iter::once(format!("sizeof({ty})"))
+            .chain(extents.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" * ");
+        let mut out = format!(
+            "{indent}{ty} *{buffer};\n{indent}POLYC_CUDA_CHECK(cudaMalloc((void **)&{buffer}, {bytes}));\n"
+        );
+        if extents.len() > 1 {
+            let inner: Vec<String> = extents[1..]
+                .iter()
+                .map(|e| format!("(long long)({e})"))
+                .collect();
+            let _ = writeln!(
+                out,
+                "{indent}polyc_local<{ty}, {}> polyc_dev_{name} = {{{buffer}, {{{}}}}};",
+                extents.len(),
+                inner.join(", ")
+            );
+        }
+        out
     }
 }
 
@@ -161,19 +231,27 @@ pub struct CudaRegion {
     pub kernels: Vec<Kernel>,
 }
 
+/// How a region's kernels are named and launched: numbered from `first`,
+/// with the `sizes` given for them by name, or else the defaults.
+#[derive(Clone, Copy, Debug)]
+pub struct Launches<'a> {
+    pub first: usize,
+    pub sizes: &'a HashMap<String, LaunchSizes>,
+}
+
 /// The body of `scop`'s region (its loop AST `nodes`, its packs lowered
-/// in `packed`, indented by `indent`) for CUDA, its kernels numbered from
-/// `first_kernel`, launched with the `sizes` given for them by name or
-/// else the defaults; `text` is the file (for its `#define`s). An error
-/// says why the region cannot run on the device.
+/// in `packed`, the arrays its recipe adds `locals`, indented by
+/// `indent`) for CUDA, its kernels as `launches` says; `text` is the file
+/// (for its `#define`s). An error says why the region cannot run on the
+/// device.
 pub fn cuda_region(
     scop: &Scop,
     nodes: &[Node],
     packed: &Packed,
+    locals: &[LocalArray],
     indent: &str,
     text: &str,
-    first_kernel: usize,
-    sizes: &HashMap<String, LaunchSizes>,
+    launches: Launches,
 ) -> Result<CudaRegion, String> {
     let written = |name: &str| {
         scop.statements.iter().any(|s| {
@@ -230,7 +308,8 @@ pub fn cuda_region(
         .map(|x| DeviceCopy {
             name: x.clone(),
             bytes: format!("sizeof({x})"),
-            back: true,
+            // A scalar the recipe adds ends with the region.
+            back: !locals.iter().any(|l| &l.name == x),
             scalar: true,
         })
         .collect();
@@ -238,7 +317,7 @@ pub fn cuda_region(
     for a in scop
         .arrays
         .iter()
-        .filter(|a| a.n_dims > 0 && !buffer(&a.name))
+        .filter(|a| a.n_dims > 0 && !a.local && !buffer(&a.name))
     {
         let extents = a.extents.as_deref().unwrap_or_default();
         let Some(first) = extents.first().filter(|e| !e.trim().is_empty()) else {
@@ -265,6 +344,13 @@ pub fn cuda_region(
             scalar: false,
         });
     }
+    // The arrays a recipe adds live on the device alone; its scalars are
+    // declared on the host, and then are the region's own.
+    let added: Vec<DeviceLocal> = locals
+        .iter()
+        .filter(|l| !l.extents.is_empty())
+        .map(|l| DeviceLocal(l.clone()))
+        .collect();
     let names = HostNames {
         values,
         macros: expansions,
@@ -273,14 +359,18 @@ pub fn cuda_region(
             .iter()
             .filter(|c| !c.scalar)
             .map(|c| c.name.clone())
+            .chain(added.iter().map(|l| l.0.name.clone()))
             .collect(),
-        first_kernel,
-        sizes: sizes.clone(),
+        first_kernel: launches.first,
+        sizes: launches.sizes.clone(),
         buffers: device_buffers(packed),
     };
     let inner = format!("{indent}  ");
     let (host, kernels) = print_cuda(nodes, scop, &inner, names).map_err(|e| e.to_string())?;
     let mut body = format!("{indent}{{\n");
+    for l in locals.iter().filter(|l| l.extents.is_empty()) {
+        let _ = writeln!(body, "{inner}{} {} = 0;", l.element_type, l.name);
+    }
     for c in &copies {
         let (name, bytes) = (&c.name, &c.bytes);
         let cell = if c.scalar { "" } else { "[0]" };
@@ -295,6 +385,9 @@ pub fn cuda_region(
             c.host()
         );
     }
+    for l in &added {
+        body.push_str(&l.allocation(&inner));
+    }
     body.push_str(&host);
     for c in copies.iter().filter(|c| c.back) {
         let _ = writeln!(
@@ -305,8 +398,12 @@ pub fn cuda_region(
             c.bytes
         );
     }
-    for DeviceCopy { name, .. } in &copies {
-        let _ = writeln!(body, "{inner}POLYC_CUDA_CHECK(cudaFree(polyc_dev_{name}));");
+    let buffers = copies
+        .iter()
+        .map(|c| format!("polyc_dev_{}", c.name))
+        .chain(added.iter().map(|l| l.buffer()));
+    for name in buffers {
+        let _ = writeln!(body, "{inner}POLYC_CUDA_CHECK(cudaFree({name}));");
     }
     let _ = writeln!(body, "{indent}}}");
     Ok(CudaRegion { body, kernels })
