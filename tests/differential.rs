@@ -291,7 +291,8 @@ fn random_run(
 /// the checker: accepted and identical, or rightly refused.
 /// `tests/regressions/*.poly`, or those of `POLYC_DIFF_REGRESSIONS=DIR`
 /// (`tests/regressions/slow`: reproducers whose programs run for seconds
-/// and, on a loaded machine, past the tester's limit).
+/// or compile for minutes and, on a loaded machine, past the tester's
+/// limit).
 #[test]
 fn every_regression_passes_the_checker() {
     let dir =
